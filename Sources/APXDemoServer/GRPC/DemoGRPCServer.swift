@@ -1,0 +1,103 @@
+import Foundation
+import GRPCCore
+import GRPCNIOTransportHTTP2
+
+/// The demo backend's gRPC half: `classnotes.v1.ClassNotesAPI` plus server reflection (v1 and
+/// v1alpha), over plaintext HTTP/2 on a loopback port.
+///
+/// Fault injection through request metadata: `x-demo-fail-times: N` with `x-demo-key: K` fails the
+/// first N calls for K with `UNAVAILABLE` (or with `RESOURCE_EXHAUSTED` and a JSON message when
+/// `x-demo-fail-code: RESOURCE_EXHAUSTED` is sent).
+public struct DemoGRPCServer: Sendable {
+  /// The port the server listens on (the real one when started on port 0).
+  public let port: Int
+  /// The host the server is bound to.
+  public let host: String
+
+  private let server: GRPCServer<HTTP2ServerTransport.Posix>
+  private let serving: Task<Void, any Error>
+
+  private init(
+    host: String,
+    port: Int,
+    server: GRPCServer<HTTP2ServerTransport.Posix>,
+    serving: Task<Void, any Error>
+  ) {
+    self.host = host
+    self.port = port
+    self.server = server
+    self.serving = serving
+  }
+
+  /// Starts a server on `host:port` (port 0 picks a free port) and returns once it listens.
+  ///
+  /// - Parameters:
+  ///   - host: An IPv4 address to bind, normally `127.0.0.1`.
+  ///   - port: The port, or 0 for any free port.
+  ///   - requireAuth: Whether ClassNotes calls need `authorization: Bearer <token>` metadata
+  ///     (reflection never does).
+  ///   - validateToken: Says whether a bearer token is valid; called only when `requireAuth`.
+  /// - Throws: When the descriptor set cannot be read or the address cannot be bound.
+  public static func start(
+    host: String = "127.0.0.1",
+    port: Int = 0,
+    requireAuth: Bool = false,
+    validateToken: @escaping @Sendable (String) -> Bool = { _ in false }
+  ) async throws -> DemoGRPCServer {
+    let responder = ReflectionResponder(index: try ReflectionIndex.embedded())
+    let services: [any RegistrableRPCService] = [
+      ClassNotesService(
+        lessons: LessonStore(seed: SampleLessons.make(createdAt: Date())),
+        documents: DocumentVersions()
+      ),
+      ServerReflectionV1Service(responder: responder),
+      ServerReflectionV1AlphaService(responder: responder),
+    ]
+    // Faults first, as a proxy in front of the server would answer before auth is checked.
+    var interceptors: [any ServerInterceptor] = [
+      FaultInjectionInterceptor(counters: FaultCounters())
+    ]
+    if requireAuth {
+      interceptors.append(
+        BearerAuthInterceptor(
+          validateToken: validateToken,
+          openServices: [
+            Grpc_Reflection_V1_ServerReflection.descriptor.fullyQualifiedService,
+            Grpc_Reflection_V1alpha_ServerReflection.descriptor.fullyQualifiedService,
+          ]
+        )
+      )
+    }
+
+    let transport = HTTP2ServerTransport.Posix(
+      address: .ipv4(host: host, port: port),
+      transportSecurity: .plaintext
+    )
+    let server = GRPCServer(transport: transport, services: services, interceptors: interceptors)
+    let serving = Task { try await server.serve() }
+    do {
+      let address = try await transport.listeningAddress
+      guard let boundPort = address.ipv4?.port ?? address.ipv6?.port else {
+        throw RPCError(
+          code: .internalError,
+          message: "The demo gRPC server is listening on \(address), which has no TCP port."
+        )
+      }
+      return DemoGRPCServer(host: host, port: boundPort, server: server, serving: serving)
+    } catch {
+      server.beginGracefulShutdown()
+      serving.cancel()
+      // Surface the bind failure the serving task saw, which says more than the address lookup.
+      if case .failure(let serveError) = await serving.result {
+        throw serveError
+      }
+      throw error
+    }
+  }
+
+  /// Stops accepting calls, lets running calls finish, and returns once the server has stopped.
+  public func stop() async {
+    self.server.beginGracefulShutdown()
+    _ = await self.serving.result
+  }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import SwiftProtobuf
+
+/// Answers server-reflection lookups from a `FileDescriptorSet`: which services exist, which
+/// file declares a symbol, and a file with everything it imports.
+struct ReflectionIndex: Sendable {
+  /// Why a lookup found nothing.
+  struct LookupError: Error, Sendable {
+    /// Explanation for the client.
+    var message: String
+  }
+
+  /// Each file, serialized, by file name.
+  private let serializedFiles: [String: [UInt8]]
+  /// Each file's direct imports, by file name.
+  private let dependencies: [String: [String]]
+  /// The file declaring each fully-qualified symbol (without a leading dot).
+  private let fileBySymbol: [String: String]
+  /// Fully-qualified message type names.
+  private let messageTypes: Set<String>
+  /// Fully-qualified service names, sorted.
+  let serviceNames: [String]
+
+  /// Indexes a serialized `google.protobuf.FileDescriptorSet`.
+  init(descriptorSetBytes: [UInt8]) throws {
+    let set = try Google_Protobuf_FileDescriptorSet(serializedBytes: descriptorSetBytes)
+    var serializedFiles: [String: [UInt8]] = [:]
+    var dependencies: [String: [String]] = [:]
+    var fileBySymbol: [String: String] = [:]
+    var messageTypes: Set<String> = []
+    var serviceNames: [String] = []
+
+    for file in set.file {
+      serializedFiles[file.name] = try file.serializedBytes()
+      dependencies[file.name] = file.dependency
+      let scope = file.package.isEmpty ? "" : file.package + "."
+      func declare(_ name: String) { fileBySymbol[name] = file.name }
+
+      func indexMessage(_ message: Google_Protobuf_DescriptorProto, prefix: String) {
+        let name = prefix + message.name
+        declare(name)
+        messageTypes.insert(name)
+        for field in message.field { declare(name + "." + field.name) }
+        for oneof in message.oneofDecl { declare(name + "." + oneof.name) }
+        for nested in message.nestedType { indexMessage(nested, prefix: name + ".") }
+        for nested in message.enumType { indexEnum(nested, prefix: name + ".") }
+        for ext in message.extension { declare(name + "." + ext.name) }
+      }
+      func indexEnum(_ enumType: Google_Protobuf_EnumDescriptorProto, prefix: String) {
+        declare(prefix + enumType.name)
+        // Enum values are scoped like siblings of their enum, as in C++.
+        for value in enumType.value { declare(prefix + value.name) }
+      }
+
+      for message in file.messageType { indexMessage(message, prefix: scope) }
+      for enumType in file.enumType { indexEnum(enumType, prefix: scope) }
+      for ext in file.extension { declare(scope + ext.name) }
+      for service in file.service {
+        let name = scope + service.name
+        declare(name)
+        serviceNames.append(name)
+        for method in service.method { declare(name + "." + method.name) }
+      }
+    }
+    self.serializedFiles = serializedFiles
+    self.dependencies = dependencies
+    self.fileBySymbol = fileBySymbol
+    self.messageTypes = messageTypes
+    self.serviceNames = serviceNames.sorted()
+  }
+
+  /// Indexes the descriptor set embedded in the server's source.
+  static func embedded() throws -> ReflectionIndex {
+    guard let data = Data(base64Encoded: EmbeddedDescriptorSet.base64) else {
+      throw LookupError(message: "The embedded descriptor set is not valid base64.")
+    }
+    return try ReflectionIndex(descriptorSetBytes: [UInt8](data))
+  }
+
+  /// The file named `name` followed by its transitive imports, each serialized once.
+  func fileWithDependencies(named name: String) throws(LookupError) -> [[UInt8]] {
+    guard self.serializedFiles[name] != nil else {
+      throw LookupError(message: "File not found: '\(name)'.")
+    }
+    var ordered: [String] = []
+    var seen: Set<String> = []
+    var pending = [name]
+    while let next = pending.popLast() {
+      guard seen.insert(next).inserted else { continue }
+      ordered.append(next)
+      pending.append(contentsOf: (self.dependencies[next] ?? []).reversed())
+    }
+    // A dependency missing from the set cannot be served; its absence shows in the answer.
+    return ordered.compactMap { self.serializedFiles[$0] }
+  }
+
+  /// The file declaring `symbol` (a leading dot is tolerated) with its transitive imports.
+  func fileContainingSymbol(_ symbol: String) throws(LookupError) -> [[UInt8]] {
+    let name = symbol.hasPrefix(".") ? String(symbol.dropFirst()) : symbol
+    guard let file = self.fileBySymbol[name] else {
+      throw LookupError(message: "Symbol not found: '\(symbol)'.")
+    }
+    return try self.fileWithDependencies(named: file)
+  }
+
+  /// Whether `typeName` names a message type this index knows.
+  func hasMessageType(_ typeName: String) -> Bool {
+    let name = typeName.hasPrefix(".") ? String(typeName.dropFirst()) : typeName
+    return self.messageTypes.contains(name)
+  }
+}
