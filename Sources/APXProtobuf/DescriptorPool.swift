@@ -1,0 +1,106 @@
+import APXCore
+import SwiftProtobuf
+
+/// All message, enum and service types of a set of .proto files, resolved and
+/// ready for the JSON <-> wire codec. Built once from a protoset (a serialized
+/// `FileDescriptorSet`, as `protoc --include_imports --descriptor_set_out`
+/// writes) or from the `FileDescriptorProto`s a reflection server answers with.
+///
+/// Immutable and `Sendable`: share one pool between tasks.
+public struct DescriptorPool: Sendable {
+  let storage: PoolStorage
+
+  /// Builds a pool from the bytes of a serialized `google.protobuf.FileDescriptorSet`.
+  public init(protoset bytes: [UInt8]) throws(APXError) {
+    let set: Google_Protobuf_FileDescriptorSet
+    do {
+      set = try Google_Protobuf_FileDescriptorSet(serializedBytes: bytes)
+    } catch {
+      throw APXError(
+        .invalidDefinition, "the protoset is not a valid serialized FileDescriptorSet",
+        hint: "make it with `protoc --include_imports --descriptor_set_out=FILE.protoset FILE.proto`",
+        cause: "\(error)")
+    }
+    try self.init(files: set.file)
+  }
+
+  /// Builds a pool from file descriptors in any order (imports are matched by file name).
+  public init(files: [Google_Protobuf_FileDescriptorProto]) throws(APXError) {
+    storage = try PoolBuilder.build(files: files)
+  }
+
+  /// Builds a pool from serialized `FileDescriptorProto`s, as gRPC reflection returns them.
+  public init(serializedFiles: [[UInt8]]) throws(APXError) {
+    var files: [Google_Protobuf_FileDescriptorProto] = []
+    for (i, bytes) in serializedFiles.enumerated() {
+      do {
+        files.append(try Google_Protobuf_FileDescriptorProto(serializedBytes: bytes))
+      } catch {
+        throw APXError(
+          .invalidDefinition, "file descriptor #\(i + 1) is not a valid serialized FileDescriptorProto",
+          cause: "\(error)")
+      }
+    }
+    try self.init(files: files)
+  }
+
+  /// The names of the loaded .proto files.
+  public var fileNames: [String] { storage.fileNames }
+
+  /// Fully qualified names of every service, sorted.
+  public var services: [String] { storage.services.map(\.fullName).sorted() }
+
+  /// Fully qualified names of every message type, sorted.
+  public var messageNames: [String] { storage.messages.map(\.fullName).sorted() }
+
+  /// The message type with this fully qualified name (a leading dot is allowed), or nil.
+  public func message(_ fullName: String) -> MessageDescriptor? {
+    let name = fullName.hasPrefix(".") ? String(fullName.dropFirst()) : fullName
+    return storage.messageIndex[name].map { MessageDescriptor(storage: storage, index: $0) }
+  }
+
+  /// The message type with this name, or a `.usage` error with close matches.
+  public func message(named fullName: String) throws(APXError) -> MessageDescriptor {
+    if let m = message(fullName) { return m }
+    throw APXError(
+      .usage, "unknown message type '\(fullName)'",
+      hint: NameSuggestions.hint(for: fullName, in: storage.messages.map(\.fullName), kind: "message type"))
+  }
+
+  /// The enum type with this fully qualified name (a leading dot is allowed), or nil.
+  public func enumType(_ fullName: String) -> EnumDescriptor? {
+    let name = fullName.hasPrefix(".") ? String(fullName.dropFirst()) : fullName
+    return storage.enumIndex[name].map { EnumDescriptor(node: storage.enums[$0]) }
+  }
+
+  /// Method names of a service, in declaration order.
+  public func methods(of service: String) throws(APXError) -> [String] {
+    try findService(service).methods.map(\.name)
+  }
+
+  /// Resolves `service` (fully qualified, or a unique short name) and `method`
+  /// to their message types and streaming shape; unknown names get a
+  /// "did you mean" hint listing the valid ones.
+  public func method(service: String, method: String) throws(APXError) -> MethodInfo {
+    let s = try findService(service)
+    guard let m = s.methods.first(where: { $0.name == method }) else {
+      throw APXError(
+        .usage, "service '\(s.fullName)' has no method '\(method)'",
+        hint: NameSuggestions.hint(for: method, in: s.methods.map(\.name), kind: "method"))
+    }
+    return MethodInfo(
+      service: s.fullName, name: m.name, input: MessageDescriptor(storage: storage, index: m.inputIndex),
+      output: MessageDescriptor(storage: storage, index: m.outputIndex), clientStreaming: m.clientStreaming,
+      serverStreaming: m.serverStreaming)
+  }
+
+  private func findService(_ name: String) throws(APXError) -> ServiceNode {
+    let wanted = name.hasPrefix(".") ? String(name.dropFirst()) : name
+    if let s = storage.services.first(where: { $0.fullName == wanted }) { return s }
+    let byShortName = storage.services.filter { $0.fullName.split(separator: ".").last.map(String.init) == wanted }
+    if byShortName.count == 1 { return byShortName[0] }
+    throw APXError(
+      .usage, "unknown service '\(name)'",
+      hint: NameSuggestions.hint(for: wanted, in: storage.services.map(\.fullName), kind: "service"))
+  }
+}

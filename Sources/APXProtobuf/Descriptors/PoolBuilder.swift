@@ -1,0 +1,255 @@
+import APXCore
+import SwiftProtobuf
+
+/// Turns FileDescriptorProtos (in any order) into resolved `PoolStorage`:
+/// checks imports, registers every message and enum by full name, resolves
+/// field types, JSON names, presence, packing, maps and oneofs.
+struct PoolBuilder {
+  private struct PendingMessage {
+    var proto: Google_Protobuf_DescriptorProto
+    var fullName: String
+    var fileName: String
+    var features: EffectiveFeatures
+  }
+
+  private struct PendingEnum {
+    var proto: Google_Protobuf_EnumDescriptorProto
+    var fullName: String
+    var closed: Bool
+  }
+
+  private var messages: [PendingMessage] = []
+  private var enums: [PendingEnum] = []
+  private var messageIndex: [String: Int] = [:]
+  private var enumIndex: [String: Int] = [:]
+  private var symbolFile: [String: String] = [:]
+
+  /// Builds the storage or throws `.invalidDefinition` naming the broken file, type or field.
+  static func build(files input: [Google_Protobuf_FileDescriptorProto]) throws(APXError) -> PoolStorage {
+    // Reflection may answer the same file more than once: keep the first copy.
+    var files: [Google_Protobuf_FileDescriptorProto] = []
+    var seen = Set<String>()
+    for f in input where seen.insert(f.name).inserted { files.append(f) }
+    for f in files {
+      for dep in f.dependency where !seen.contains(dep) {
+        throw APXError(
+          .invalidDefinition,
+          "descriptor file '\(f.name)' imports '\(dep)', which is not among the \(files.count) loaded file(s)",
+          hint: "build the protoset with `protoc --include_imports --descriptor_set_out=...`, or make sure the server's reflection answers include '\(dep)'")
+      }
+    }
+    var builder = PoolBuilder()
+    for f in files { try builder.register(file: f) }
+    return try builder.resolve(files: files)
+  }
+
+  private mutating func claim(_ fullName: String, file: String) throws(APXError) {
+    if let other = symbolFile[fullName] {
+      throw APXError(
+        .invalidDefinition, "'\(fullName)' is defined twice, in '\(other)' and in '\(file)'",
+        hint: "remove one of the two definitions or give them different packages")
+    }
+    symbolFile[fullName] = file
+  }
+
+  private mutating func register(file: Google_Protobuf_FileDescriptorProto) throws(APXError) {
+    let features = EffectiveFeatures.forFile(file)
+    let prefix = file.package.isEmpty ? "" : file.package + "."
+    for m in file.messageType {
+      try register(message: m, prefix: prefix, fileName: file.name, features: features)
+    }
+    for e in file.enumType {
+      try register(enum: e, prefix: prefix, fileName: file.name, features: features)
+    }
+  }
+
+  private mutating func register(
+    message: Google_Protobuf_DescriptorProto, prefix: String, fileName: String, features parent: EffectiveFeatures
+  ) throws(APXError) {
+    let fullName = prefix + message.name
+    try claim(fullName, file: fileName)
+    var features = parent
+    if message.hasOptions && message.options.hasFeatures { features.apply(message.options.features) }
+    messageIndex[fullName] = messages.count
+    messages.append(PendingMessage(proto: message, fullName: fullName, fileName: fileName, features: features))
+    for nested in message.nestedType {
+      try register(message: nested, prefix: fullName + ".", fileName: fileName, features: features)
+    }
+    for e in message.enumType {
+      try register(enum: e, prefix: fullName + ".", fileName: fileName, features: features)
+    }
+  }
+
+  private mutating func register(
+    enum e: Google_Protobuf_EnumDescriptorProto, prefix: String, fileName: String, features parent: EffectiveFeatures
+  ) throws(APXError) {
+    let fullName = prefix + e.name
+    try claim(fullName, file: fileName)
+    var features = parent
+    if e.hasOptions && e.options.hasFeatures { features.apply(e.options.features) }
+    enumIndex[fullName] = enums.count
+    enums.append(PendingEnum(proto: e, fullName: fullName, closed: features.closedEnums))
+  }
+
+  /// Resolves `typeName` as protoc does: a leading dot means fully qualified,
+  /// otherwise search from the innermost enclosing scope outwards.
+  private func lookup(_ typeName: String, scope: String) -> (isMessage: Bool, index: Int)? {
+    func find(_ full: String) -> (Bool, Int)? {
+      if let i = messageIndex[full] { return (true, i) }
+      if let i = enumIndex[full] { return (false, i) }
+      return nil
+    }
+    if typeName.hasPrefix(".") { return find(String(typeName.dropFirst())) }
+    var parts = scope.split(separator: ".").map(String.init)
+    while true {
+      let candidate = (parts + [typeName]).joined(separator: ".")
+      if let hit = find(candidate) { return hit }
+      if parts.isEmpty { return nil }
+      parts.removeLast()
+    }
+  }
+
+  private func resolve(files: [Google_Protobuf_FileDescriptorProto]) throws(APXError) -> PoolStorage {
+    var messageNodes: [MessageNode] = []
+    messageNodes.reserveCapacity(messages.count)
+    for pending in messages {
+      messageNodes.append(try resolveMessage(pending))
+    }
+    let enumNodes = try enums.map { (e: PendingEnum) throws(APXError) -> EnumNode in
+      if e.proto.value.isEmpty {
+        throw APXError(.invalidDefinition, "enum '\(e.fullName)' declares no values")
+      }
+      return EnumNode(fullName: e.fullName, values: e.proto.value.map { ($0.name, $0.number) }, isClosed: e.closed)
+    }
+    var services: [ServiceNode] = []
+    for file in files {
+      let prefix = file.package.isEmpty ? "" : file.package + "."
+      for s in file.service {
+        let fullName = prefix + s.name
+        var methods: [ServiceNode.Method] = []
+        for m in s.method {
+          guard let input = lookup(m.inputType, scope: file.package), input.isMessage,
+            let output = lookup(m.outputType, scope: file.package), output.isMessage
+          else {
+            throw APXError(
+              .invalidDefinition,
+              "method '\(fullName).\(m.name)' uses message type '\(m.inputType)' or '\(m.outputType)', which is not defined in the loaded files")
+          }
+          methods.append(
+            ServiceNode.Method(
+              name: m.name, inputIndex: input.index, outputIndex: output.index,
+              clientStreaming: m.clientStreaming, serverStreaming: m.serverStreaming))
+        }
+        services.append(ServiceNode(fullName: fullName, methods: methods))
+      }
+    }
+    return PoolStorage(messages: messageNodes, enums: enumNodes, services: services, fileNames: files.map(\.name))
+  }
+
+  private func resolveMessage(_ pending: PendingMessage) throws(APXError) -> MessageNode {
+    let proto = pending.proto
+    var fields: [(node: FieldNode, declaredOneof: Int)] = []
+    var numbers = Set<Int32>()
+    for f in proto.field {
+      let where_ = "field '\(pending.fullName).\(f.name)'"
+      guard f.number >= 1 && f.number <= 536_870_911 else {
+        throw APXError(.invalidDefinition, "\(where_) has invalid number \(f.number) (must be 1...536870911)")
+      }
+      guard numbers.insert(f.number).inserted else {
+        throw APXError(.invalidDefinition, "\(where_) reuses field number \(f.number)")
+      }
+      var type: ProtoFieldType
+      var typeIndex = -1
+      var typeName = ""
+      if f.hasTypeName && !f.typeName.isEmpty {
+        guard let hit = lookup(f.typeName, scope: pending.fullName) else {
+          throw APXError(
+            .invalidDefinition, "\(where_) refers to type '\(f.typeName)', which is not defined in the loaded files",
+            hint: "include the file that defines it (protoc --include_imports)")
+        }
+        typeIndex = hit.index
+        typeName = hit.isMessage ? messages[hit.index].fullName : enums[hit.index].fullName
+        if f.hasType, let t = ProtoFieldType(rawValue: f.type.rawValue) {
+          type = t
+          let wantsMessage = t == .message || t == .group
+          guard wantsMessage == hit.isMessage, t == .enum || wantsMessage else {
+            throw APXError(.invalidDefinition, "\(where_) has type \(t.protoName) but names '\(typeName)'")
+          }
+        } else {
+          type = hit.isMessage ? .message : .enum
+        }
+      } else {
+        guard f.hasType, let t = ProtoFieldType(rawValue: f.type.rawValue), t != .message, t != .enum, t != .group
+        else {
+          throw APXError(.invalidDefinition, "\(where_) has no usable type")
+        }
+        type = t
+      }
+      var features = pending.features
+      if f.hasOptions && f.options.hasFeatures { features.apply(f.options.features) }
+      let isRepeated = f.label == .repeated
+      let isMapEntryTarget = type == .message && messages[typeIndex].proto.options.mapEntry
+      if type == .message && features.delimitedMessages && !isMapEntryTarget {
+        type = .group
+      }
+      let isPacked: Bool
+      if isRepeated && type.isPackable {
+        isPacked = f.hasOptions && f.options.hasPacked ? f.options.packed : features.packed
+      } else {
+        isPacked = false
+      }
+      let inOneof = f.hasOneofIndex
+      if inOneof && (f.oneofIndex < 0 || Int(f.oneofIndex) >= proto.oneofDecl.count) {
+        throw APXError(.invalidDefinition, "\(where_) has oneof index \(f.oneofIndex) out of range")
+      }
+      let hasPresence =
+        !isRepeated
+        && (type == .message || type == .group || inOneof || f.proto3Optional || f.label == .required
+          || features.presence != .implicit)
+      let jsonName = f.hasJsonName && !f.jsonName.isEmpty ? f.jsonName : Self.lowerCamel(f.name)
+      let node = FieldNode(
+        name: f.name, jsonName: jsonName, number: f.number, type: type, isRepeated: isRepeated, isPacked: isPacked,
+        hasPresence: hasPresence, oneofIndex: -1, typeIndex: typeIndex, isMap: isRepeated && isMapEntryTarget,
+        typeName: typeName)
+      fields.append((node, inOneof ? Int(f.oneofIndex) : -1))
+    }
+    fields.sort { $0.node.number < $1.node.number }
+    var oneofs = proto.oneofDecl.map { OneofNode(name: $0.name, fieldIndices: [], isSynthetic: true) }
+    var nodes: [FieldNode] = []
+    for (i, entry) in fields.enumerated() {
+      var node = entry.node
+      if entry.declaredOneof >= 0 {
+        node.oneofIndex = entry.declaredOneof
+        oneofs[entry.declaredOneof].fieldIndices.append(i)
+        let declared = proto.field.first { $0.number == node.number }
+        if declared?.proto3Optional != true { oneofs[entry.declaredOneof].isSynthetic = false }
+      }
+      nodes.append(node)
+    }
+    let isMapEntry = proto.options.mapEntry
+    if isMapEntry && !(nodes.count == 2 && nodes[0].number == 1 && nodes[1].number == 2) {
+      throw APXError(.invalidDefinition, "map entry '\(pending.fullName)' must have exactly fields key = 1 and value = 2")
+    }
+    return MessageNode(
+      fullName: pending.fullName, name: proto.name, fileName: pending.fileName, fields: nodes, oneofs: oneofs,
+      isMapEntry: isMapEntry)
+  }
+
+  /// protoc's default JSON name: drop underscores and upper-case the letter after each.
+  static func lowerCamel(_ name: String) -> String {
+    var out = ""
+    out.reserveCapacity(name.utf8.count)
+    var upperNext = false
+    for ch in name {
+      if ch == "_" {
+        upperNext = true
+      } else if upperNext {
+        out += ch.uppercased()
+        upperNext = false
+      } else {
+        out.append(ch)
+      }
+    }
+    return out
+  }
+}
