@@ -1,0 +1,84 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// One package, Swift 6 language mode. Dependencies point down only:
+// apx -> APXRuntime -> (APXCore, APXProtobuf); APXDemoServer imports neither
+// APXCore nor APXProtobuf so that it behaves like an independent API.
+// scripts/check-imports.sh enforces this.
+let package = Package(
+  name: "apx",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "apx", targets: ["apx"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
+    .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
+    .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
+    .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+  ],
+  targets: [
+    // Pure: bytes and values in, values out. No sockets, files, environment or clock.
+    .target(name: "APXCore"),
+    // Dynamic protobuf: descriptor pool + proto3 JSON <-> wire codec.
+    .target(
+      name: "APXProtobuf",
+      dependencies: [
+        "APXCore",
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+      ]
+    ),
+    // Side effects: HTTP, SSE sessions, gRPC, auth, executor, recipe runner.
+    .target(
+      name: "APXRuntime",
+      dependencies: [
+        "APXCore",
+        "APXProtobuf",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+      ]
+    ),
+    // The embedded demo backend (REST, SSE, gRPC) with fault injection.
+    .target(
+      name: "APXDemoServer",
+      dependencies: [
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        .product(name: "NIOCore", package: "swift-nio"),
+      ]
+    ),
+    // The executable: the only target that imports ArgumentParser, reads the
+    // environment, writes to stdout, or maps errors to exit codes.
+    .executableTarget(
+      name: "apx",
+      dependencies: [
+        "APXCore",
+        "APXRuntime",
+        "APXDemoServer",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(name: "APXCoreTests", dependencies: ["APXCore"]),
+    .testTarget(name: "APXProtobufTests", dependencies: ["APXProtobuf", "APXCore"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "APXRuntimeTests", dependencies: ["APXRuntime", "APXCore", "APXDemoServer"]),
+    .testTarget(
+      name: "APXIntegrationTests",
+      dependencies: ["APXDemoServer", "APXCore", .product(name: "NIOCore", package: "swift-nio")]
+    ),
+  ]
+)

@@ -1,0 +1,72 @@
+/// One registry file: an API with its environments, defaults and endpoints.
+///
+/// Registry files are JSON (`Endpoints/<api>.json`); `RegistryLoader` turns
+/// their bytes into this value, reporting every problem with file:line:column.
+public struct APIDefinition: Sendable {
+  /// The API's name, the part before the first dot in `apx call API.ENDPOINT`.
+  public var name: String
+  public var title: String?
+  /// Environments in file order.
+  public var environments: [NamedEnvironment]
+  public var defaultEnvironment: String?
+  /// Headers sent with every REST/SSE call (metadata for gRPC), in file order.
+  public var headers: [HeaderField]
+  public var auth: AuthConfig?
+  public var retry: RetryConfig?
+  /// Endpoints in file order.
+  public var endpoints: [Endpoint]
+  /// The file this definition came from, for messages and relative paths.
+  public var sourceFile: String
+
+  public init(
+    name: String, title: String? = nil, environments: [NamedEnvironment] = [], defaultEnvironment: String? = nil,
+    headers: [HeaderField] = [], auth: AuthConfig? = nil, retry: RetryConfig? = nil, endpoints: [Endpoint] = [],
+    sourceFile: String
+  ) {
+    self.name = name
+    self.title = title
+    self.environments = environments
+    self.defaultEnvironment = defaultEnvironment
+    self.headers = headers
+    self.auth = auth
+    self.retry = retry
+    self.endpoints = endpoints
+    self.sourceFile = sourceFile
+  }
+
+  /// The endpoint with this name (the part after `API.`).
+  public func endpoint(named name: String) -> Endpoint? {
+    endpoints.first { $0.name == name }
+  }
+
+  /// The environment with this name.
+  public func environment(named name: String) -> NamedEnvironment? {
+    environments.first { $0.name == name }
+  }
+}
+
+/// A named target for an API: where its server lives.
+public struct NamedEnvironment: Sendable, Hashable {
+  public var name: String
+  /// `http(s)://host:port[/prefix]` for REST/SSE, `grpc(s)://host:port` for gRPC.
+  public var baseURL: String
+  /// Extra `${env:...}`-free variables an environment may define (reserved).
+  public var variables: [String: String]
+
+  public init(name: String, baseURL: String, variables: [String: String] = [:]) {
+    self.name = name
+    self.baseURL = baseURL
+    self.variables = variables
+  }
+}
+
+/// A header name and value; values may hold `${...}` templates.
+public struct HeaderField: Sendable, Hashable {
+  public var name: String
+  public var value: String
+
+  public init(_ name: String, _ value: String) {
+    self.name = name
+    self.value = value
+  }
+}

@@ -1,0 +1,87 @@
+/// How an API (or one endpoint) authenticates. String fields may hold
+/// `${env:NAME}` templates, resolved only when a call needs them.
+public enum AuthConfig: Sendable, Hashable {
+  /// No auth (also switches an API's auth off for one endpoint).
+  case none
+  case bearer(token: String)
+  case apiKey(location: APIKeyLocation, name: String, value: String)
+  case basic(username: String, password: String)
+  case oauth2ClientCredentials(OAuth2Config)
+  /// Runs `command` and uses its output (trimmed) as a bearer token.
+  case tokenCommand(command: [String], lifetime: Double?)
+
+  /// The registry's `type` string for this case.
+  public var typeName: String {
+    switch self {
+    case .none: "none"
+    case .bearer: "bearer"
+    case .apiKey: "api_key"
+    case .basic: "basic"
+    case .oauth2ClientCredentials: "oauth2_client_credentials"
+    case .tokenCommand: "token_command"
+    }
+  }
+}
+
+/// Where an API key goes.
+public enum APIKeyLocation: String, Sendable, Hashable, CaseIterable {
+  case header, query, path
+}
+
+/// OAuth2 client-credentials settings.
+public struct OAuth2Config: Sendable, Hashable {
+  /// Absolute, or relative to the environment's base URL.
+  public var tokenURL: String
+  public var clientID: String
+  public var clientSecret: String
+  public var scopes: [String]
+  public var audience: String?
+  /// Extra form fields sent with the token request.
+  public var extraFields: [HeaderField]
+
+  public init(
+    tokenURL: String, clientID: String, clientSecret: String, scopes: [String] = [], audience: String? = nil,
+    extraFields: [HeaderField] = []
+  ) {
+    self.tokenURL = tokenURL
+    self.clientID = clientID
+    self.clientSecret = clientSecret
+    self.scopes = scopes
+    self.audience = audience
+    self.extraFields = extraFields
+  }
+}
+
+/// Retry settings as written in a registry; unset fields inherit.
+public struct RetryConfig: Sendable, Hashable {
+  public var maxAttempts: Int?
+  public var initialDelay: Double?
+  public var multiplier: Double?
+  public var maxDelay: Double?
+  public var jitter: Bool?
+  public var onStatus: [Int]?
+  /// gRPC status names to retry (default UNAVAILABLE).
+  public var onGRPCCodes: [String]?
+
+  public init(
+    maxAttempts: Int? = nil, initialDelay: Double? = nil, multiplier: Double? = nil, maxDelay: Double? = nil,
+    jitter: Bool? = nil, onStatus: [Int]? = nil, onGRPCCodes: [String]? = nil
+  ) {
+    self.maxAttempts = maxAttempts
+    self.initialDelay = initialDelay
+    self.multiplier = multiplier
+    self.maxDelay = maxDelay
+    self.jitter = jitter
+    self.onStatus = onStatus
+    self.onGRPCCodes = onGRPCCodes
+  }
+
+  /// Fields set here win over `base`.
+  public func overriding(_ base: RetryConfig?) -> RetryConfig {
+    guard let base else { return self }
+    return RetryConfig(
+      maxAttempts: maxAttempts ?? base.maxAttempts, initialDelay: initialDelay ?? base.initialDelay,
+      multiplier: multiplier ?? base.multiplier, maxDelay: maxDelay ?? base.maxDelay, jitter: jitter ?? base.jitter,
+      onStatus: onStatus ?? base.onStatus, onGRPCCodes: onGRPCCodes ?? base.onGRPCCodes)
+  }
+}

@@ -1,0 +1,177 @@
+/// The protocol an endpoint speaks.
+public enum EndpointKind: String, Sendable, Hashable, CaseIterable {
+  case rest, sse, grpc, jsonrpc
+}
+
+/// One callable endpoint of an API.
+public struct Endpoint: Sendable {
+  /// The name after `API.`, e.g. `imports.create`.
+  public var name: String
+  public var kind: EndpointKind
+  public var description: String?
+  /// HTTP method (REST, SSE: default GET).
+  public var method: String
+  /// Path template with `{name}` placeholders, relative to the base URL.
+  public var path: String
+  /// Parameters in file order.
+  public var params: [Param]
+  public var headers: [HeaderField]
+  /// Statuses that count as success; nil means any 2xx.
+  public var expectStatus: [Int]?
+  /// How the body is encoded when params go `in: body`/`form`/`multipart`.
+  public var bodyEncoding: BodyEncoding?
+  /// Overrides the API's auth; `.none` switches auth off for this endpoint.
+  public var auth: AuthConfig?
+  /// Overrides fields of the API's retry policy.
+  public var retry: RetryConfig?
+  /// POST/PATCH may be retried when true.
+  public var idempotent: Bool
+  /// Generate one Idempotency-Key per call and send it on every attempt.
+  public var idempotencyKey: Bool
+  /// Per-call timeout in seconds.
+  public var timeout: Double?
+  public var sse: SSEOptions?
+  public var grpc: GRPCOptions?
+  /// Where in the file this endpoint starts.
+  public var location: SourceLocation?
+
+  public init(
+    name: String, kind: EndpointKind, description: String? = nil, method: String = "GET", path: String = "",
+    params: [Param] = [], headers: [HeaderField] = [], expectStatus: [Int]? = nil, bodyEncoding: BodyEncoding? = nil,
+    auth: AuthConfig? = nil, retry: RetryConfig? = nil, idempotent: Bool = false, idempotencyKey: Bool = false,
+    timeout: Double? = nil, sse: SSEOptions? = nil, grpc: GRPCOptions? = nil, location: SourceLocation? = nil
+  ) {
+    self.name = name
+    self.kind = kind
+    self.description = description
+    self.method = method
+    self.path = path
+    self.params = params
+    self.headers = headers
+    self.expectStatus = expectStatus
+    self.bodyEncoding = bodyEncoding
+    self.auth = auth
+    self.retry = retry
+    self.idempotent = idempotent
+    self.idempotencyKey = idempotencyKey
+    self.timeout = timeout
+    self.sse = sse
+    self.grpc = grpc
+    self.location = location
+  }
+
+  /// The parameter with this name.
+  public func param(named name: String) -> Param? { params.first { $0.name == name } }
+
+  /// Parameters the user must bind.
+  public var requiredParams: [Param] { params.filter { $0.required && $0.defaultValue == nil } }
+}
+
+/// How a REST body is built from the endpoint's body parameters.
+public enum BodyEncoding: String, Sendable, Hashable, CaseIterable {
+  /// A JSON object of the body params (or `-d`).
+  case json
+  /// `application/x-www-form-urlencoded`.
+  case form
+  /// `multipart/form-data`; file params become streamed file parts.
+  case multipart
+  /// One file param sent as the whole body with its content type.
+  case raw
+}
+
+/// Server-sent-events options of an `sse` endpoint.
+public struct SSEOptions: Sendable, Hashable {
+  /// Stop (successfully) after an event of one of these types.
+  public var untilEvent: [String]
+  /// Stop with `ExitStatus.remoteFailure` after an event of one of these types.
+  public var failOnEvent: [String]
+  public var reconnect: ReconnectConfig
+  public var fallback: PollFallback?
+  public var progress: ProgressFields?
+
+  public init(
+    untilEvent: [String] = [], failOnEvent: [String] = [], reconnect: ReconnectConfig = .init(),
+    fallback: PollFallback? = nil, progress: ProgressFields? = nil
+  ) {
+    self.untilEvent = untilEvent
+    self.failOnEvent = failOnEvent
+    self.reconnect = reconnect
+    self.fallback = fallback
+    self.progress = progress
+  }
+}
+
+/// When and how often an SSE stream reconnects.
+public struct ReconnectConfig: Sendable, Hashable {
+  /// Waits in seconds before successive reconnects; the last one repeats.
+  public var delays: [Double]
+  /// Consecutive failures before falling back to polling (or giving up).
+  public var maxFailures: Int
+
+  public init(delays: [Double] = [5, 10, 20, 30], maxFailures: Int = 3) {
+    self.delays = delays
+    self.maxFailures = maxFailures
+  }
+}
+
+/// Poll another endpoint when a stream keeps failing.
+public struct PollFallback: Sendable, Hashable {
+  /// The endpoint to poll, `ENDPOINT` of the same API or `API.ENDPOINT`.
+  public var poll: String
+  /// Seconds between polls.
+  public var interval: Double
+  /// A jq-style path into each poll result.
+  public var until: String
+  /// Stop when the value at `until` equals one of these.
+  public var equals: [JSONValue]
+  /// Values at `until` that mean failure (exit `remoteFailure`).
+  public var failWhen: [JSONValue]
+
+  public init(poll: String, interval: Double = 10, until: String, equals: [JSONValue], failWhen: [JSONValue] = []) {
+    self.poll = poll
+    self.interval = interval
+    self.until = until
+    self.equals = equals
+    self.failWhen = failWhen
+  }
+}
+
+/// Where progress lives in a stream's events (jq-style paths into event data).
+public struct ProgressFields: Sendable, Hashable {
+  public var fraction: String?
+  public var done: String?
+  public var total: String?
+
+  public init(fraction: String? = nil, done: String? = nil, total: String? = nil) {
+    self.fraction = fraction
+    self.done = done
+    self.total = total
+  }
+}
+
+/// gRPC options of a `grpc` endpoint.
+public struct GRPCOptions: Sendable, Hashable {
+  /// Fully qualified service name, e.g. `classnotes.v1.ClassNotesAPI`.
+  public var service: String
+  public var method: String
+  public var schema: SchemaSource
+  /// Status codes (names like `UNAVAILABLE`) the retry policy retries.
+  public var retryableCodes: [String]?
+
+  public init(service: String, method: String, schema: SchemaSource, retryableCodes: [String]? = nil) {
+    self.service = service
+    self.method = method
+    self.schema = schema
+    self.retryableCodes = retryableCodes
+  }
+}
+
+/// Where a gRPC endpoint's message types come from.
+public enum SchemaSource: Sendable, Hashable {
+  /// Ask the server (grpc.reflection.v1, falling back to v1alpha).
+  case reflection
+  /// A FileDescriptorSet file, resolved against the registry file's folder.
+  case protoset(path: String)
+  /// .proto files compiled with `protoc`, with import paths.
+  case protoFiles(files: [String], importPaths: [String])
+}

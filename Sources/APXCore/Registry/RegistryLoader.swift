@@ -1,0 +1,287 @@
+/// Turns the bytes of one registry file into an `APIDefinition`, or every
+/// problem in it at once (file:line:column, JSON path, hint).
+public enum RegistryLoader {
+  static let topKeys = [
+    "$schema", "api", "title", "description", "environments", "default_environment", "headers", "auth", "retry",
+    "endpoints",
+  ]
+  static let endpointKeys = [
+    "kind", "description", "method", "path", "params", "headers", "expect_status", "body", "auth", "retry",
+    "idempotent", "idempotency_key", "timeout", "until_event", "fail_on_event", "reconnect", "fallback", "progress",
+    "service", "schema", "retry_codes",
+  ]
+  static let paramKeys = [
+    "in", "type", "required", "default", "description", "content_type", "secret", "enum", "name",
+  ]
+  static let httpMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+  /// Loads one registry file. `file` names it in messages.
+  public static func load(_ bytes: [UInt8], file: String) throws(APXErrors) -> APIDefinition {
+    var reader: DocumentReader
+    do {
+      reader = try DocumentReader.parse(bytes, file: file)
+    } catch {
+      throw APXErrors([error])
+    }
+    let definition = decode(&reader)
+    if !reader.errors.isEmpty { throw APXErrors(reader.errors) }
+    guard let definition else {
+      throw APXErrors([APXError(.invalidDefinition, "not a registry file", file: file)])
+    }
+    return definition
+  }
+
+  static func decode(_ r: inout DocumentReader) -> APIDefinition? {
+    let root: [JSONPathComponent] = []
+    guard let top = r.object(r.document.value, at: root, allowed: topKeys) else { return nil }
+    let name = r.requiredString(top, "api", at: root) ?? ""
+    if !name.isEmpty, !isIdentifier(name) {
+      r.fail([.key("api")], "the API name \"\(name)\" may hold only letters, digits, '-' and '_'",
+        hint: "it is what users type before the dot in `apx call \(name).ENDPOINT`")
+    }
+    var api = APIDefinition(name: name, sourceFile: r.file)
+    api.title = r.optionalString(top, "title", at: root)
+    if let envValue = top.first(where: { $0.key == "environments" })?.value,
+      let envs = r.object(envValue, at: [.key("environments")])
+    {
+      for env in envs {
+        let p: [JSONPathComponent] = [.key("environments"), .key(env.key)]
+        guard let fields = r.object(env.value, at: p, allowed: ["base_url", "description"]) else { continue }
+        guard let base = r.requiredString(fields, "base_url", at: p) else { continue }
+        if !isSupportedBaseURL(base) {
+          r.fail(p + [.key("base_url")], "base_url \"\(base)\" must start with http://, https://, grpc:// or grpcs://")
+        }
+        api.environments.append(NamedEnvironment(name: env.key, baseURL: base))
+      }
+    }
+    api.defaultEnvironment = r.optionalString(top, "default_environment", at: root)
+    if let d = api.defaultEnvironment, api.environment(named: d) == nil {
+      r.fail([.key("default_environment")], "no environment named \"\(d)\"",
+        hint: Suggestions.hint(for: d, in: api.environments.map(\.name)) ?? "define it under \"environments\"")
+    }
+    api.headers = r.optionalStringMap(top, "headers", at: root) ?? []
+    if let value = top.first(where: { $0.key == "auth" })?.value {
+      api.auth = AuthConfigDecoder.decode(value, at: [.key("auth")], &r)
+    }
+    if let value = top.first(where: { $0.key == "retry" })?.value {
+      api.retry = RetryConfigDecoder.decode(value, at: [.key("retry")], &r)
+    }
+    if let value = top.first(where: { $0.key == "endpoints" })?.value,
+      let entries = r.object(value, at: [.key("endpoints")])
+    {
+      var seen = Set<String>()
+      for entry in entries {
+        let p: [JSONPathComponent] = [.key("endpoints"), .key(entry.key)]
+        if !seen.insert(entry.key).inserted { r.fail(p, "duplicate endpoint \"\(entry.key)\"") }
+        if let endpoint = decodeEndpoint(entry.key, entry.value, at: p, &r) { api.endpoints.append(endpoint) }
+      }
+    } else if !top.contains(where: { $0.key == "endpoints" }) {
+      r.fail(root, "missing required key \"endpoints\"")
+    }
+    checkFallbacks(api, &r)
+    return api
+  }
+
+  static func decodeEndpoint(_ name: String, _ value: JSONValue, at p: [JSONPathComponent], _ r: inout DocumentReader)
+    -> Endpoint?
+  {
+    guard let f = r.object(value, at: p, allowed: endpointKeys) else { return nil }
+    guard let kindText = r.requiredString(f, "kind", at: p) else { return nil }
+    guard let kind = EndpointKind(rawValue: kindText) else {
+      r.fail(p + [.key("kind")], "unknown kind \"\(kindText)\"",
+        hint: Suggestions.hint(for: kindText, in: EndpointKind.allCases.map(\.rawValue))
+          ?? "use one of rest, sse, grpc, jsonrpc")
+      return nil
+    }
+    var e = Endpoint(name: name, kind: kind, location: r.document.location(of: p))
+    e.description = r.optionalString(f, "description", at: p)
+    if let method = r.optionalString(f, "method", at: p) {
+      if kind == .grpc {
+        e.method = method
+      } else if httpMethods.contains(method.uppercased()) {
+        e.method = method.uppercased()
+      } else {
+        r.fail(p + [.key("method")], "unknown HTTP method \"\(method)\"", hint: "use one of \(httpMethods.joined(separator: ", "))")
+      }
+    } else if kind == .jsonrpc {
+      e.method = "POST"
+    }
+    switch kind {
+    case .rest, .sse, .jsonrpc:
+      e.path = r.optionalString(f, "path", at: p) ?? (kind == .jsonrpc ? "/" : "")
+      if kind != .jsonrpc, f.first(where: { $0.key == "path" }) == nil {
+        r.fail(p, "missing required key \"path\"", hint: "e.g. \"path\": \"/api/v1/items/{id}\"")
+      }
+    case .grpc:
+      let service = r.requiredString(f, "service", at: p) ?? ""
+      if f.first(where: { $0.key == "method" }) == nil { r.fail(p, "missing required key \"method\"") }
+      let schema = decodeSchema(f, at: p, &r)
+      e.grpc = GRPCOptions(
+        service: service, method: e.method, schema: schema, retryableCodes: r.optionalStrings(f, "retry_codes", at: p))
+    }
+    if let paramsValue = f.first(where: { $0.key == "params" })?.value,
+      let params = r.object(paramsValue, at: p + [.key("params")])
+    {
+      for param in params {
+        if let decoded = decodeParam(param.key, param.value, kind: kind, at: p + [.key("params"), .key(param.key)], &r) {
+          e.params.append(decoded)
+        }
+      }
+    }
+    checkPathPlaceholders(e, at: p, &r)
+    e.headers = r.optionalStringMap(f, "headers", at: p) ?? []
+    if let statuses = f.first(where: { $0.key == "expect_status" })?.value {
+      let sp = p + [.key("expect_status")]
+      if case .array(let items) = statuses {
+        e.expectStatus = items.enumerated().compactMap { r.int($0.element, at: sp + [.index($0.offset)], range: 100...599) }
+      } else if let single = r.int(statuses, at: sp, range: 100...599) {
+        e.expectStatus = [single]
+      }
+    }
+    if let body = r.optionalString(f, "body", at: p) {
+      if let encoding = BodyEncoding(rawValue: body) {
+        e.bodyEncoding = encoding
+      } else {
+        r.fail(p + [.key("body")], "unknown body encoding \"\(body)\"", hint: "use json, form, multipart or raw")
+      }
+    }
+    if let auth = f.first(where: { $0.key == "auth" })?.value {
+      e.auth = AuthConfigDecoder.decode(auth, at: p + [.key("auth")], &r)
+    }
+    if let retry = f.first(where: { $0.key == "retry" })?.value {
+      e.retry = RetryConfigDecoder.decode(retry, at: p + [.key("retry")], &r)
+    }
+    e.idempotent = r.optionalBool(f, "idempotent", at: p) ?? false
+    e.idempotencyKey = r.optionalBool(f, "idempotency_key", at: p) ?? false
+    e.timeout = r.optionalNumber(f, "timeout", at: p, range: 0.001...86_400)
+    if kind == .sse {
+      e.sse = SSEOptionsDecoder.decode(f, at: p, &r)
+    } else {
+      for key in ["until_event", "fail_on_event", "reconnect", "fallback"] where f.contains(where: { $0.key == key }) {
+        r.fail(p + [.key(key)], "\"\(key)\" applies only to kind \"sse\"")
+      }
+    }
+    if kind != .sse, kind != .grpc, f.contains(where: { $0.key == "progress" }) {
+      r.fail(p + [.key("progress")], "\"progress\" applies only to streaming endpoints")
+    }
+    checkBody(e, at: p, &r)
+    return e
+  }
+
+  static func decodeSchema(_ f: [JSONMember], at p: [JSONPathComponent], _ r: inout DocumentReader) -> SchemaSource {
+    guard let value = f.first(where: { $0.key == "schema" })?.value else { return .reflection }
+    let sp = p + [.key("schema")]
+    guard let s = r.object(value, at: sp, allowed: ["reflection", "protoset", "proto", "import_paths"]) else {
+      return .reflection
+    }
+    if let protoset = r.optionalString(s, "protoset", at: sp) { return .protoset(path: protoset) }
+    if let files = r.optionalStrings(s, "proto", at: sp) {
+      return .protoFiles(files: files, importPaths: r.optionalStrings(s, "import_paths", at: sp) ?? [])
+    }
+    if r.optionalBool(s, "reflection", at: sp) == false {
+      r.fail(sp, "no schema source", hint: "set \"reflection\": true, \"protoset\": \"file.protoset\" or \"proto\": [\"a.proto\"]")
+    }
+    return .reflection
+  }
+
+  static func decodeParam(
+    _ name: String, _ value: JSONValue, kind: EndpointKind, at p: [JSONPathComponent], _ r: inout DocumentReader
+  ) -> Param? {
+    guard let f = r.object(value, at: p, allowed: paramKeys) else { return nil }
+    let defaultLocation: ParamLocation = kind == .grpc ? .message : (kind == .jsonrpc ? .body : .query)
+    var location = defaultLocation
+    if let text = r.optionalString(f, "in", at: p) {
+      if let l = ParamLocation(rawValue: text) {
+        location = l
+      } else {
+        r.fail(p + [.key("in")], "unknown parameter location \"\(text)\"",
+          hint: Suggestions.hint(for: text, in: ParamLocation.allCases.map(\.rawValue))
+            ?? "use path, query, header, body, form or multipart")
+      }
+    }
+    var type: ParamType = .string
+    if let text = r.optionalString(f, "type", at: p) {
+      if let t = ParamType(rawValue: text) {
+        type = t
+      } else {
+        r.fail(p + [.key("type")], "unknown parameter type \"\(text)\"",
+          hint: Suggestions.hint(for: text, in: ParamType.allCases.map(\.rawValue))
+            ?? "use string, integer, number, boolean, file, json or array")
+      }
+    }
+    if type == .file, ![.body, .form, .multipart].contains(location) {
+      r.fail(p + [.key("type")], "a file parameter must be \"in\": \"body\" or \"multipart\"")
+    }
+    var param = Param(name: name, location: location, type: type)
+    param.required = r.optionalBool(f, "required", at: p) ?? (location == .path)
+    param.defaultValue = f.first(where: { $0.key == "default" })?.value
+    param.description = r.optionalString(f, "description", at: p)
+    param.contentType = r.optionalString(f, "content_type", at: p)
+    param.secret = r.optionalBool(f, "secret", at: p) ?? false
+    param.wireName = r.optionalString(f, "name", at: p)
+    if let allowed = f.first(where: { $0.key == "enum" })?.value {
+      if case .array(let items) = allowed { param.allowed = items } else {
+        r.fail(p + [.key("enum")], "expected an array of allowed values, got \(allowed.typeName)")
+      }
+    }
+    return param
+  }
+
+  static func checkPathPlaceholders(_ e: Endpoint, at p: [JSONPathComponent], _ r: inout DocumentReader) {
+    guard e.kind != .grpc else { return }
+    let placeholders: [String]
+    do {
+      placeholders = try PathTemplate(e.path).placeholders
+    } catch {
+      r.fail(p + [.key("path")], error.message, hint: error.hint)
+      return
+    }
+    for name in placeholders where e.param(named: name) == nil {
+      r.fail(p + [.key("path")], "the path uses {\(name)} but no parameter \"\(name)\" is declared",
+        hint: "add \"params\": {\"\(name)\": {\"in\": \"path\", \"required\": true}}")
+    }
+    for param in e.params where param.location == .path && !placeholders.contains(param.name) {
+      r.fail(p + [.key("params"), .key(param.name)], "path parameter \"\(param.name)\" does not appear in the path \"\(e.path)\"",
+        hint: "add {\(param.name)} to the path or change \"in\"")
+    }
+  }
+
+  static func checkBody(_ e: Endpoint, at p: [JSONPathComponent], _ r: inout DocumentReader) {
+    let bodyFiles = e.params.filter { $0.location == .body && $0.type == .file }
+    if bodyFiles.count > 1 {
+      r.fail(p + [.key("params")], "only one file parameter can be the whole body",
+        hint: "use \"in\": \"multipart\" to send several files")
+    }
+    if bodyFiles.count == 1, e.params.contains(where: { $0.location == .body && $0.type != .file }) {
+      r.fail(p + [.key("params")], "a file body cannot be combined with other body parameters",
+        hint: "use \"in\": \"multipart\" for a file with fields")
+    }
+  }
+
+  static func checkFallbacks(_ api: APIDefinition, _ r: inout DocumentReader) {
+    for e in api.endpoints {
+      guard let poll = e.sse?.fallback?.poll else { continue }
+      if api.endpoint(named: poll) != nil { continue }
+      if poll.hasPrefix(api.name + "."), api.endpoint(named: String(poll.dropFirst(api.name.count + 1))) != nil {
+        continue
+      }
+      // `OTHERAPI.endpoint` is checked when the call runs; this file cannot see other APIs.
+      if let first = poll.split(separator: ".").first, String(first) != api.name,
+        api.endpoint(named: String(first)) == nil, !api.endpoints.contains(where: { $0.name.hasPrefix(first + ".") })
+      {
+        continue
+      }
+      r.fail([.key("endpoints"), .key(e.name), .key("fallback"), .key("poll")],
+        "the fallback polls \"\(poll)\", which this API does not define",
+        hint: Suggestions.hint(for: poll, in: api.endpoints.map(\.name)))
+    }
+  }
+
+  static func isIdentifier(_ s: String) -> Bool {
+    s.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_" }
+  }
+
+  static func isSupportedBaseURL(_ s: String) -> Bool {
+    ["http://", "https://", "grpc://", "grpcs://"].contains { s.hasPrefix($0) } || s.hasPrefix("${")
+  }
+}

@@ -1,0 +1,82 @@
+/// Everything needed to send one HTTP request, decided before any I/O.
+/// The runtime turns it into an AsyncHTTPClient request; `--dry-run` prints it.
+public struct HTTPRequestPlan: Sendable, Hashable {
+  public var method: String
+  /// Absolute URL with the query string already encoded.
+  public var url: String
+  /// Header fields in send order (names as written).
+  public var headers: [HeaderField]
+  public var body: RequestBody
+  /// Values that must be masked wherever this plan is shown (API keys in the URL, secret params).
+  public var secrets: [String]
+
+  public init(method: String, url: String, headers: [HeaderField] = [], body: RequestBody = .none, secrets: [String] = []) {
+    self.method = method
+    self.url = url
+    self.headers = headers
+    self.body = body
+    self.secrets = secrets
+  }
+
+  /// The first header with this name (case-insensitive).
+  public func header(_ name: String) -> String? {
+    headers.first { $0.name.lowercased() == name.lowercased() }?.value
+  }
+
+  /// Sets (replacing) a header.
+  public mutating func setHeader(_ name: String, _ value: String) {
+    headers.removeAll { $0.name.lowercased() == name.lowercased() }
+    headers.append(HeaderField(name, value))
+  }
+}
+
+/// A request body, described rather than materialised: files stay on disk
+/// until the transport streams them.
+public enum RequestBody: Sendable, Hashable {
+  case none
+  case bytes([UInt8], contentType: String)
+  /// A whole file as the body.
+  case file(path: String, contentType: String)
+  /// The process's standard input as the body.
+  case stdin(contentType: String)
+  case multipart([MultipartPart], boundary: String)
+
+  /// The Content-Type this body is sent with.
+  public var contentType: String? {
+    switch self {
+    case .none: nil
+    case .bytes(_, let t), .file(_, let t), .stdin(let t): t
+    case .multipart(_, let boundary): "multipart/form-data; boundary=\(boundary)"
+    }
+  }
+}
+
+/// One part of a multipart/form-data body.
+public enum MultipartPart: Sendable, Hashable {
+  case field(name: String, value: String)
+  case file(name: String, path: String, filename: String, contentType: String)
+
+  /// The part's header block, CRLF-terminated, after the boundary line.
+  public var headerBlock: String {
+    switch self {
+    case .field(let name, _):
+      return "Content-Disposition: form-data; name=\"\(Self.quote(name))\"\r\n\r\n"
+    case .file(let name, _, let filename, let type):
+      return "Content-Disposition: form-data; name=\"\(Self.quote(name))\"; filename=\"\(Self.quote(filename))\"\r\n"
+        + "Content-Type: \(type)\r\n\r\n"
+    }
+  }
+
+  static func quote(_ s: String) -> String {
+    var out = ""
+    for ch in s {
+      switch ch {
+      case "\"": out += "%22"
+      case "\r": out += "%0D"
+      case "\n": out += "%0A"
+      default: out.append(ch)
+      }
+    }
+    return out
+  }
+}

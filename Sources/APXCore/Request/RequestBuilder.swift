@@ -1,0 +1,228 @@
+/// Builds an `HTTPRequestPlan` for a REST or SSE endpoint from bound
+/// parameters (the **resolve** step of load -> resolve -> execute -> format).
+/// Pure: the caller has already read stdin and decided file paths.
+public struct RequestBuilder {
+  public var api: APIDefinition
+  public var endpoint: Endpoint
+  /// The base URL to use (environment, `--base-url` or `--demo`).
+  public var baseURL: String
+
+  public init(api: APIDefinition, endpoint: Endpoint, baseURL: String) {
+    self.api = api
+    self.endpoint = endpoint
+    self.baseURL = baseURL
+  }
+
+  /// What the user passed for one call.
+  public struct Input: Sendable {
+    /// Parameters by name, in argument order.
+    public var values: [(name: String, value: BoundValue)]
+    /// `-d`: an explicit body (JSON bytes or a file), replacing params-built bodies.
+    public var data: DataBody?
+    /// `-H` headers, applied last.
+    public var headers: [HeaderField]
+    /// Multipart boundary to use (the caller makes it random).
+    public var boundary: String
+
+    public init(
+      values: [(name: String, value: BoundValue)] = [], data: DataBody? = nil, headers: [HeaderField] = [],
+      boundary: String = "apx-boundary"
+    ) {
+      self.values = values
+      self.data = data
+      self.headers = headers
+      self.boundary = boundary
+    }
+  }
+
+  /// An explicit `-d` body.
+  public enum DataBody: Sendable, Hashable {
+    case json([UInt8])
+    case file(path: String)
+    case stdin
+  }
+
+  /// Builds the plan; unknown, missing or ill-typed parameters are usage errors.
+  public func build(_ input: Input) throws(APXError) -> HTTPRequestPlan {
+    var byName: [String: BoundValue] = [:]
+    for (name, value) in input.values {
+      guard endpoint.param(named: name) != nil else {
+        throw APXError(
+          .usage, "\(api.name).\(endpoint.name) has no parameter \"\(name)\"",
+          hint: Suggestions.hint(for: name, in: endpoint.params.map(\.name))
+            ?? (endpoint.params.isEmpty
+              ? "this endpoint takes no parameters" : "parameters: \(endpoint.params.map(\.name).joined(separator: ", "))"))
+      }
+      if let existing = byName[name], case .json(let a) = existing, case .json(let b) = value {
+        // Repeating a parameter collects its values (query arrays: tags=a tags=b).
+        byName[name] = .json(.array((a.arrayValue ?? [a]) + [b]))
+      } else {
+        byName[name] = value
+      }
+    }
+    for param in endpoint.params where byName[param.name] == nil {
+      if let d = param.defaultValue { byName[param.name] = .json(d) }
+    }
+    let missing = endpoint.params.filter { $0.required && byName[$0.name] == nil }
+      .filter { !($0.location == .body && input.data != nil) }
+    if !missing.isEmpty {
+      let names = missing.map(\.name)
+      throw APXError(
+        .usage,
+        "missing required parameter\(names.count > 1 ? "s" : "") \(names.map { "\"\($0)\"" }.joined(separator: ", ")) for \(api.name).\(endpoint.name)",
+        hint: "usage: \(CallExample.line(api: api, endpoint: endpoint))")
+    }
+
+    var pathValues: [String: String] = [:]
+    var query: [(String, String)] = []
+    var headers = api.headers
+    for h in endpoint.headers {
+      headers.removeAll { $0.name.lowercased() == h.name.lowercased() }
+      headers.append(h)
+    }
+    var bodyFields: [JSONMember] = []
+    var formFields: [(String, String)] = []
+    var parts: [MultipartPart] = []
+    var rawFile: (path: String, contentType: String)?
+    var secrets: [String] = []
+
+    for param in endpoint.params {
+      guard let bound = byName[param.name] else { continue }
+      let wire = param.sentName
+      switch bound {
+      case .file(let path):
+        switch param.location {
+        case .body where param.type == .file || endpoint.bodyEncoding == .raw:
+          rawFile = (path, param.contentType ?? "application/octet-stream")
+        case .multipart, .form, .body:
+          parts.append(
+            .file(name: wire, path: path, filename: Self.filename(path), contentType: param.contentType ?? "application/octet-stream"))
+        default:
+          throw APXError(
+            .usage, "\(param.name) is a \(param.location.rawValue) parameter and cannot take a file",
+            hint: "pass its value as \(param.name)=VALUE")
+        }
+      case .json(let raw):
+        let value = try ParamCoercion.coerce(raw, to: param)
+        if param.secret, let s = Self.text(value) { secrets.append(s) }
+        switch param.location {
+        case .path:
+          guard let s = Self.text(value) else {
+            throw APXError(.usage, "path parameter \(param.name) must be a single value, got \(value.typeName)")
+          }
+          pathValues[param.name] = s
+        case .query:
+          for item in value.arrayValue ?? [value] {
+            guard let s = Self.text(item) else {
+              throw APXError(.usage, "query parameter \(param.name) must hold plain values, got \(item.typeName)")
+            }
+            query.append((wire, s))
+          }
+        case .header:
+          guard let s = Self.text(value) else {
+            throw APXError(.usage, "header parameter \(param.name) must be a single value, got \(value.typeName)")
+          }
+          headers.removeAll { $0.name.lowercased() == wire.lowercased() }
+          headers.append(HeaderField(wire, s))
+        case .body, .message:
+          bodyFields.append(JSONMember(wire, value))
+        case .form:
+          for item in value.arrayValue ?? [value] { formFields.append((wire, Self.text(item) ?? JSONPrinterLite.compact(item))) }
+        case .multipart:
+          for item in value.arrayValue ?? [value] {
+            parts.append(.field(name: wire, value: Self.text(item) ?? JSONPrinterLite.compact(item)))
+          }
+        }
+      }
+    }
+
+    var url = Self.joinURL(baseURL, try PathTemplate(endpoint.path).expand(pathValues))
+    if !query.isEmpty {
+      let encoded = query.map {
+        PercentEncoding.encode($0.0, allowed: .queryComponent) + "=" + PercentEncoding.encode($0.1, allowed: .queryComponent)
+      }.joined(separator: "&")
+      url += (url.contains("?") ? "&" : "?") + encoded
+    }
+
+    var body: RequestBody = .none
+    if let data = input.data {
+      let type = headers.first { $0.name.lowercased() == "content-type" }?.value ?? "application/json"
+      switch data {
+      case .json(let bytes): body = .bytes(bytes, contentType: type)
+      case .file(let path): body = .file(path: path, contentType: type)
+      case .stdin: body = .stdin(contentType: type)
+      }
+    } else if let rawFile {
+      body = .file(path: rawFile.path, contentType: rawFile.contentType)
+    } else if !parts.isEmpty || endpoint.bodyEncoding == .multipart {
+      let fields = bodyFields.map { MultipartPart.field(name: $0.key, value: Self.text($0.value) ?? JSONPrinterLite.compact($0.value)) }
+      let formParts = formFields.map { MultipartPart.field(name: $0.0, value: $0.1) }
+      body = .multipart(fields + formParts + parts, boundary: input.boundary)
+    } else if !formFields.isEmpty || endpoint.bodyEncoding == .form {
+      let fields = formFields + bodyFields.map { ($0.key, Self.text($0.value) ?? JSONPrinterLite.compact($0.value)) }
+      let encoded = fields.map {
+        PercentEncoding.encode($0.0, allowed: .queryComponent) + "=" + PercentEncoding.encode($0.1, allowed: .queryComponent)
+      }.joined(separator: "&")
+      body = .bytes(Array(encoded.utf8), contentType: "application/x-www-form-urlencoded")
+    } else if !bodyFields.isEmpty {
+      body = .bytes(Array(JSONPrinterLite.compact(.object(bodyFields)).utf8), contentType: "application/json")
+    }
+    if let type = body.contentType, !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+      headers.append(HeaderField("Content-Type", type))
+    }
+    for h in input.headers {
+      headers.removeAll { $0.name.lowercased() == h.name.lowercased() }
+      if !h.value.isEmpty { headers.append(h) }  // `-H 'Name:'` removes a header, as in curl
+    }
+    return HTTPRequestPlan(method: endpoint.method, url: url, headers: headers, body: body, secrets: secrets)
+  }
+
+  /// Scalars as text (strings unquoted); nil for arrays, objects and null.
+  static func text(_ value: JSONValue) -> String? {
+    switch value {
+    case .string(let s): s
+    case .number(let n): n
+    case .bool(let b): b ? "true" : "false"
+    default: nil
+    }
+  }
+
+  static func filename(_ path: String) -> String {
+    path.split(separator: "/").last.map(String.init) ?? path
+  }
+
+  /// Joins a base URL (which may carry a path prefix) and an endpoint path with exactly one slash.
+  public static func joinURL(_ base: String, _ path: String) -> String {
+    if path.isEmpty { return base }
+    if path.hasPrefix("http://") || path.hasPrefix("https://") { return path }
+    let b = base.hasSuffix("/") ? String(base.dropLast()) : base
+    return path.hasPrefix("/") ? b + path : b + "/" + path
+  }
+}
+
+/// An example `apx call` line for an endpoint, shown by `describe` and in errors.
+public enum CallExample {
+  /// `apx call books.imports.create csv=@file.csv`
+  public static func line(api: APIDefinition, endpoint: Endpoint) -> String {
+    var words = ["apx call \(api.name).\(endpoint.name)"]
+    for p in endpoint.params where p.required && p.defaultValue == nil {
+      words.append(p.name + placeholder(p))
+    }
+    for p in endpoint.params where !(p.required && p.defaultValue == nil) {
+      words.append("[" + p.name + placeholder(p) + "]")
+    }
+    return words.joined(separator: " ")
+  }
+
+  static func placeholder(_ p: Param) -> String {
+    switch p.type {
+    case .file: "=@\(p.name).\(p.contentType?.split(separator: "/").last.map(String.init) ?? "bin")"
+    case .integer: ":=1"
+    case .number: ":=1.5"
+    case .boolean: ":=true"
+    case .json: ":='{}'"
+    case .array: ":='[\"a\"]'"
+    case .string: "=" + p.name.uppercased()
+    }
+  }
+}

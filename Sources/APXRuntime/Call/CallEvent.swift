@@ -1,0 +1,36 @@
+import APXCore
+
+/// What happens during one call, whatever its protocol. Formatters, progress
+/// display and recipes consume these and never care which transport made them.
+public enum CallEvent: Sendable {
+  /// A request went out (headers already masked for display).
+  case requestSent(method: String, url: String, headers: [HeaderField], attempt: Int)
+  /// Response status line and headers arrived (gRPC: initial metadata, status 200).
+  case responseHead(status: Int, version: String, headers: [HeaderField])
+  /// Raw body bytes (REST), as they arrive.
+  case bodyChunk([UInt8])
+  /// The body is complete.
+  case bodyEnd
+  /// One decoded stream item: an SSE event or a gRPC message, as apx prints it.
+  case message(JSONValue)
+  /// gRPC trailing metadata.
+  case trailers([HeaderField])
+  /// Waiting before another attempt.
+  case retrying(attempt: Int, after: Double, reason: String)
+  /// A stream dropped and will be reopened.
+  case reconnecting(after: Double, reason: String, lastEventID: String?)
+  /// The stream kept failing; polling another endpoint instead.
+  case fellBackToPolling(endpoint: String, interval: Double)
+  /// Progress of a long-running job, from the endpoint's declared progress fields.
+  case progress(fraction: Double?, done: Double?, total: Double?)
+  /// A human-readable note for stderr (warnings, state changes).
+  case note(String)
+}
+
+/// Receives call events in order. Implemented by the CLI's output and by the
+/// recipe runner; called inline on the task that runs the call, so an
+/// implementation must not block for long.
+public protocol CallEventSink: AnyObject, Sendable {
+  /// Handles one event; throwing stops the call (e.g. stdout closed).
+  func receive(_ event: CallEvent) throws
+}

@@ -1,0 +1,71 @@
+import APXCore
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// Transport settings shared by every request of one run.
+public struct HTTPSessionOptions: Sendable {
+  /// Seconds to establish a connection.
+  public var connectTimeout: Double = 10
+  /// Skip TLS certificate verification (`--insecure`).
+  public var insecure = false
+  /// Extra trusted CA certificates in PEM (`--cacert`).
+  public var caCertificatePath: String?
+
+  public init(connectTimeout: Double = 10, insecure: Bool = false, caCertificatePath: String? = nil) {
+    self.connectTimeout = connectTimeout
+    self.insecure = insecure
+    self.caCertificatePath = caCertificatePath
+  }
+}
+
+/// One AsyncHTTPClient for the lifetime of a scope (`withHTTPSession`): no
+/// global clients. Sends single requests; redirects, retries and output are
+/// the caller's (`RESTCall`), so that each hop can be shown and secured.
+public struct HTTPSession: Sendable {
+  let client: HTTPClient
+
+  /// Runs `body` with a session whose client is shut down on return.
+  public static func with<T: Sendable>(
+    _ options: HTTPSessionOptions = .init(), _ body: (HTTPSession) async throws -> T
+  ) async throws -> T {
+    var config = HTTPClient.Configuration(
+      redirectConfiguration: .disallow,
+      timeout: .init(connect: .milliseconds(Int64(options.connectTimeout * 1000)), read: nil))
+    config.httpVersion = .automatic
+    config.decompression = .disabled
+    if options.insecure || options.caCertificatePath != nil {
+      var tls = TLSConfiguration.makeClientConfiguration()
+      if options.insecure { tls.certificateVerification = .none }
+      if let ca = options.caCertificatePath {
+        guard let certs = try? NIOSSLCertificate.fromPEMFile(ca) else {
+          throw APXError(.usage, "cannot read the CA certificate \(ca)", hint: "pass a PEM file to --cacert")
+        }
+        tls.trustRoots = .certificates(certs)
+      }
+      config.tlsConfiguration = tls
+    }
+    return try await HTTPClient.withHTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: config) {
+      client in
+      try await body(HTTPSession(client: client))
+    }
+  }
+
+  /// Sends one request (no redirects) and returns once the response head has arrived.
+  func send(_ plan: HTTPRequestPlan, deadline: NIODeadline) async throws -> HTTPClientResponse {
+    var request = HTTPClientRequest(url: plan.url)
+    request.method = HTTPMethod(rawValue: plan.method)
+    for h in plan.headers { request.headers.add(name: h.name, value: h.value) }
+    if !request.headers.contains(name: "User-Agent") { request.headers.add(name: "User-Agent", value: "apx/\(APXVersion.current)") }
+    request.body = try RequestBodyFactory.make(plan.body)
+    return try await client.execute(request, deadline: deadline)
+  }
+}
+
+/// The version apx reports in User-Agent and `--version`.
+public enum APXVersion {
+  public static let current = "0.1.0"
+}

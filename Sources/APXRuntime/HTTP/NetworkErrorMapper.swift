@@ -1,0 +1,95 @@
+import APXCore
+import AsyncHTTPClient
+import NIOCore
+import NIOPosix
+
+/// Maps transport failures to `APXError`s that say what happened and what to
+/// try, with the documented exit status (network or timeout).
+enum NetworkErrorMapper {
+  static func map(_ error: any Error, url: String, timeout: Double?) -> APXError {
+    if let apx = error as? APXError { return apx }
+    let target = Self.origin(url)
+    if let e = error as? HTTPClientError {
+      switch e {
+      case .deadlineExceeded, .readTimeout, .writeTimeout:
+        return APXError(
+          .timeout, "the request to \(target) timed out" + (timeout.map { " after \(format($0))s" } ?? ""),
+          hint: "raise the limit with --timeout SECONDS, or check that the server is not stuck")
+      case .connectTimeout, .getConnectionFromPoolTimeout:
+        return APXError(
+          .timeout, "could not connect to \(target) in time",
+          hint: "check the host and port and that nothing (a firewall, a VPN) drops the packets")
+      case .tlsHandshakeTimeout:
+        return APXError(.timeout, "the TLS handshake with \(target) timed out", hint: "is this a TLS port? try http://")
+      case .remoteConnectionClosed:
+        return APXError(
+          .network, "\(target) closed the connection before answering",
+          hint: "the server may have crashed or dropped the request; try again, or check its logs")
+      case .invalidURL, .emptyHost, .emptyScheme:
+        return APXError(.usage, "\(url) is not a valid URL", hint: "check --base-url and the environment's base_url")
+      case .redirectLimitReached, .redirectCycleDetected:
+        return APXError(.network, "too many redirects from \(target)", cause: e.description)
+      case .cancelled:
+        return APXError(.interrupted, "the request to \(target) was cancelled")
+      default:
+        if e.description.contains("unsupportedScheme") {
+          return APXError(.usage, "unsupported URL scheme in \(url)", hint: "use http:// or https://")
+        }
+        return APXError(.network, "the request to \(target) failed", cause: e.description)
+      }
+    }
+    if let e = error as? NIOConnectionError {
+      if e.connectionErrors.isEmpty, e.dnsAError != nil || e.dnsAAAAError != nil {
+        return APXError(
+          .network, "could not resolve the host \(e.host)",
+          hint: "check the spelling of the host in the base URL, and your DNS or network connection",
+          cause: String(describing: e.dnsAError ?? e.dnsAAAAError!))
+      }
+      return connectionFailure(target, cause: e.connectionErrors.first.map { String(describing: $0.error) })
+    }
+    if let e = error as? IOError {
+      if e.errnoCode == ECONNREFUSED { return connectionFailure(target, cause: nil) }
+      return APXError(.network, "network error talking to \(target)", cause: String(describing: e))
+    }
+    if let e = error as? ChannelError {
+      switch e {
+      case .connectTimeout:
+        return APXError(.timeout, "could not connect to \(target) in time", hint: "check the host and port")
+      default:
+        return APXError(.network, "network error talking to \(target)", cause: String(describing: e))
+      }
+    }
+    let typeName = String(reflecting: type(of: error))
+    if typeName.contains("NIOSSL") || typeName.contains("BoringSSL") {
+      return APXError(
+        .network, "TLS failed with \(target)",
+        hint: "check that the URL should use https://, that the certificate is valid for this host, "
+          + "or pass --cacert FILE for a private CA (--insecure skips verification; avoid it)",
+        cause: String(describing: error))
+    }
+    if error is CancellationError {
+      return APXError(.interrupted, "the request to \(target) was cancelled")
+    }
+    return APXError(.network, "the request to \(target) failed", cause: String(describing: error))
+  }
+
+  static func connectionFailure(_ target: String, cause: String?) -> APXError {
+    APXError(
+      .network, "could not connect to \(target): connection refused",
+      hint: "is the server running? Check the port, or use --base-url / --env to point elsewhere "
+        + "(for the demo backend: apx demo, or add --demo)",
+      cause: cause)
+  }
+
+  /// `scheme://host:port` of a URL, for messages (never the path or query, which may hold keys).
+  static func origin(_ url: String) -> String {
+    guard let schemeEnd = url.range(of: "://") else { return url }
+    let rest = url[schemeEnd.upperBound...]
+    let hostEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
+    return String(url[..<schemeEnd.upperBound]) + String(rest[..<hostEnd])
+  }
+
+  static func format(_ d: Double) -> String {
+    d.rounded() == d ? String(Int(d)) : String(d)
+  }
+}

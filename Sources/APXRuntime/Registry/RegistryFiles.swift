@@ -1,0 +1,109 @@
+import APXCore
+import Foundation
+
+/// Finds and loads registry files from the registry folders, in order.
+/// Only the one file a call needs is read and parsed (`<api>.json`), so a
+/// large registry costs a call nothing but a stat per folder.
+public struct RegistryFiles: Sendable {
+  /// Folders searched in order; the first `<api>.json` found wins.
+  public var directories: [String]
+
+  public init(directories: [String]) { self.directories = directories }
+
+  /// The default search path: `./Endpoints`, then `$XDG_CONFIG_HOME/apx/endpoints`
+  /// (or `~/.config/apx/endpoints`; `~/Library/Application Support/apx/endpoints` on macOS).
+  public static func defaultDirectories(environment: [String: String]) -> [String] {
+    var dirs = ["Endpoints"]
+    if let config = UserDirectories.configHome(environment: environment) { dirs.append(config + "/apx/endpoints") }
+    return dirs
+  }
+
+  /// Every registry file: API name (the file name without `.json`) and path, first folder wins.
+  public func list() -> [(api: String, path: String)] {
+    var seen = Set<String>()
+    var out: [(String, String)] = []
+    for dir in directories {
+      guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
+      for name in names.sorted() where name.hasSuffix(".json") && !name.hasSuffix(".schema.json") {
+        let api = String(name.dropLast(5))
+        if seen.insert(api).inserted { out.append((api, dir + "/" + name)) }
+      }
+    }
+    return out
+  }
+
+  /// The path of `<api>.json`, or an error that lists the known APIs.
+  public func path(of api: String) throws(APXError) -> String {
+    for dir in directories {
+      let path = dir + "/" + api + ".json"
+      if FileManager.default.fileExists(atPath: path) { return path }
+    }
+    let known = list().map(\.api)
+    let searched = directories.joined(separator: ", ")
+    throw APXError(
+      .usage, "no API named \"\(api)\" in the registry",
+      hint: Suggestions.hint(for: api, in: known)
+        ?? (known.isEmpty
+          ? "no registry files found in \(searched); pass --registry DIR or set APX_REGISTRY"
+          : "known APIs: \(known.joined(separator: ", ")) (searched \(searched))"))
+  }
+
+  /// Loads and checks one API's registry file.
+  public func load(api: String) throws -> APIDefinition {
+    let path = try path(of: api)
+    let definition = try Self.load(path: path)
+    if definition.name != api {
+      throw APXError(
+        .invalidDefinition, "\(path) defines the API \"\(definition.name)\", but its file name says \"\(api)\"",
+        hint: "name the file \(definition.name).json or change \"api\" to \"\(api)\"", file: path)
+    }
+    return definition
+  }
+
+  /// Loads one registry file by path.
+  public static func load(path: String) throws -> APIDefinition {
+    try RegistryLoader.load(try FileBytes.read(path), file: path)
+  }
+}
+
+/// Whole-file reads for small definition files.
+public enum FileBytes {
+  /// The file's bytes, or a usage error saying why it cannot be read.
+  public static func read(_ path: String) throws(APXError) -> [UInt8] {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      var isDir: ObjCBool = false
+      if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
+        throw APXError(.usage, "cannot read \(path)", hint: isDir.boolValue ? "it is a folder, not a file" : "check its permissions")
+      }
+      throw APXError(.usage, "\(path) does not exist", hint: "check the path")
+    }
+    return [UInt8](data)
+  }
+}
+
+/// Per-user folders (XDG on Linux, the usual places on macOS).
+public enum UserDirectories {
+  /// Configuration home: `$XDG_CONFIG_HOME`, else `~/.config` (macOS: `~/Library/Application Support`).
+  public static func configHome(environment: [String: String]) -> String? {
+    if let x = environment["XDG_CONFIG_HOME"], !x.isEmpty { return x }
+    guard let home = environment["HOME"], !home.isEmpty else { return nil }
+    #if os(macOS)
+      return home + "/Library/Application Support"
+    #else
+      return home + "/.config"
+    #endif
+  }
+
+  /// State home for tokens and journals: `$APX_STATE_DIR`, `$XDG_STATE_HOME/apx`, else `~/.local/state/apx`
+  /// (macOS: `~/Library/Application Support/apx/state`).
+  public static func stateDirectory(environment: [String: String]) -> String? {
+    if let x = environment["APX_STATE_DIR"], !x.isEmpty { return x }
+    if let x = environment["XDG_STATE_HOME"], !x.isEmpty { return x + "/apx" }
+    guard let home = environment["HOME"], !home.isEmpty else { return nil }
+    #if os(macOS)
+      return home + "/Library/Application Support/apx/state"
+    #else
+      return home + "/.local/state/apx"
+    #endif
+  }
+}

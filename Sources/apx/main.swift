@@ -1,0 +1,2 @@
+// The CLI lands here once its dependencies compile.
+print("apx")
