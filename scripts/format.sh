@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Formats (default) or lints (--lint) the Swift sources with the toolchain's swift-format.
+# Generated gRPC/protobuf code is left as generated.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+files=$(git ls-files 'Sources/*.swift' 'Tests/*.swift' 'Package.swift' | grep -v '/Generated/')
+if [ "${1:-}" = "--lint" ]; then
+  swift format lint --configuration .swift-format $files
+else
+  swift format format --in-place --configuration .swift-format $files
+fi
