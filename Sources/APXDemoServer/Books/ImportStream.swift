@@ -1,0 +1,92 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The `text/event-stream` of one import job.
+///
+/// Replays the job's stored events after `Last-Event-ID`, then follows new ones live,
+/// sends `: keep-alive` after 2 s of silence, and ends after `complete` or `error`.
+/// Faults: `refuse_stream` answers 503; `drop_every` ends the connection after K events.
+struct ImportStream: Sendable {
+  /// Silence after which a keep-alive comment is written.
+  static let keepAliveInterval: Duration = .seconds(2)
+  /// How often a waiting stream looks for new events.
+  static let pollInterval: Duration = .milliseconds(5)
+
+  let job: ImportJob
+  let stats: StatsRecorder
+
+  /// Thrown inside the body writer to abort the connection (`drop_mode=abort`).
+  struct DroppedOnPurpose: Error {}
+
+  /// The response for a stream request.
+  func response(to request: Request, channel: any Channel) throws -> Response {
+    if job.faults.refuseStream {
+      stats.update { $0.streamsRefused += 1 }
+      throw DemoError(
+        status: .serviceUnavailable, code: "stream_unavailable",
+        message: "the event stream is disabled for this job (refuse_stream); poll /api/v2/imports/\(job.id)",
+        headers: [.retryAfter: "1"])
+    }
+    stats.update { $0.streamConnections += 1 }
+    let alreadySent = Self.sequence(ofLastEventID: request.header("Last-Event-ID"))
+    let headers: HTTPFields = [
+      .contentType: "text/event-stream; charset=utf-8",
+      .cacheControl: "no-cache",
+    ]
+    return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+      try await stream(after: alreadySent, to: &writer, channel: channel)
+    })
+  }
+
+  /// The event sequence number named by a `Last-Event-ID` value (`evt-7` or `7`); 0 replays all.
+  static func sequence(ofLastEventID value: String?) -> Int {
+    guard let value else { return 0 }
+    let digits = value.hasPrefix("evt-") ? value.dropFirst(4) : value[...]
+    return Int(digits).map { max(0, $0) } ?? 0
+  }
+
+  private func stream(after alreadySent: Int, to writer: inout any ResponseBodyWriter, channel: any Channel)
+    async throws
+  {
+    let clock = ContinuousClock()
+    var cursor = alreadySent
+    var sentOnConnection = 0
+    try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+    var lastWrite = clock.now
+    while true {
+      let (events, finished) = job.events(after: cursor)
+      if events.isEmpty {
+        if finished {
+          // The client resumed after the terminal event: nothing more will come.
+          try await writer.finish(nil)
+          return
+        }
+        if clock.now - lastWrite >= Self.keepAliveInterval {
+          try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+          lastWrite = clock.now
+        }
+        try await clock.sleep(for: Self.pollInterval)
+        continue
+      }
+      for event in events {
+        try await writer.write(ByteBuffer(string: event.wireText))
+        lastWrite = clock.now
+        cursor = event.sequence
+        sentOnConnection += 1
+        if event.isTerminal {
+          try await writer.finish(nil)
+          return
+        }
+        if let every = job.faults.dropEvery, sentOnConnection >= every {
+          stats.update { $0.streamsDropped += 1 }
+          if job.faults.abortOnDrop { throw DroppedOnPurpose() }
+          try await writer.finish(nil)
+          // Close the TCP connection too, like a proxy cutting a long-lived stream.
+          try? await channel.close()
+          return
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import Hummingbird
+
+/// Test-only control routes under `/_demo`.
+struct ControlRoutes: Sendable {
+  let stats: StatsRecorder
+  let tokens: TokenStore
+
+  /// Adds the routes to `router`.
+  func register(on router: Router<DemoRequestContext>) {
+    router.get("_demo/stats") { _, _ in
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys]
+      let data = try encoder.encode(stats.snapshot)
+      return DemoResponse.text(String(decoding: data, as: UTF8.self), contentType: "application/json")
+    }
+    // Makes every access token expire now, to exercise clients' refresh paths.
+    router.post("_demo/expire-tokens") { _, _ in
+      DemoResponse.json(.object([("expired", .int(tokens.expireAll()))]))
+    }
+  }
+}
