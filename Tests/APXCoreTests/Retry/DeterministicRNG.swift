@@ -1,0 +1,22 @@
+/// SplitMix64: a tiny seeded random number generator, so tests of jittered
+/// delays and random chunkings are reproducible run after run.
+struct DeterministicRNG: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// A generator that always returns the same word: `.max` pushes a uniform
+/// draw to the top of its range, `0` to the bottom.
+struct ConstantRNG: RandomNumberGenerator {
+  var value: UInt64
+  mutating func next() -> UInt64 { value }
+}
