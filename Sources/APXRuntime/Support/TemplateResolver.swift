@@ -1,0 +1,32 @@
+import APXCore
+
+/// Resolves `${env:NAME}` templates in registry strings (headers, base URLs,
+/// auth fields) against the process environment. Values taken from the
+/// environment are registered as secrets when `secret` is set, so tokens
+/// never show up in verbose output or errors.
+public enum TemplateResolver {
+  /// Renders `text`; references other than `env:` are errors here (they belong to recipes).
+  public static func resolveText(
+    _ text: String, environment: [String: String], mask: inout SecretMask, secret: Bool = false
+  ) throws(APXError) -> String {
+    guard Template.mayContainReferences(text) else { return text }
+    let template = try Template(parsing: text)
+    var found: [String] = []
+    let rendered = try template.renderText { reference throws(APXError) -> JSONValue? in
+      guard reference.namespace == "env", let name = reference.variable else {
+        throw APXError(
+          .usage, "\(reference) cannot be used here",
+          hint: "only ${env:NAME} works in registry files; ${input...} and ${steps...} belong to recipes")
+      }
+      guard let value = environment[name] ?? reference.fallback else {
+        throw APXError(
+          .auth, "the environment variable \(name) is not set",
+          hint: "export \(name)=... (the registry uses it in \"\(text)\")")
+      }
+      found.append(value)
+      return .string(value)
+    }
+    if secret { for v in found { mask.add(v) } }
+    return rendered
+  }
+}
