@@ -10,6 +10,12 @@ public enum AuthConfig: Sendable, Hashable {
   /// Runs `command` and uses its output (trimmed) as a bearer token.
   case tokenCommand(command: [String], lifetime: Double?)
 
+  /// The `{name}` path placeholder an `api_key` auth with `"in": "path"` fills.
+  var pathPlaceholder: String? {
+    if case .apiKey(.path, let name, _) = self { return name }
+    return nil
+  }
+
   /// The registry's `type` string for this case.
   public var typeName: String {
     switch self {

@@ -2,7 +2,8 @@
 enum AuthConfigDecoder {
   static func decode(_ value: JSONValue, at p: [JSONPathComponent], _ r: inout DocumentReader) -> AuthConfig? {
     guard case .object(let f) = value else {
-      r.fail(p, "expected an auth object such as {\"type\": \"bearer\", \"token\": \"${env:TOKEN}\"}, got \(value.typeName)")
+      r.fail(
+        p, "expected an auth object such as {\"type\": \"bearer\", \"token\": \"${env:TOKEN}\"}, got \(value.typeName)")
       return nil
     }
     guard let type = r.requiredString(f, "type", at: p) else { return nil }
@@ -49,7 +50,8 @@ enum AuthConfigDecoder {
       }
       return .tokenCommand(command: command, lifetime: r.optionalNumber(f, "lifetime", at: p, range: 1...31_536_000))
     default:
-      r.fail(p + [.key("type")], "unknown auth type \"\(type)\"",
+      r.fail(
+        p + [.key("type")], "unknown auth type \"\(type)\"",
         hint: Suggestions.hint(for: type, in: types) ?? "use one of \(types.joined(separator: ", "))")
       return nil
     }
@@ -88,14 +90,26 @@ enum RetryConfigDecoder {
         r.fail(sp, "expected an array of HTTP status codes, got \(statuses.typeName)")
       }
     }
-    if let codes = r.optionalStrings(f, "on_grpc_codes", at: p) {
-      for (i, code) in codes.enumerated() where !grpcCodes.contains(code) {
-        r.fail(p + [.key("on_grpc_codes"), .index(i)], "unknown gRPC status \"\(code)\"",
-          hint: Suggestions.hint(for: code, in: grpcCodes) ?? "use names such as UNAVAILABLE")
-      }
-      c.onGRPCCodes = codes
-    }
+    c.onGRPCCodes = grpcCodeNames(f, "on_grpc_codes", at: p, &r)
     return c
+  }
+
+  /// A list of gRPC status names (or one name). An empty list is rejected:
+  /// GRPCCore's RetryPolicy traps on an empty set of retryable codes.
+  static func grpcCodeNames(_ f: [JSONMember], _ key: String, at p: [JSONPathComponent], _ r: inout DocumentReader)
+    -> [String]?
+  {
+    guard let codes = r.optionalStrings(f, key, at: p) else { return nil }
+    if codes.isEmpty {
+      r.fail(p + [.key(key)], "give at least one gRPC status name", hint: "e.g. [\"UNAVAILABLE\"], or remove the key")
+    }
+    let isList = f.first(where: { $0.key == key })?.value.arrayValue != nil
+    for (i, code) in codes.enumerated() where !grpcCodes.contains(code) {
+      r.fail(
+        isList ? p + [.key(key), .index(i)] : p + [.key(key)], "unknown gRPC status \"\(code)\"",
+        hint: Suggestions.hint(for: code, in: grpcCodes) ?? "use names such as UNAVAILABLE")
+    }
+    return codes
   }
 }
 
@@ -109,7 +123,11 @@ enum SSEOptionsDecoder {
       let rp = p + [.key("reconnect")]
       if let rf = r.object(value, at: rp, allowed: ["delays", "max_failures"]) {
         if let delays = r.optionalNumbers(rf, "delays", at: rp, range: 0...3600) {
-          if delays.isEmpty { r.fail(rp + [.key("delays")], "give at least one delay in seconds") } else { o.reconnect.delays = delays }
+          if delays.isEmpty {
+            r.fail(rp + [.key("delays")], "give at least one delay in seconds")
+          } else {
+            o.reconnect.delays = delays
+          }
         }
         o.reconnect.maxFailures = r.optionalInt(rf, "max_failures", at: rp, range: 1...1000) ?? o.reconnect.maxFailures
       }
@@ -133,13 +151,18 @@ enum SSEOptionsDecoder {
       }
     }
     if let value = f.first(where: { $0.key == "progress" })?.value {
-      let pp = p + [.key("progress")]
-      if let pf = r.object(value, at: pp, allowed: ["fraction", "done", "total"]) {
-        o.progress = ProgressFields(
-          fraction: r.optionalString(pf, "fraction", at: pp), done: r.optionalString(pf, "done", at: pp),
-          total: r.optionalString(pf, "total", at: pp))
-      }
+      o.progress = decodeProgress(value, at: p + [.key("progress")], &r)
     }
     return o
+  }
+
+  /// A `progress` block: jq-style paths into a stream's messages.
+  static func decodeProgress(_ value: JSONValue, at pp: [JSONPathComponent], _ r: inout DocumentReader)
+    -> ProgressFields?
+  {
+    guard let pf = r.object(value, at: pp, allowed: ["fraction", "done", "total"]) else { return nil }
+    return ProgressFields(
+      fraction: r.optionalString(pf, "fraction", at: pp), done: r.optionalString(pf, "done", at: pp),
+      total: r.optionalString(pf, "total", at: pp))
   }
 }

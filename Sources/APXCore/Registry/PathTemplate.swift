@@ -45,10 +45,18 @@ public struct PathTemplate: Sendable, Hashable {
 
   /// The path with every placeholder replaced by its percent-encoded value.
   public func expand(_ values: [String: String]) throws(APXError) -> String {
+    try expand(values, keeping: [])
+  }
+
+  /// Like `expand(_:)`, but placeholders named in `kept` stay as `{name}` for a later step
+  /// (the auth step fills an `api_key` with `"in": "path"` once its secret is resolved).
+  func expand(_ values: [String: String], keeping kept: Set<String>) throws(APXError) -> String {
     var out = ""
     for part in parts {
       switch part {
       case .literal(let s): out += s
+      case .placeholder(let name) where values[name] == nil && kept.contains(name):
+        out += "{\(name)}"
       case .placeholder(let name):
         guard let value = values[name] else {
           throw APXError(.usage, "no value for the path parameter \"\(name)\"", hint: "pass \(name)=VALUE")

@@ -34,19 +34,26 @@ public enum RegistryLoader {
   static func decode(_ r: inout DocumentReader) -> APIDefinition? {
     let root: [JSONPathComponent] = []
     guard let top = r.object(r.document.value, at: root, allowed: topKeys) else { return nil }
+    _ = r.optionalString(top, "$schema", at: root)
+    let apiValue = top.first(where: { $0.key == "api" })?.value
     let name = r.requiredString(top, "api", at: root) ?? ""
-    if !name.isEmpty, !isIdentifier(name) {
-      r.fail([.key("api")], "the API name \"\(name)\" may hold only letters, digits, '-' and '_'",
+    if name.isEmpty, apiValue?.stringValue != nil {
+      r.fail([.key("api")], "the API name is empty", hint: "name it, e.g. \"api\": \"books\"")
+    } else if !name.isEmpty, !isIdentifier(name) {
+      r.fail(
+        [.key("api")], "the API name \"\(name)\" may hold only letters, digits, '-' and '_'",
         hint: "it is what users type before the dot in `apx call \(name).ENDPOINT`")
     }
     var api = APIDefinition(name: name, sourceFile: r.file)
     api.title = r.optionalString(top, "title", at: root)
+    _ = r.optionalString(top, "description", at: root)
     if let envValue = top.first(where: { $0.key == "environments" })?.value,
       let envs = r.object(envValue, at: [.key("environments")])
     {
       for env in envs {
         let p: [JSONPathComponent] = [.key("environments"), .key(env.key)]
         guard let fields = r.object(env.value, at: p, allowed: ["base_url", "description"]) else { continue }
+        _ = r.optionalString(fields, "description", at: p)
         guard let base = r.requiredString(fields, "base_url", at: p) else { continue }
         if !isSupportedBaseURL(base) {
           r.fail(p + [.key("base_url")], "base_url \"\(base)\" must start with http://, https://, grpc:// or grpcs://")
@@ -56,7 +63,8 @@ public enum RegistryLoader {
     }
     api.defaultEnvironment = r.optionalString(top, "default_environment", at: root)
     if let d = api.defaultEnvironment, api.environment(named: d) == nil {
-      r.fail([.key("default_environment")], "no environment named \"\(d)\"",
+      r.fail(
+        [.key("default_environment")], "no environment named \"\(d)\"",
         hint: Suggestions.hint(for: d, in: api.environments.map(\.name)) ?? "define it under \"environments\"")
     }
     api.headers = r.optionalStringMap(top, "headers", at: root) ?? []
@@ -73,7 +81,9 @@ public enum RegistryLoader {
       for entry in entries {
         let p: [JSONPathComponent] = [.key("endpoints"), .key(entry.key)]
         if !seen.insert(entry.key).inserted { r.fail(p, "duplicate endpoint \"\(entry.key)\"") }
-        if let endpoint = decodeEndpoint(entry.key, entry.value, at: p, &r) { api.endpoints.append(endpoint) }
+        if let endpoint = decodeEndpoint(entry.key, entry.value, apiAuth: api.auth, at: p, &r) {
+          api.endpoints.append(endpoint)
+        }
       }
     } else if !top.contains(where: { $0.key == "endpoints" }) {
       r.fail(root, "missing required key \"endpoints\"")
@@ -82,13 +92,15 @@ public enum RegistryLoader {
     return api
   }
 
-  static func decodeEndpoint(_ name: String, _ value: JSONValue, at p: [JSONPathComponent], _ r: inout DocumentReader)
-    -> Endpoint?
-  {
+  static func decodeEndpoint(
+    _ name: String, _ value: JSONValue, apiAuth: AuthConfig? = nil, at p: [JSONPathComponent],
+    _ r: inout DocumentReader
+  ) -> Endpoint? {
     guard let f = r.object(value, at: p, allowed: endpointKeys) else { return nil }
     guard let kindText = r.requiredString(f, "kind", at: p) else { return nil }
     guard let kind = EndpointKind(rawValue: kindText) else {
-      r.fail(p + [.key("kind")], "unknown kind \"\(kindText)\"",
+      r.fail(
+        p + [.key("kind")], "unknown kind \"\(kindText)\"",
         hint: Suggestions.hint(for: kindText, in: EndpointKind.allCases.map(\.rawValue))
           ?? "use one of rest, sse, grpc, jsonrpc")
       return nil
@@ -101,7 +113,9 @@ public enum RegistryLoader {
       } else if httpMethods.contains(method.uppercased()) {
         e.method = method.uppercased()
       } else {
-        r.fail(p + [.key("method")], "unknown HTTP method \"\(method)\"", hint: "use one of \(httpMethods.joined(separator: ", "))")
+        r.fail(
+          p + [.key("method")], "unknown HTTP method \"\(method)\"",
+          hint: "use one of \(httpMethods.joined(separator: ", "))")
       }
     } else if kind == .jsonrpc {
       e.method = "POST"
@@ -112,28 +126,44 @@ public enum RegistryLoader {
       if kind != .jsonrpc, f.first(where: { $0.key == "path" }) == nil {
         r.fail(p, "missing required key \"path\"", hint: "e.g. \"path\": \"/api/v1/items/{id}\"")
       }
+      // A misplaced gRPC key would otherwise be silently ignored.
+      for key in ["service", "schema", "retry_codes"] where f.contains(where: { $0.key == key }) {
+        r.fail(p + [.key(key)], "\"\(key)\" applies only to kind \"grpc\"")
+      }
     case .grpc:
       let service = r.requiredString(f, "service", at: p) ?? ""
       if f.first(where: { $0.key == "method" }) == nil { r.fail(p, "missing required key \"method\"") }
       let schema = decodeSchema(f, at: p, &r)
+      for key in ["path", "body"] where f.contains(where: { $0.key == key }) {
+        r.fail(
+          p + [.key(key)], "\"\(key)\" does not apply to kind \"grpc\"",
+          hint: "a gRPC endpoint is named by \"service\" and \"method\"; its params are message fields")
+      }
+      // Checked like the SSE block so that a typo is reported, though gRPC progress is read at call time.
+      if let value = f.first(where: { $0.key == "progress" })?.value {
+        _ = SSEOptionsDecoder.decodeProgress(value, at: p + [.key("progress")], &r)
+      }
       e.grpc = GRPCOptions(
-        service: service, method: e.method, schema: schema, retryableCodes: r.optionalStrings(f, "retry_codes", at: p))
+        service: service, method: e.method, schema: schema,
+        retryableCodes: RetryConfigDecoder.grpcCodeNames(f, "retry_codes", at: p, &r))
     }
     if let paramsValue = f.first(where: { $0.key == "params" })?.value,
       let params = r.object(paramsValue, at: p + [.key("params")])
     {
       for param in params {
-        if let decoded = decodeParam(param.key, param.value, kind: kind, at: p + [.key("params"), .key(param.key)], &r) {
+        if let decoded = decodeParam(param.key, param.value, kind: kind, at: p + [.key("params"), .key(param.key)], &r)
+        {
           e.params.append(decoded)
         }
       }
     }
-    checkPathPlaceholders(e, at: p, &r)
     e.headers = r.optionalStringMap(f, "headers", at: p) ?? []
     if let statuses = f.first(where: { $0.key == "expect_status" })?.value {
       let sp = p + [.key("expect_status")]
       if case .array(let items) = statuses {
-        e.expectStatus = items.enumerated().compactMap { r.int($0.element, at: sp + [.index($0.offset)], range: 100...599) }
+        e.expectStatus = items.enumerated().compactMap {
+          r.int($0.element, at: sp + [.index($0.offset)], range: 100...599)
+        }
       } else if let single = r.int(statuses, at: sp, range: 100...599) {
         e.expectStatus = [single]
       }
@@ -148,6 +178,7 @@ public enum RegistryLoader {
     if let auth = f.first(where: { $0.key == "auth" })?.value {
       e.auth = AuthConfigDecoder.decode(auth, at: p + [.key("auth")], &r)
     }
+    checkPathPlaceholders(e, authPlaceholder: (e.auth ?? apiAuth)?.pathPlaceholder, at: p, &r)
     if let retry = f.first(where: { $0.key == "retry" })?.value {
       e.retry = RetryConfigDecoder.decode(retry, at: p + [.key("retry")], &r)
     }
@@ -179,7 +210,9 @@ public enum RegistryLoader {
       return .protoFiles(files: files, importPaths: r.optionalStrings(s, "import_paths", at: sp) ?? [])
     }
     if r.optionalBool(s, "reflection", at: sp) == false {
-      r.fail(sp, "no schema source", hint: "set \"reflection\": true, \"protoset\": \"file.protoset\" or \"proto\": [\"a.proto\"]")
+      r.fail(
+        sp, "no schema source",
+        hint: "set \"reflection\": true, \"protoset\": \"file.protoset\" or \"proto\": [\"a.proto\"]")
     }
     return .reflection
   }
@@ -194,7 +227,8 @@ public enum RegistryLoader {
       if let l = ParamLocation(rawValue: text) {
         location = l
       } else {
-        r.fail(p + [.key("in")], "unknown parameter location \"\(text)\"",
+        r.fail(
+          p + [.key("in")], "unknown parameter location \"\(text)\"",
           hint: Suggestions.hint(for: text, in: ParamLocation.allCases.map(\.rawValue))
             ?? "use path, query, header, body, form or multipart")
       }
@@ -204,7 +238,8 @@ public enum RegistryLoader {
       if let t = ParamType(rawValue: text) {
         type = t
       } else {
-        r.fail(p + [.key("type")], "unknown parameter type \"\(text)\"",
+        r.fail(
+          p + [.key("type")], "unknown parameter type \"\(text)\"",
           hint: Suggestions.hint(for: text, in: ParamType.allCases.map(\.rawValue))
             ?? "use string, integer, number, boolean, file, json or array")
       }
@@ -220,14 +255,19 @@ public enum RegistryLoader {
     param.secret = r.optionalBool(f, "secret", at: p) ?? false
     param.wireName = r.optionalString(f, "name", at: p)
     if let allowed = f.first(where: { $0.key == "enum" })?.value {
-      if case .array(let items) = allowed { param.allowed = items } else {
+      if case .array(let items) = allowed {
+        param.allowed = items
+      } else {
         r.fail(p + [.key("enum")], "expected an array of allowed values, got \(allowed.typeName)")
       }
     }
     return param
   }
 
-  static func checkPathPlaceholders(_ e: Endpoint, at p: [JSONPathComponent], _ r: inout DocumentReader) {
+  /// `authPlaceholder` is the `{name}` an `api_key` auth with `"in": "path"` fills, which needs no parameter.
+  static func checkPathPlaceholders(
+    _ e: Endpoint, authPlaceholder: String? = nil, at p: [JSONPathComponent], _ r: inout DocumentReader
+  ) {
     guard e.kind != .grpc else { return }
     let placeholders: [String]
     do {
@@ -236,12 +276,15 @@ public enum RegistryLoader {
       r.fail(p + [.key("path")], error.message, hint: error.hint)
       return
     }
-    for name in placeholders where e.param(named: name) == nil {
-      r.fail(p + [.key("path")], "the path uses {\(name)} but no parameter \"\(name)\" is declared",
+    for name in placeholders where e.param(named: name) == nil && name != authPlaceholder {
+      r.fail(
+        p + [.key("path")], "the path uses {\(name)} but no parameter \"\(name)\" is declared",
         hint: "add \"params\": {\"\(name)\": {\"in\": \"path\", \"required\": true}}")
     }
     for param in e.params where param.location == .path && !placeholders.contains(param.name) {
-      r.fail(p + [.key("params"), .key(param.name)], "path parameter \"\(param.name)\" does not appear in the path \"\(e.path)\"",
+      r.fail(
+        p + [.key("params"), .key(param.name)],
+        "path parameter \"\(param.name)\" does not appear in the path \"\(e.path)\"",
         hint: "add {\(param.name)} to the path or change \"in\"")
     }
   }
@@ -249,11 +292,13 @@ public enum RegistryLoader {
   static func checkBody(_ e: Endpoint, at p: [JSONPathComponent], _ r: inout DocumentReader) {
     let bodyFiles = e.params.filter { $0.location == .body && $0.type == .file }
     if bodyFiles.count > 1 {
-      r.fail(p + [.key("params")], "only one file parameter can be the whole body",
+      r.fail(
+        p + [.key("params")], "only one file parameter can be the whole body",
         hint: "use \"in\": \"multipart\" to send several files")
     }
     if bodyFiles.count == 1, e.params.contains(where: { $0.location == .body && $0.type != .file }) {
-      r.fail(p + [.key("params")], "a file body cannot be combined with other body parameters",
+      r.fail(
+        p + [.key("params")], "a file body cannot be combined with other body parameters",
         hint: "use \"in\": \"multipart\" for a file with fields")
     }
   }
@@ -271,14 +316,17 @@ public enum RegistryLoader {
       {
         continue
       }
-      r.fail([.key("endpoints"), .key(e.name), .key("fallback"), .key("poll")],
+      r.fail(
+        [.key("endpoints"), .key(e.name), .key("fallback"), .key("poll")],
         "the fallback polls \"\(poll)\", which this API does not define",
         hint: Suggestions.hint(for: poll, in: api.endpoints.map(\.name)))
     }
   }
 
   static func isIdentifier(_ s: String) -> Bool {
-    s.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_" }
+    s.unicodeScalars.allSatisfy {
+      ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_"
+    }
   }
 
   static func isSupportedBaseURL(_ s: String) -> Bool {

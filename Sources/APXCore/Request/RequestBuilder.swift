@@ -51,7 +51,8 @@ public struct RequestBuilder {
           .usage, "\(api.name).\(endpoint.name) has no parameter \"\(name)\"",
           hint: Suggestions.hint(for: name, in: endpoint.params.map(\.name))
             ?? (endpoint.params.isEmpty
-              ? "this endpoint takes no parameters" : "parameters: \(endpoint.params.map(\.name).joined(separator: ", "))"))
+              ? "this endpoint takes no parameters"
+              : "parameters: \(endpoint.params.map(\.name).joined(separator: ", "))"))
       }
       if let existing = byName[name], case .json(let a) = existing, case .json(let b) = value {
         // Repeating a parameter collects its values (query arrays: tags=a tags=b).
@@ -96,7 +97,9 @@ public struct RequestBuilder {
           rawFile = (path, param.contentType ?? "application/octet-stream")
         case .multipart, .form, .body:
           parts.append(
-            .file(name: wire, path: path, filename: Self.filename(path), contentType: param.contentType ?? "application/octet-stream"))
+            .file(
+              name: wire, path: path, filename: Self.filename(path),
+              contentType: param.contentType ?? "application/octet-stream"))
         default:
           throw APXError(
             .usage, "\(param.name) is a \(param.location.rawValue) parameter and cannot take a file",
@@ -127,7 +130,9 @@ public struct RequestBuilder {
         case .body, .message:
           bodyFields.append(JSONMember(wire, value))
         case .form:
-          for item in value.arrayValue ?? [value] { formFields.append((wire, Self.text(item) ?? JSONPrinterLite.compact(item))) }
+          for item in value.arrayValue ?? [value] {
+            formFields.append((wire, Self.text(item) ?? JSONPrinterLite.compact(item)))
+          }
         case .multipart:
           for item in value.arrayValue ?? [value] {
             parts.append(.field(name: wire, value: Self.text(item) ?? JSONPrinterLite.compact(item)))
@@ -136,10 +141,14 @@ public struct RequestBuilder {
       }
     }
 
-    var url = Self.joinURL(baseURL, try PathTemplate(endpoint.path).expand(pathValues))
+    // An api_key auth "in": "path" fills its {name} segment after secrets are resolved.
+    let authPlaceholder = (endpoint.auth ?? api.auth)?.pathPlaceholder
+    let path = try PathTemplate(endpoint.path).expand(pathValues, keeping: authPlaceholder.map { [$0] } ?? [])
+    var url = Self.joinURL(baseURL, path)
     if !query.isEmpty {
       let encoded = query.map {
-        PercentEncoding.encode($0.0, allowed: .queryComponent) + "=" + PercentEncoding.encode($0.1, allowed: .queryComponent)
+        PercentEncoding.encode($0.0, allowed: .queryComponent) + "="
+          + PercentEncoding.encode($0.1, allowed: .queryComponent)
       }.joined(separator: "&")
       url += (url.contains("?") ? "&" : "?") + encoded
     }
@@ -155,13 +164,16 @@ public struct RequestBuilder {
     } else if let rawFile {
       body = .file(path: rawFile.path, contentType: rawFile.contentType)
     } else if !parts.isEmpty || endpoint.bodyEncoding == .multipart {
-      let fields = bodyFields.map { MultipartPart.field(name: $0.key, value: Self.text($0.value) ?? JSONPrinterLite.compact($0.value)) }
+      let fields = bodyFields.map {
+        MultipartPart.field(name: $0.key, value: Self.text($0.value) ?? JSONPrinterLite.compact($0.value))
+      }
       let formParts = formFields.map { MultipartPart.field(name: $0.0, value: $0.1) }
       body = .multipart(fields + formParts + parts, boundary: input.boundary)
     } else if !formFields.isEmpty || endpoint.bodyEncoding == .form {
       let fields = formFields + bodyFields.map { ($0.key, Self.text($0.value) ?? JSONPrinterLite.compact($0.value)) }
       let encoded = fields.map {
-        PercentEncoding.encode($0.0, allowed: .queryComponent) + "=" + PercentEncoding.encode($0.1, allowed: .queryComponent)
+        PercentEncoding.encode($0.0, allowed: .queryComponent) + "="
+          + PercentEncoding.encode($0.1, allowed: .queryComponent)
       }.joined(separator: "&")
       body = .bytes(Array(encoded.utf8), contentType: "application/x-www-form-urlencoded")
     } else if !bodyFields.isEmpty {

@@ -1,0 +1,325 @@
+import APXCore
+import Foundation
+import Testing
+
+/// Checks that `Endpoints/registry.schema.json` and `RegistryLoader` agree:
+/// every shipped registry file passes both, and documents that the loader
+/// rejects for a reason a schema can express are rejected by the schema too.
+/// Validation uses Python's `jsonschema` package (installed by `.ci/run`),
+/// an implementation independent of ours.
+@Suite struct RegistrySchemaTests {
+  /// The package root: this file is Tests/APXIntegrationTests/RegistrySchemaTests.swift.
+  static let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let endpoints = packageRoot.appendingPathComponent("Endpoints").resolvingSymlinksInPath()
+  static let schema = endpoints.appendingPathComponent("registry.schema.json")
+
+  /// Every registry file shipped in Endpoints/, the schema excluded.
+  static func registryFiles() throws -> [URL] {
+    try FileManager.default.contentsOfDirectory(at: endpoints, includingPropertiesForKeys: nil)
+      .filter { $0.pathExtension == "json" && $0.lastPathComponent != "registry.schema.json" }
+      .sorted { $0.lastPathComponent < $1.lastPathComponent }
+  }
+
+  @Test func schemaIsAValidDraft2020Schema() throws {
+    let result = try SchemaValidator.run(
+      """
+      import json, sys, jsonschema
+      schema = json.load(open(sys.argv[1]))
+      jsonschema.Draft202012Validator.check_schema(schema)
+      assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+      """, [Self.schema.path])
+    #expect(result.status == 0, "\(result.output)")
+  }
+
+  @Test func everyShippedRegistryFileMatchesTheSchema() throws {
+    let files = try Self.registryFiles()
+    #expect(!files.isEmpty, "no registry files in \(Self.endpoints.path)")
+    let problems = try SchemaValidator.problems(schema: Self.schema, files: files.map(\.path))
+    for file in files {
+      #expect(
+        problems[file.path] == nil,
+        "\(file.lastPathComponent) does not match registry.schema.json:\n\(problems[file.path] ?? "")")
+    }
+  }
+
+  @Test func everyShippedRegistryFileLoads() throws {
+    for file in try Self.registryFiles() {
+      let bytes = try [UInt8](Data(contentsOf: file))
+      do {
+        let api = try RegistryLoader.load(bytes, file: file.lastPathComponent)
+        #expect(!api.endpoints.isEmpty, "\(file.lastPathComponent) defines no endpoints")
+        #expect(file.deletingPathExtension().lastPathComponent == api.name, "the file name should be <api>.json")
+      } catch {
+        Issue.record("\(file.lastPathComponent) does not load:\n\(error.description)")
+      }
+    }
+  }
+
+  /// The schema must be able to fail: each broken document is rejected by the
+  /// loader *and* by the schema, while the valid ones pass both.
+  /// One Python process validates the whole corpus (starting one per case is slow).
+  @Test func schemaAndLoaderAgree() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apx-schema-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    var paths: [String] = []
+    for sample in SchemaCorpus.cases {
+      let url = dir.appendingPathComponent("\(sample.name).json")
+      try Data(sample.json.utf8).write(to: url)
+      paths.append(url.path)
+    }
+    let problems = try SchemaValidator.problems(schema: Self.schema, files: paths)
+    for (sample, path) in zip(SchemaCorpus.cases, paths) {
+      let loaderAccepts: Bool
+      do {
+        _ = try RegistryLoader.load(Array(sample.json.utf8), file: "\(sample.name).json")
+        loaderAccepts = true
+      } catch {
+        loaderAccepts = false
+      }
+      #expect(loaderAccepts == sample.valid, "loader disagrees on \(sample.name)")
+      if sample.valid {
+        #expect(problems[path] == nil, "schema rejects \(sample.name):\n\(problems[path] ?? "")")
+      } else {
+        #expect(problems[path] != nil, "schema accepts \(sample.name), which the loader rejects")
+      }
+    }
+  }
+}
+
+/// Runs Python's `jsonschema` against files.
+enum SchemaValidator {
+  struct Result {
+    var status: Int32
+    var output: String
+  }
+
+  /// Validation messages (`json-path: message` lines) by file path; files that validate are absent.
+  static func problems(schema: URL, files: [String]) throws -> [String: String] {
+    let result = try run(
+      """
+      import json, sys, jsonschema
+      schema = json.load(open(sys.argv[1]))
+      validator = jsonschema.Draft202012Validator(schema)
+      bad = 0
+      for path in sys.argv[2:]:
+          for error in sorted(validator.iter_errors(json.load(open(path))), key=lambda e: list(e.absolute_path)):
+              bad += 1
+              print("%s\t%s: %s" % (path, error.json_path, error.message.replace("\\n", " ")))
+      sys.exit(1 if bad else 0)
+      """, [schema.path] + files)
+    // Exit 1 means "invalid" and is reported as problems; anything else is a broken setup.
+    guard result.status == 0 || (result.status == 1 && !result.output.isEmpty) else {
+      throw SetupError(
+        message: "python3 -m jsonschema failed (status \(result.status)); install it with "
+          + "`python3 -m pip install jsonschema`:\n\(result.output)")
+    }
+    var byFile: [String: String] = [:]
+    for line in result.output.split(separator: "\n") {
+      let fields = line.split(separator: "\t", maxSplits: 1)
+      guard fields.count == 2 else { continue }
+      byFile[String(fields[0]), default: ""] += fields[1] + "\n"
+    }
+    return byFile
+  }
+
+  /// Runs `python3 -c script args...`, capturing stdout and stderr together.
+  static func run(_ script: String, _ arguments: [String]) throws -> Result {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script] + arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    // Read before waiting so a large output cannot fill the pipe and block the child.
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+  }
+
+  struct SetupError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+  }
+}
+
+/// Small registry documents, each valid or broken in one way a schema can express.
+enum SchemaCorpus {
+  struct Case: Sendable {
+    var name: String
+    var valid: Bool
+    var json: String
+  }
+
+  /// A registry document whose one endpoint is `endpoint`, with optional extra top-level members.
+  static func doc(endpoint: String, top: String = "") -> String {
+    """
+    {"$schema": "./registry.schema.json", "api": "sample",
+     "environments": {"demo": {"base_url": "http://127.0.0.1:8080"}}, "default_environment": "demo",
+     \(top.isEmpty ? "" : top + ",")
+     "endpoints": {"items.get": \(endpoint)}}
+    """
+  }
+
+  static let rest = #"{"kind": "rest", "method": "GET", "path": "/items/{id}", "params": {"id": {"in": "path"}}}"#
+
+  static let cases: [Case] = [
+    Case(name: "control", valid: true, json: doc(endpoint: rest)),
+    Case(
+      name: "every-feature", valid: true,
+      json: doc(
+        endpoint: """
+          {"kind": "sse", "method": "get", "path": "/items/{id}/stream", "description": "watch",
+           "params": {"id": {"in": "path", "required": true, "type": "integer", "description": "the id"},
+                      "mode": {"in": "query", "enum": ["a", "b"], "default": "a", "name": "m"},
+                      "X-Trace": {"in": "header", "secret": true}},
+           "headers": {"Accept": "text/event-stream"}, "expect_status": 200, "timeout": 30,
+           "auth": {"type": "none"}, "retry": {"max_attempts": 1}, "idempotent": true, "idempotency_key": false,
+           "until_event": "complete", "fail_on_event": ["error"],
+           "reconnect": {"delays": [0, 1.5], "max_failures": 2},
+           "fallback": {"poll": "items.get", "interval": 0.5, "until": ".status", "equals": "done", "fail_when": ["failed"]},
+           "progress": {"fraction": ".p", "done": ".d", "total": ".t"}}
+          """,
+        top: """
+          "title": "Sample", "description": "d", "headers": {"Accept": "application/json"},
+          "auth": {"type": "oauth2_client_credentials", "token_url": "/oauth/token", "client_id": "id",
+                   "client_secret": "${env:S}", "scopes": "read", "audience": "api", "extra_fields": {"a": "b"}},
+          "retry": {"max_attempts": 100, "initial_delay": 0.001, "multiplier": 2, "max_delay": 3600, "jitter": true,
+                    "on_status": [429, 503], "on_grpc_codes": "UNAVAILABLE"}
+          """)),
+    Case(
+      name: "grpc-protoset", valid: true,
+      json: doc(
+        endpoint: #"""
+          {"kind": "grpc", "service": "a.v1.S", "method": "Get", "schema": {"reflection": false, "protoset": "a.protoset"},
+           "params": {"id": {"type": "integer"}}, "retry_codes": ["UNAVAILABLE", "ABORTED"], "progress": {"fraction": ".f"}}
+          """#, top: #""auth": {"type": "token_command", "command": ["print-token", "--json"], "lifetime": 60}"#)),
+    Case(
+      name: "jsonrpc-file-param-defaults-to-body", valid: true,
+      json: doc(endpoint: #"{"kind": "jsonrpc", "method": "post", "params": {"f": {"type": "file"}}}"#)),
+    Case(
+      name: "api-key-in-path", valid: true,
+      json: doc(
+        endpoint:
+          #"{"kind": "rest", "path": "/v1/{api_key}/gifs", "body": "raw", "params": {"f": {"in": "body", "type": "file"}}}"#,
+        top: #""auth": {"type": "api_key", "in": "path", "name": "api_key", "value": "${env:KEY}"}"#)),
+    Case(name: "unknown-top-key", valid: false, json: doc(endpoint: rest, top: #""enviroments": {}"#)),
+    Case(name: "missing-api", valid: false, json: #"{"endpoints": {}}"#),
+    Case(name: "empty-api-name", valid: false, json: #"{"api": "", "endpoints": {}}"#),
+    Case(name: "api-name-with-dot", valid: false, json: #"{"api": "a.b", "endpoints": {}}"#),
+    Case(name: "missing-endpoints", valid: false, json: #"{"api": "a"}"#),
+    Case(name: "description-not-string", valid: false, json: #"{"api": "a", "description": 1, "endpoints": {}}"#),
+    Case(
+      name: "missing-base-url", valid: false,
+      json: #"{"api": "a", "environments": {"demo": {"description": "x"}}, "endpoints": {}}"#),
+    Case(
+      name: "bad-base-url-scheme", valid: false,
+      json: #"{"api": "a", "environments": {"demo": {"base_url": "ftp://x"}}, "endpoints": {}}"#),
+    Case(name: "unknown-kind", valid: false, json: doc(endpoint: #"{"kind": "soap", "path": "/"}"#)),
+    Case(
+      name: "unknown-endpoint-key", valid: false,
+      json: doc(endpoint: #"{"kind": "rest", "path": "/", "mehtod": "GET"}"#)),
+    Case(
+      name: "unknown-http-method", valid: false,
+      json: doc(endpoint: #"{"kind": "rest", "path": "/", "method": "FETCH"}"#)),
+    Case(name: "rest-without-path", valid: false, json: doc(endpoint: #"{"kind": "rest"}"#)),
+    Case(
+      name: "sse-key-on-rest", valid: false, json: doc(endpoint: #"{"kind": "rest", "path": "/", "until_event": "x"}"#)),
+    Case(
+      name: "progress-on-rest", valid: false, json: doc(endpoint: #"{"kind": "rest", "path": "/", "progress": {}}"#)),
+    Case(
+      name: "grpc-key-on-rest", valid: false, json: doc(endpoint: #"{"kind": "rest", "path": "/", "service": "a.S"}"#)),
+    Case(
+      name: "path-on-grpc", valid: false,
+      json: doc(endpoint: #"{"kind": "grpc", "service": "a.S", "method": "M", "path": "/"}"#)),
+    Case(name: "grpc-without-service", valid: false, json: doc(endpoint: #"{"kind": "grpc", "method": "M"}"#)),
+    Case(
+      name: "grpc-no-schema-source", valid: false,
+      json: doc(endpoint: #"{"kind": "grpc", "service": "a.S", "method": "M", "schema": {"reflection": false}}"#)),
+    Case(
+      name: "grpc-empty-retry-codes", valid: false,
+      json: doc(endpoint: #"{"kind": "grpc", "service": "a.S", "method": "M", "retry_codes": []}"#)),
+    Case(
+      name: "grpc-unknown-retry-code", valid: false,
+      json: doc(endpoint: #"{"kind": "grpc", "service": "a.S", "method": "M", "retry_codes": ["UNAVAILABLE", "BUSY"]}"#)
+    ),
+    Case(
+      name: "unknown-param-location", valid: false,
+      json: doc(endpoint: #"{"kind": "rest", "path": "/", "params": {"a": {"in": "cookie"}}}"#)),
+    Case(
+      name: "unknown-param-type", valid: false,
+      json: doc(endpoint: #"{"kind": "rest", "path": "/", "params": {"a": {"type": "int"}}}"#)),
+    Case(
+      name: "unknown-param-key", valid: false,
+      json: doc(endpoint: #"{"kind": "rest", "path": "/", "params": {"a": {"requird": true}}}"#)),
+    Case(
+      name: "file-param-in-query", valid: false,
+      json: doc(endpoint: #"{"kind": "rest", "path": "/", "params": {"a": {"type": "file"}}}"#)),
+    Case(
+      name: "enum-not-array", valid: false,
+      json: doc(endpoint: #"{"kind": "rest", "path": "/", "params": {"a": {"enum": "x"}}}"#)),
+    Case(
+      name: "required-not-bool", valid: false,
+      json: doc(endpoint: #"{"kind": "rest", "path": "/", "params": {"a": {"required": "yes"}}}"#)),
+    Case(
+      name: "unknown-body-encoding", valid: false, json: doc(endpoint: #"{"kind": "rest", "path": "/", "body": "xml"}"#)
+    ),
+    Case(
+      name: "expect-status-out-of-range", valid: false,
+      json: doc(endpoint: #"{"kind": "rest", "path": "/", "expect_status": [200, 600]}"#)),
+    Case(name: "timeout-zero", valid: false, json: doc(endpoint: #"{"kind": "rest", "path": "/", "timeout": 0}"#)),
+    Case(name: "retry-zero-attempts", valid: false, json: doc(endpoint: rest, top: #""retry": {"max_attempts": 0}"#)),
+    Case(
+      name: "retry-fractional-attempts", valid: false,
+      json: doc(endpoint: rest, top: #""retry": {"max_attempts": 2.5}"#)),
+    Case(name: "retry-zero-delay", valid: false, json: doc(endpoint: rest, top: #""retry": {"initial_delay": 0}"#)),
+    Case(
+      name: "retry-negative-max-delay", valid: false, json: doc(endpoint: rest, top: #""retry": {"max_delay": -1}"#)),
+    Case(
+      name: "retry-multiplier-below-one", valid: false, json: doc(endpoint: rest, top: #""retry": {"multiplier": 0.5}"#)
+    ),
+    Case(name: "retry-unknown-key", valid: false, json: doc(endpoint: rest, top: #""retry": {"attempts": 3}"#)),
+    Case(
+      name: "retry-empty-grpc-codes", valid: false, json: doc(endpoint: rest, top: #""retry": {"on_grpc_codes": []}"#)),
+    Case(name: "retry-status-not-array", valid: false, json: doc(endpoint: rest, top: #""retry": {"on_status": 503}"#)),
+    Case(name: "unknown-auth-type", valid: false, json: doc(endpoint: rest, top: #""auth": {"type": "digest"}"#)),
+    Case(name: "auth-without-type", valid: false, json: doc(endpoint: rest, top: #""auth": {"token": "x"}"#)),
+    Case(
+      name: "bearer-with-username", valid: false,
+      json: doc(endpoint: rest, top: #""auth": {"type": "bearer", "username": "x"}"#)),
+    Case(
+      name: "api-key-without-name", valid: false,
+      json: doc(endpoint: rest, top: #""auth": {"type": "api_key", "value": "x"}"#)),
+    Case(
+      name: "api-key-bad-location", valid: false,
+      json: doc(endpoint: rest, top: #""auth": {"type": "api_key", "in": "cookie", "name": "k", "value": "x"}"#)),
+    Case(
+      name: "basic-without-username", valid: false,
+      json: doc(endpoint: rest, top: #""auth": {"type": "basic", "password": "x"}"#)),
+    Case(
+      name: "oauth2-without-secret", valid: false,
+      json: doc(
+        endpoint: rest, top: #""auth": {"type": "oauth2_client_credentials", "token_url": "/t", "client_id": "i"}"#)),
+    Case(
+      name: "token-command-empty", valid: false,
+      json: doc(endpoint: rest, top: #""auth": {"type": "token_command", "command": []}"#)),
+    Case(
+      name: "token-command-zero-lifetime", valid: false,
+      json: doc(endpoint: rest, top: #""auth": {"type": "token_command", "command": "t", "lifetime": 0}"#)),
+    Case(name: "headers-not-strings", valid: false, json: doc(endpoint: rest, top: #""headers": {"X-N": 1}"#)),
+    Case(
+      name: "reconnect-empty-delays", valid: false,
+      json: doc(endpoint: #"{"kind": "sse", "path": "/", "reconnect": {"delays": []}}"#)),
+    Case(
+      name: "reconnect-zero-failures", valid: false,
+      json: doc(endpoint: #"{"kind": "sse", "path": "/", "reconnect": {"max_failures": 0}}"#)),
+    Case(
+      name: "fallback-without-equals", valid: false,
+      json: doc(endpoint: #"{"kind": "sse", "path": "/", "fallback": {"poll": "items.get", "until": ".s"}}"#)),
+    Case(
+      name: "progress-unknown-key", valid: false,
+      json: doc(endpoint: #"{"kind": "sse", "path": "/", "progress": {"percent": ".p"}}"#)),
+  ]
+}
