@@ -1,0 +1,62 @@
+import APXCore
+import ArgumentParser
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The root command. The pipeline every call follows:
+/// **load** (registry + recipe files -> typed values) -> **resolve**
+/// (templates, environment, auth) -> **execute** (Executor: auth, then retry,
+/// then the transport) -> **format** (CallEvents -> bytes on stdout).
+struct APX: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "apx",
+    abstract: "A scriptable API explorer: REST, SSE and gRPC calls from a JSON registry, JSON out.",
+    discussion: """
+      Endpoints live in registry files (./Endpoints/<api>.json). Try the embedded demo backend:
+        apx call --demo books.capabilities.get
+        apx list
+      Exit codes: 0 ok, 2 usage, 3 invalid registry/recipe, 4 HTTP 4xx, 5 HTTP 5xx, 6 network,
+      7 timeout, 8 auth, 9 expectation failed, 10 remote failure, 64+N gRPC status N, 130 interrupted.
+      """,
+    version: APXVersionText.text,
+    subcommands: [
+      CallCommand.self, ListCommand.self, DescribeCommand.self, ValidateCommand.self, DemoCommand.self,
+      CompletionsCommand.self,
+    ]
+  )
+}
+
+enum APXVersionText {
+  static let text = "apx 0.1.0"
+}
+
+/// Entry point: parses, runs, and maps every failure to a message on stderr
+/// and a documented exit code (never a trap).
+@main
+enum Main {
+  static func main() async {
+    signal(SIGPIPE, SIG_IGN)
+    let context = Context.shared
+    let status: Int32
+    do {
+      var command = try APX.parseAsRoot()
+      if var asyncCommand = command as? any AsyncParsableCommand {
+        try await asyncCommand.run()
+      } else {
+        try command.run()
+      }
+      status = 0
+    } catch {
+      status = ErrorReporter(context: context).report(error)
+    }
+    context.stdout.flush()
+    context.stderr.flush()
+    exit(status)
+  }
+}

@@ -1,0 +1,28 @@
+import APXCore
+import ArgumentParser
+
+/// `apx completions bash|zsh|fish`: prints a completion script. Endpoint
+/// names complete dynamically from the registry at completion time.
+struct CompletionsCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "completions",
+    abstract: "Print a shell completion script (bash, zsh or fish).",
+    discussion: """
+      bash: apx completions bash > /etc/bash_completion.d/apx   (or source it from ~/.bashrc)
+      zsh:  apx completions zsh > "${fpath[1]}/_apx"
+      fish: apx completions fish > ~/.config/fish/completions/apx.fish
+      The same scripts are in the repository's completions/ folder.
+      """)
+
+  @Argument(help: ArgumentHelp("The shell: bash, zsh or fish.", valueName: "SHELL"))
+  var shell: String
+
+  func run() throws {
+    guard let kind = CompletionShell(rawValue: shell) else {
+      throw APXError(.usage, "unknown shell \"\(shell)\"", hint: "use bash, zsh or fish")
+    }
+    let context = Context.shared
+    context.stdout.write(APX.completionScript(for: kind))
+    context.stdout.flush()
+  }
+}

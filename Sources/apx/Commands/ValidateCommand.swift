@@ -1,0 +1,74 @@
+import APXCore
+import APXRuntime
+import ArgumentParser
+import Foundation
+
+/// `apx validate [PATH ...]`: checks registry (and recipe) files without sending anything.
+struct ValidateCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "validate",
+    abstract: "Check registry files; print file:line:column errors and exit 3 when any is invalid.",
+    discussion: "With no PATH, checks every registry file in the registry folders. A folder PATH checks its *.json files.")
+
+  @OptionGroup var global: GlobalOptions
+
+  @Argument(help: ArgumentHelp("Files or folders to check.", valueName: "PATH"), completion: .file(extensions: ["json"]))
+  var paths: [String] = []
+
+  func run() async throws {
+    let context = Context.shared
+    var files: [String] = []
+    if paths.isEmpty {
+      files = RegistryFiles(directories: context.registryDirectories(global.registry)).list().map(\.path)
+    } else {
+      for p in paths {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: p, isDirectory: &isDir) else {
+          throw APXError(.usage, "\(p) does not exist", hint: "pass registry files or folders")
+        }
+        if isDir.boolValue {
+          let names = (try? FileManager.default.contentsOfDirectory(atPath: p)) ?? []
+          files += names.sorted().filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") }.map { p + "/" + $0 }
+        } else {
+          files.append(p)
+        }
+      }
+    }
+    if files.isEmpty { throw APXError(.usage, "no registry files to check", hint: "pass a PATH or --registry DIR") }
+    var errors: [APXError] = []
+    var results: [JSONValue] = []
+    for file in files {
+      do {
+        let definition = try DefinitionFile.validate(path: file)
+        results.append(.object([JSONMember("file", .string(file)), JSONMember("ok", .bool(true)), JSONMember("summary", .string(definition))]))
+      } catch let e as APXErrors {
+        errors += e.errors
+        results.append(.object([JSONMember("file", .string(file)), JSONMember("ok", .bool(false)), JSONMember("errors", .int(e.errors.count))]))
+      } catch let e as APXError {
+        errors.append(e)
+        results.append(.object([JSONMember("file", .string(file)), JSONMember("ok", .bool(false)), JSONMember("errors", .int(1))]))
+      }
+    }
+    try ValuePrinter.print(.array(results), global: global, context: context)
+    if !errors.isEmpty {
+      var all = errors
+      all[0].status = .invalidDefinition
+      throw APXErrors(all)
+    }
+  }
+}
+
+/// Validation of one definition file.
+enum DefinitionFile {
+  /// Loads the file as a registry; returns a one-line summary.
+  static func validate(path: String) throws -> String {
+    let api = try RegistryFiles.load(path: path)
+    let base = (path as NSString).lastPathComponent
+    if base != api.name + ".json" {
+      throw APXError(
+        .invalidDefinition, "the file defines the API \"\(api.name)\" but is named \(base)",
+        hint: "apx finds an API by its file name: rename it to \(api.name).json", file: path)
+    }
+    return "\(api.name): \(api.endpoints.count) endpoint\(api.endpoints.count == 1 ? "" : "s")"
+  }
+}

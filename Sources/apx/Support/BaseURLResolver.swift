@@ -1,0 +1,50 @@
+import APXCore
+import APXRuntime
+
+/// Decides where a call goes: `--base-url`, else the demo backend under `--demo`,
+/// else the chosen environment's base URL (with `${env:NAME}` resolved).
+enum BaseURLResolver {
+  struct Resolved {
+    var baseURL: String
+    var environmentName: String
+  }
+
+  static func resolve(
+    api: APIDefinition, environment: String?, override: String?, demo: DemoAddresses?,
+    processEnvironment: [String: String]
+  ) throws -> Resolved {
+    let envName = environment ?? processEnvironment["APX_ENV"] ?? api.defaultEnvironment ?? api.environments.first?.name
+    var env: NamedEnvironment?
+    if let envName {
+      env = api.environment(named: envName)
+      if env == nil, override == nil, demo == nil {
+        throw APXError(
+          .usage, "the API \"\(api.name)\" has no environment \"\(envName)\"",
+          hint: Suggestions.hint(for: envName, in: api.environments.map(\.name))
+            ?? "its environments: \(api.environments.map(\.name).joined(separator: ", "))")
+      }
+    }
+    let name = envName ?? "default"
+    if let override {
+      return Resolved(baseURL: override.hasSuffix("/") ? String(override.dropLast()) : override, environmentName: name)
+    }
+    let isGRPC = env.map { $0.baseURL.hasPrefix("grpc") } ?? api.endpoints.contains { $0.kind == .grpc }
+    if let demo {
+      if isGRPC {
+        guard demo.grpcPort > 0 else {
+          throw APXError(.internalFailure, "the demo backend did not start its gRPC server")
+        }
+        return Resolved(baseURL: "grpc://127.0.0.1:\(demo.grpcPort)", environmentName: "demo")
+      }
+      return Resolved(baseURL: demo.httpBaseURL, environmentName: "demo")
+    }
+    guard let env else {
+      throw APXError(
+        .invalidDefinition, "the API \"\(api.name)\" defines no environments", hint: "add \"environments\" to \(api.sourceFile), or pass --base-url URL",
+        file: api.sourceFile)
+    }
+    var mask = SecretMask()
+    let base = try TemplateResolver.resolveText(env.baseURL, environment: processEnvironment, mask: &mask)
+    return Resolved(baseURL: base.hasSuffix("/") ? String(base.dropLast()) : base, environmentName: name)
+  }
+}

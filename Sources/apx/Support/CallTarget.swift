@@ -1,0 +1,28 @@
+import APXCore
+import APXRuntime
+import Foundation
+
+/// `API.ENDPOINT` resolved against the registry.
+struct CallTarget {
+  let api: APIDefinition
+  let endpoint: Endpoint
+
+  /// Splits at the first dot (endpoint names may contain dots) and loads the API file.
+  static func resolve(_ text: String, registry: RegistryFiles) throws -> CallTarget {
+    guard let dot = text.firstIndex(of: "."), dot != text.startIndex, text.index(after: dot) != text.endIndex else {
+      throw APXError(
+        .usage, "\"\(text)\" is not API.ENDPOINT", hint: "e.g. apx call books.imports.status job_id=...; `apx list` shows them")
+    }
+    let apiName = String(text[..<dot])
+    let endpointName = String(text[text.index(after: dot)...])
+    let api = try registry.load(api: apiName)
+    guard let endpoint = api.endpoint(named: endpointName) else {
+      let names = api.endpoints.map(\.name)
+      throw APXError(
+        .usage, "the API \"\(apiName)\" has no endpoint \"\(endpointName)\"",
+        hint: Suggestions.hint(for: endpointName, in: names).map { $0.replacingOccurrences(of: "\"", with: "\"\(apiName).") }
+          ?? "its endpoints: \(names.joined(separator: ", ")) (see `apx list \(apiName)`)")
+    }
+    return CallTarget(api: api, endpoint: endpoint)
+  }
+}

@@ -1,0 +1,55 @@
+import APXCore
+import APXRuntime
+import Foundation
+
+/// Everything a command needs from the outside world, gathered once:
+/// streams, terminal facts, environment, registry folders. Commands take it
+/// instead of reaching for globals, so tests and recipes see the same paths.
+final class Context: Sendable {
+  /// The process's context, made once at start-up.
+  static let shared = Context()
+
+  let stdout: OutputStream
+  let stderr: OutputStream
+  let environment: [String: String]
+  let stdoutIsTerminal: Bool
+  let stderrIsTerminal: Bool
+
+  init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    stdout = OutputStream(fd: 1)
+    stderr = OutputStream(fd: 2)
+    self.environment = environment
+    stdoutIsTerminal = stdout.isTerminal
+    stderrIsTerminal = stderr.isTerminal
+  }
+
+  /// Whether to colour output on stdout, from `--color` and `NO_COLOR` (https://no-color.org).
+  func useColor(_ mode: ColorMode, terminal: Bool) -> Bool {
+    switch mode {
+    case .always: return true
+    case .never: return false
+    case .auto:
+      if let v = environment["NO_COLOR"], !v.isEmpty { return false }
+      if environment["TERM"] == "dumb" { return false }
+      return terminal
+    }
+  }
+
+  /// Registry folders: `--registry` flags, then `APX_REGISTRY` (colon-separated), then the defaults.
+  func registryDirectories(_ flags: [String]) -> [String] {
+    if !flags.isEmpty { return flags }
+    if let v = environment["APX_REGISTRY"], !v.isEmpty { return v.split(separator: ":").map(String.init) }
+    return RegistryFiles.defaultDirectories(environment: environment)
+  }
+
+  /// Writes a line to stderr now (warnings, notes).
+  func warn(_ text: String) {
+    stderr.write(text + "\n")
+    stderr.flush()
+  }
+}
+
+/// `--color` values.
+enum ColorMode: String, CaseIterable, Sendable {
+  case auto, always, never
+}

@@ -1,0 +1,39 @@
+import APXCore
+import ArgumentParser
+
+/// Prints an error to stderr in apx's format and returns its exit code.
+/// Help and version requests go to stdout with exit 0, as users expect.
+struct ErrorReporter {
+  let context: Context
+
+  func report(_ error: any Error) -> Int32 {
+    context.stdout.flush()
+    switch error {
+    case is StdoutClosed:
+      // The reader of our stdout went away (`| head`): not an error, like most Unix tools.
+      return 0
+    case let e as APXError:
+      context.stderr.write("apx: " + e.description + "\n")
+      return e.status.code
+    case let e as APXErrors:
+      for item in e.errors { context.stderr.write("apx: " + item.description + "\n") }
+      if e.errors.count > 1 { context.stderr.write("apx: \(e.errors.count) problems found\n") }
+      return e.status.code
+    default:
+      let code = APX.exitCode(for: error)
+      let message = APX.fullMessage(for: error)
+      if code == .success {
+        context.stdout.write(message + "\n")
+        return 0
+      }
+      if code == .validationFailure {
+        // ArgumentParser uses 64 for usage errors; apx documents 2.
+        context.stderr.write(message + "\n")
+        return ExitStatus.usage.code
+      }
+      if let exit = error as? ExitCode { return exit.rawValue }
+      context.stderr.write("apx: error: \(message)\n  hint: this is a bug in apx; please report it with the command you ran\n")
+      return ExitStatus.internalFailure.code
+    }
+  }
+}

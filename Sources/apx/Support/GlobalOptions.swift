@@ -1,0 +1,75 @@
+import APXCore
+import ArgumentParser
+import Foundation
+
+/// Options every command that calls or inspects endpoints accepts.
+struct GlobalOptions: ParsableArguments {
+  @Option(name: .customLong("registry"), help: ArgumentHelp("A folder of registry files (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).", valueName: "DIR"))
+  var registry: [String] = []
+
+  @Option(name: .customLong("env"), help: ArgumentHelp("The registry environment to call (default: the API's default_environment).", valueName: "NAME"))
+  var environment: String?
+
+  @Option(name: .customLong("base-url"), help: ArgumentHelp("Call this base URL instead of the environment's.", valueName: "URL"))
+  var baseURL: String?
+
+  @Flag(name: .customLong("demo"), help: "Start the embedded demo backend on a free loopback port and point this run at it.")
+  var demo = false
+
+  @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Output format: json, ndjson, raw or table (default: json for bodies, ndjson for streams).", valueName: "FORMAT"))
+  var output: OutputFormat?
+
+  @Option(name: .customLong("select"), help: ArgumentHelp("Print only the values at this jq-style path, e.g. .data.items[].id", valueName: "PATH"))
+  var select: String?
+
+  @Option(name: [.customShort("H"), .customLong("header")], help: ArgumentHelp("Add a header, 'Name: value' (repeatable; 'Name:' removes one).", valueName: "HEADER"))
+  var headers: [String] = []
+
+  @Option(name: .customLong("timeout"), help: ArgumentHelp("Give up after this many seconds (all attempts together).", valueName: "SECONDS"))
+  var timeout: Double?
+
+  @Option(name: .customLong("retry"), help: ArgumentHelp("Maximum attempts for retryable failures (overrides the registry).", valueName: "N"))
+  var retry: Int?
+
+  @Flag(name: .customLong("no-retry"), help: "Never retry.")
+  var noRetry = false
+
+  @Flag(name: [.short, .customLong("verbose")], help: "Print requests, responses and retries to stderr (secrets masked).")
+  var verbose = false
+
+  @Option(name: .customLong("color"), help: ArgumentHelp("Colour: auto, always or never (auto honours NO_COLOR).", valueName: "WHEN"))
+  var color: ColorMode = .auto
+
+  @Flag(name: .customLong("insecure"), help: "Skip TLS certificate verification (prints a warning).")
+  var insecure = false
+
+  @Option(name: .customLong("cacert"), help: ArgumentHelp("Trust the CA certificates in this PEM file.", valueName: "FILE"))
+  var cacert: String?
+
+  func validate() throws {
+    if let t = timeout, !(t > 0 && t.isFinite) {
+      throw ValidationError("--timeout must be a positive number of seconds")
+    }
+    if let r = retry, !(1...100).contains(r) {
+      throw ValidationError("--retry must be from 1 to 100 attempts")
+    }
+    if retry != nil && noRetry { throw ValidationError("--retry and --no-retry cannot be used together") }
+    for h in headers where !h.contains(":") {
+      throw ValidationError("-H '\(h)' needs the form 'Name: value'")
+    }
+  }
+
+  /// `-H` values as header fields.
+  var headerFields: [HeaderField] {
+    headers.compactMap { h in
+      guard let colon = h.firstIndex(of: ":") else { return nil }
+      let name = h[..<colon].trimmingCharacters(in: .whitespaces)
+      let value = h[h.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      return HeaderField(name, value)
+    }
+  }
+}
+
+extension OutputFormat: ExpressibleByArgument {}
+
+extension ColorMode: ExpressibleByArgument {}

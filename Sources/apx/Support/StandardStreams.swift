@@ -1,0 +1,84 @@
+import APXCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A buffered writer on a file descriptor (stdout or stderr). Writes go
+/// straight to the descriptor in large blocks: no Foundation, no locks beyond
+/// the one serialising callers, since calls and progress can run on different tasks.
+final class OutputStream: @unchecked Sendable {
+  let fd: Int32
+  private var buffer: [UInt8] = []
+  private let lock = Lock()
+  /// Set once a write failed (e.g. the reader of a pipe went away).
+  private(set) var closed = false
+  let capacity = 256 * 1024
+
+  init(fd: Int32) {
+    self.fd = fd
+    buffer.reserveCapacity(capacity)
+  }
+
+  /// Whether this descriptor is a terminal.
+  var isTerminal: Bool { isatty(fd) == 1 }
+
+  func write(_ bytes: some Collection<UInt8>) {
+    lock.withLock {
+      buffer.append(contentsOf: bytes)
+      if buffer.count >= capacity { flushLocked() }
+    }
+  }
+
+  func write(_ text: String) { write(text.utf8) }
+
+  func flush() { lock.withLock { flushLocked() } }
+
+  private func flushLocked() {
+    guard !buffer.isEmpty else { return }
+    if closed {
+      buffer.removeAll(keepingCapacity: true)
+      return
+    }
+    var offset = 0
+    buffer.withUnsafeBytes { raw in
+      while offset < raw.count {
+        let n = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+        if n < 0 {
+          if errno == EINTR { continue }
+          closed = true
+          return
+        }
+        offset += n
+      }
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+}
+
+@inline(__always)
+private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
+  #if canImport(Glibc)
+    return Glibc.write(fd, p, n)
+  #elseif canImport(Musl)
+    return Musl.write(fd, p, n)
+  #else
+    return Darwin.write(fd, p, n)
+  #endif
+}
+
+/// A minimal mutex over pthread (portable to macOS and Linux).
+final class Lock: @unchecked Sendable {
+  private var mutex = pthread_mutex_t()
+  init() { pthread_mutex_init(&mutex, nil) }
+  deinit { pthread_mutex_destroy(&mutex) }
+  func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    pthread_mutex_lock(&mutex)
+    defer { pthread_mutex_unlock(&mutex) }
+    return try body()
+  }
+}

@@ -1,2 +1,0 @@
-// The CLI lands here once its dependencies compile.
-print("apx")
