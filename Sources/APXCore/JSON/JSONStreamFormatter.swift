@@ -125,11 +125,17 @@ public struct JSONStreamFormatter: Sendable {
   /// - Throws: `JSONSyntaxError` when the input ended inside a JSON text.
   public mutating func finish(into out: inout [UInt8]) throws(JSONSyntaxError) {
     if let failure { throw failure }
-    if state == .number, stack.isEmpty, Self.numberCanEnd(numberPhase) {
-      if colored && !numberCode.isEmpty { out.append(contentsOf: JSONColorCodes.reset) }
-      out.append(0x0A)
-      documentCount += 1
-      state = .topLevel
+    if state == .number, Self.numberCanEnd(numberPhase) {
+      // The number is complete; inside a container the error below then
+      // names the missing ',' or closing bracket.
+      if stack.isEmpty {
+        if colored && !numberCode.isEmpty { out.append(contentsOf: JSONColorCodes.reset) }
+        out.append(0x0A)
+        documentCount += 1
+        state = .topLevel
+      } else {
+        state = .afterValue
+      }
     }
     guard state == .topLevel else {
       let expected: String

@@ -48,6 +48,10 @@ struct JSONPathParser {
   mutating func parse() throws(APXError) -> [JSONPathStep] {
     skipSpaces()
     var steps: [JSONPathStep] = []
+    // In templates the path follows a namespace: `steps["upload-csv"]`.
+    if allowsDashInNames && current == "[" {
+      return try parseSteps(steps)
+    }
     guard current == "." else {
       throw error("'.' at the start of the path")
     }
@@ -60,6 +64,12 @@ struct JSONPathParser {
       }
       steps.append(try parseDotStep())
     }
+    return try parseSteps(steps)
+  }
+
+  /// The steps after the first one.
+  private mutating func parseSteps(_ initial: [JSONPathStep]) throws(APXError) -> [JSONPathStep] {
+    var steps = initial
     while let c = current {
       switch c {
       case ".":
