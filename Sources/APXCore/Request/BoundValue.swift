@@ -18,9 +18,13 @@ public enum ParamCoercion {
       guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
         throw mismatch(param, value, "a whole number")
       }
-      result = .number(s)
+      // JSON forbids leading zeros: `007` would make the request body invalid JSON.
+      let significant = digits.drop { $0 == "0" }
+      result = .number((s.first == "-" ? "-" : "") + (significant.isEmpty ? "0" : String(significant)))
     case (.integer, .number(let text)):
-      guard !text.contains("."), !text.lowercased().contains("e") else { throw mismatch(param, value, "a whole number") }
+      guard !text.contains("."), !text.lowercased().contains("e") else {
+        throw mismatch(param, value, "a whole number")
+      }
       result = value
     case (.number, .string(let s)):
       guard (try? JSONParser.parse(s))?.typeName == "number" else { throw mismatch(param, value, "a number") }

@@ -10,7 +10,9 @@ public struct HTTPRequestPlan: Sendable, Hashable {
   /// Values that must be masked wherever this plan is shown (API keys in the URL, secret params).
   public var secrets: [String]
 
-  public init(method: String, url: String, headers: [HeaderField] = [], body: RequestBody = .none, secrets: [String] = []) {
+  public init(
+    method: String, url: String, headers: [HeaderField] = [], body: RequestBody = .none, secrets: [String] = []
+  ) {
     self.method = method
     self.url = url
     self.headers = headers
@@ -69,12 +71,13 @@ public enum MultipartPart: Sendable, Hashable {
 
   static func quote(_ s: String) -> String {
     var out = ""
-    for ch in s {
-      switch ch {
+    // Scalars, not Characters: "\r\n" is one Character and would slip through a Character match.
+    for scalar in s.unicodeScalars {
+      switch scalar {
       case "\"": out += "%22"
       case "\r": out += "%0D"
       case "\n": out += "%0A"
-      default: out.append(ch)
+      default: out.unicodeScalars.append(scalar)
       }
     }
     return out
