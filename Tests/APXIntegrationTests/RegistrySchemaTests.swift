@@ -239,6 +239,27 @@ enum SchemaCorpus {
       name: "grpc-no-schema-source", valid: false,
       json: doc(endpoint: #"{"kind": "grpc", "service": "a.S", "method": "M", "schema": {"reflection": false}}"#)),
     Case(
+      name: "grpc-proto-files", valid: true,
+      json: doc(
+        endpoint: #"""
+          {"kind": "grpc", "service": "a.S", "method": "M", "schema": {"proto": "a.proto", "import_paths": ["protos"]}}
+          """#)),
+    Case(
+      name: "grpc-two-schema-sources", valid: false,
+      json: doc(
+        endpoint: #"{"kind": "grpc", "service": "a.S", "method": "M", "schema": {"protoset": "a", "proto": ["b"]}}"#)),
+    Case(
+      name: "grpc-reflection-and-protoset", valid: false,
+      json: doc(
+        endpoint: #"{"kind": "grpc", "service": "a.S", "method": "M", "schema": {"reflection": true, "protoset": "a"}}"#
+      )),
+    Case(
+      name: "grpc-empty-proto-list", valid: false,
+      json: doc(endpoint: #"{"kind": "grpc", "service": "a.S", "method": "M", "schema": {"proto": []}}"#)),
+    Case(
+      name: "grpc-import-paths-without-proto", valid: false,
+      json: doc(endpoint: #"{"kind": "grpc", "service": "a.S", "method": "M", "schema": {"import_paths": "p"}}"#)),
+    Case(
       name: "grpc-empty-retry-codes", valid: false,
       json: doc(endpoint: #"{"kind": "grpc", "service": "a.S", "method": "M", "retry_codes": []}"#)),
     Case(

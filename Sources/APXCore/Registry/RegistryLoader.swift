@@ -205,11 +205,29 @@ public enum RegistryLoader {
     guard let s = r.object(value, at: sp, allowed: ["reflection", "protoset", "proto", "import_paths"]) else {
       return .reflection
     }
-    if let protoset = r.optionalString(s, "protoset", at: sp) { return .protoset(path: protoset) }
-    if let files = r.optionalStrings(s, "proto", at: sp) {
-      return .protoFiles(files: files, importPaths: r.optionalStrings(s, "import_paths", at: sp) ?? [])
+    // Every key is type-checked, and exactly one source may be chosen: none is silently ignored.
+    let reflection = r.optionalBool(s, "reflection", at: sp)
+    let protoset = r.optionalString(s, "protoset", at: sp)
+    let files = r.optionalStrings(s, "proto", at: sp)
+    let importPaths = r.optionalStrings(s, "import_paths", at: sp)
+    let sources = [
+      reflection == true ? "reflection" : nil, protoset.map { _ in "protoset" }, files.map { _ in "proto" },
+    ]
+    .compactMap { $0 }
+    if sources.count > 1 {
+      r.fail(
+        sp, "choose one schema source, not \(sources.joined(separator: " and "))",
+        hint: "keep \"reflection\": true, \"protoset\" or \"proto\"")
     }
-    if r.optionalBool(s, "reflection", at: sp) == false {
+    if let files, files.isEmpty {
+      r.fail(sp + [.key("proto")], "give at least one .proto file", hint: "e.g. \"proto\": [\"service.proto\"]")
+    }
+    if importPaths != nil, files == nil {
+      r.fail(sp + [.key("import_paths")], "\"import_paths\" applies only with \"proto\"")
+    }
+    if let protoset { return .protoset(path: protoset) }
+    if let files { return .protoFiles(files: files, importPaths: importPaths ?? []) }
+    if reflection == false {
       r.fail(
         sp, "no schema source",
         hint: "set \"reflection\": true, \"protoset\": \"file.protoset\" or \"proto\": [\"a.proto\"]")

@@ -490,6 +490,39 @@ import Testing
     }
   }
 
+  @Test func grpcSchemaSources() {
+    let cases: [(String, String, String, String)] = [
+      (
+        #"{ "protoset": "a.protoset", "proto": ["b.proto"] }"#, "choose one schema source, not protoset and proto",
+        ".endpoints.e.schema", "{ \"protoset\""
+      ),
+      (
+        #"{ "reflection": true, "protoset": "a.protoset" }"#, "choose one schema source, not reflection and protoset",
+        ".endpoints.e.schema", "{ \"reflection\""
+      ),
+      (#"{ "proto": [] }"#, "give at least one .proto file", ".endpoints.e.schema.proto", "[]"),
+      (
+        #"{ "reflection": true, "import_paths": ["protos"] }"#, "\"import_paths\" applies only with \"proto\"",
+        ".endpoints.e.schema.import_paths", "[\"protos\"]"
+      ),
+      (
+        #"{ "protoset": "a.protoset", "reflection": "no" }"#, "expected true or false, got string",
+        ".endpoints.e.schema.reflection", "\"no\""
+      ),
+      (
+        #"{ "proto": ["a.proto"], "import_paths": [1] }"#, "expected a string, got number",
+        ".endpoints.e.schema.import_paths[0]", "1]"
+      ),
+      (#""reflection""#, "expected an object, got string", ".endpoints.e.schema", "\"reflection\" }"),
+    ]
+    for (schema, message, path, needle) in cases {
+      expectError(
+        RegistryFixture.document(
+          endpoints: "    \"e\": { \"kind\": \"grpc\", \"service\": \"s\", \"method\": \"M\", \"schema\": \(schema) }"),
+        message: message, path: path, at: needle)
+    }
+  }
+
   // MARK: environments and fallbacks
 
   @Test func missingBaseURL() {
