@@ -36,7 +36,17 @@ public final class DemoServer: Sendable {
     // Shared by the HTTP and gRPC halves, so one OAuth2 token works on both.
     let tokens = TokenStore(lifetime: options.tokenLifetime)
     let http = try await DemoHTTPServer.start(options: options, stats: stats, tokens: tokens)
-    return DemoServer(options: options, http: http, grpcPort: 0, stats: stats, stopExtras: {})
+    let grpc: DemoGRPCServer
+    do {
+      grpc = try await DemoGRPCServer.start(
+        host: options.host, port: options.grpcPort, requireAuth: options.requireAuth,
+        validateToken: { tokens.isValid(accessToken: $0) })
+    } catch {
+      await http.stop()
+      throw error
+    }
+    return DemoServer(
+      options: options, http: http, grpcPort: grpc.port, stats: stats, stopExtras: { await grpc.stop() })
   }
 
   /// `http://HOST:PORT`, without a trailing slash.
