@@ -29,10 +29,12 @@ final class ImportStore: Sendable {
         return (job, false)
       }
       let job = make(Self.newJobID())
-      job.record(event: "queued", data: JSONText.object([
-        ("job_id", .string(job.id)), ("status", .string(ImportStatus.queued.rawValue)),
-        ("total_rows", .int(job.totalRows)),
-      ]).compact)
+      job.record(
+        event: "queued",
+        data: JSONText.object([
+          ("job_id", .string(job.id)), ("status", .string(ImportStatus.queued.rawValue)),
+          ("total_rows", .int(job.totalRows)),
+        ]).compact)
       state.jobs[job.id] = job
       if let key = idempotencyKey { state.jobsByIdempotencyKey[key] = job.id }
       if !state.stopped {

@@ -30,13 +30,17 @@ struct ImportStream: Sendable {
     }
     stats.update { $0.streamConnections += 1 }
     let alreadySent = Self.sequence(ofLastEventID: request.header("Last-Event-ID"))
-    let headers: HTTPFields = [
+    var headers: HTTPFields = [
       .contentType: "text/event-stream; charset=utf-8",
       .cacheControl: "no-cache",
     ]
-    return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-      try await stream(after: alreadySent, to: &writer, channel: channel)
-    })
+    // A connection that will be cut must not be reused by the client's pool afterwards.
+    if job.faults.dropEvery != nil { headers[.connection] = "close" }
+    return Response(
+      status: .ok, headers: headers,
+      body: ResponseBody { writer in
+        try await stream(after: alreadySent, to: &writer, channel: channel)
+      })
   }
 
   /// The event sequence number named by a `Last-Event-ID` value (`evt-7` or `7`); 0 replays all.

@@ -67,6 +67,9 @@ public final class DemoServer: Sendable {
       try await http.wait()
     } catch is CancellationError {
       // Cancelled by the caller: a normal end.
+    } catch {
+      await stop()
+      throw error
     }
     await stop()
   }
