@@ -51,8 +51,8 @@ public struct JSONStreamFormatter: Sendable {
   /// A number or literal at the top level must be followed by whitespace
   /// before the next text (`1 2` is two texts, `12` is one).
   private var needsSeparator = false
-  /// Open containers, innermost last: 0 object, 1 array.
-  private var stack: [UInt8] = []
+  /// The container stack and scratch output (copied on write).
+  private var buffers: JSONStreamBuffers
   private var failure: JSONSyntaxError?
 
   // Position tracking for error messages.
@@ -89,7 +89,7 @@ public struct JSONStreamFormatter: Sendable {
     boolCode = codes?.bool ?? []
     nullCode = codes?.null ?? []
     punctuationCode = codes?.punctuation ?? []
-    stack.reserveCapacity(64)
+    buffers = JSONStreamBuffers(maxDepth: self.maxDepth)
   }
 
   /// Formats the bytes of `chunk`, appending output to `out`.
@@ -108,7 +108,7 @@ public struct JSONStreamFormatter: Sendable {
   /// appending output to `out`.
   public mutating func feed<Bytes: Collection<UInt8>>(_ chunk: Bytes, into out: inout [UInt8]) throws(JSONSyntaxError) {
     var result: Result<Void, JSONSyntaxError> = .success(())
-    let handled = chunk.withContiguousStorageIfAvailable { buffer in
+    let handled: Void? = chunk.withContiguousStorageIfAvailable { buffer in
       do throws(JSONSyntaxError) { try process(buffer, into: &out) } catch { result = .failure(error) }
     }
     if handled == nil {
@@ -128,7 +128,7 @@ public struct JSONStreamFormatter: Sendable {
     if state == .number, Self.numberCanEnd(numberPhase) {
       // The number is complete; inside a container the error below then
       // names the missing ',' or closing bracket.
-      if stack.isEmpty {
+      if buffers.depth == 0 {
         if colored && !numberCode.isEmpty { out.append(contentsOf: JSONColorCodes.reset) }
         out.append(0x0A)
         documentCount += 1
@@ -147,7 +147,7 @@ public struct JSONStreamFormatter: Sendable {
       case .objectFirst, .objectKey: expected = "unexpected end of input, expected a string key in double quotes"
       case .afterValue:
         expected =
-          stack.last == 0
+          buffers.stack[buffers.depth - 1] == 0
           ? "unexpected end of input, expected ',' or '}'" : "unexpected end of input, expected ',' or ']'"
       default: expected = "unexpected end of input, expected a value"
       }
@@ -194,39 +194,47 @@ public struct JSONStreamFormatter: Sendable {
   }
 
   @inline(__always)
-  private func begin(_ code: [UInt8], _ out: inout [UInt8]) {
-    if colored && !code.isEmpty { out.append(contentsOf: code) }
+  private func begin(_ code: [UInt8], _ sink: inout JSONStreamSink) {
+    if colored && !code.isEmpty { sink.put(code) }
   }
 
   @inline(__always)
-  private func end(_ code: [UInt8], _ out: inout [UInt8]) {
-    if colored && !code.isEmpty { out.append(contentsOf: JSONColorCodes.reset) }
+  private func end(_ code: [UInt8], _ sink: inout JSONStreamSink) {
+    if colored && !code.isEmpty { sink.putReset() }
   }
 
   @inline(__always)
-  private func punctuation(_ byte: UInt8, _ out: inout [UInt8]) {
+  private func punctuation(_ byte: UInt8, _ sink: inout JSONStreamSink) {
     if colored && !punctuationCode.isEmpty {
-      out.append(contentsOf: punctuationCode)
-      out.append(byte)
-      out.append(contentsOf: JSONColorCodes.reset)
+      sink.put(punctuationCode)
+      sink.put(byte)
+      sink.putReset()
     } else {
-      out.append(byte)
+      sink.put(byte)
     }
   }
 
   @inline(__always)
-  private func newline(_ depth: Int, _ out: inout [UInt8]) {
-    if pretty {
-      out.append(0x0A)
-      JSONLiterals.appendIndent(depth: depth, to: &out)
-    }
+  private func newline(_ depth: Int, _ sink: inout JSONStreamSink) {
+    if pretty { sink.putNewline(indent: depth) }
+  }
+
+  @inline(__always)
+  private func push(_ kind: UInt8) {
+    buffers.stack[buffers.depth] = kind
+    buffers.depth &+= 1
+  }
+
+  @inline(__always)
+  private func pop() {
+    buffers.depth &-= 1
   }
 
   /// A value ended: a top-level one ends its text with a newline.
   @inline(__always)
-  private mutating func completeValue(_ out: inout [UInt8], scalarWord: Bool) {
-    if stack.isEmpty {
-      out.append(0x0A)
+  private mutating func completeValue(_ sink: inout JSONStreamSink, scalarWord: Bool) {
+    if buffers.depth == 0 {
+      sink.put(0x0A)
       documentCount += 1
       state = .topLevel
       needsSeparator = scalarWord
@@ -237,17 +245,22 @@ public struct JSONStreamFormatter: Sendable {
 
   private mutating func process(_ p: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) throws(JSONSyntaxError) {
     if let failure { throw failure }
+    if !isKnownUniquelyReferenced(&buffers) { buffers = buffers.copy() }
+    var sink = JSONStreamSink(buffers)
     let n = p.count
     var i = 0
-    defer { consumed += n }
+    defer {
+      consumed += n
+      sink.flush(into: &out)
+    }
     while i < n {
       switch state {
       case .string:
-        i = try continueString(p, from: i, into: &out)
+        i = try continueString(p, from: i, into: &sink)
       case .number:
-        i = try continueNumber(p, from: i, into: &out)
+        i = try continueNumber(p, from: i, into: &sink)
       case .literal:
-        i = try continueLiteral(p, from: i, into: &out)
+        i = try continueLiteral(p, from: i, into: &sink)
       default:
         // Structural position: skip whitespace in a tight loop first.
         var b = p[i]
@@ -268,30 +281,32 @@ public struct JSONStreamFormatter: Sendable {
             b = p[i]
           }
         }
-        i = try structural(b, p, i, into: &out)
+        i = try structural(b, p, i, into: &sink)
       }
     }
   }
 
   /// Handles the byte `b` at `i` in a structural state; returns the next index.
   @inline(__always)
-  private mutating func structural(_ b: UInt8, _ p: UnsafeBufferPointer<UInt8>, _ i: Int, into out: inout [UInt8])
+  private mutating func structural(
+    _ b: UInt8, _ p: UnsafeBufferPointer<UInt8>, _ i: Int, into sink: inout JSONStreamSink
+  )
     throws(JSONSyntaxError) -> Int
   {
     switch state {
     case .afterValue:
-      let inObject = stack[stack.count - 1] == 0
+      let inObject = buffers.stack[buffers.depth - 1] == 0
       if b == UInt8(ascii: ",") {
-        punctuation(b, &out)
-        newline(stack.count, &out)
+        punctuation(b, &sink)
+        newline(buffers.depth, &sink)
         state = inObject ? .objectKey : .value
         return i + 1
       }
       if b == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-        stack.removeLast()
-        newline(stack.count, &out)
-        punctuation(b, &out)
-        completeValue(&out, scalarWord: false)
+        pop()
+        newline(buffers.depth, &sink)
+        punctuation(b, &sink)
+        completeValue(&sink, scalarWord: false)
         return i + 1
       }
       throw fail("unexpected \(describe(p, i)), expected ',' or '\(inObject ? "}" : "]")'", p, i)
@@ -299,73 +314,75 @@ public struct JSONStreamFormatter: Sendable {
       guard b == UInt8(ascii: ":") else {
         throw fail("unexpected \(describe(p, i)), expected ':' after the key", p, i)
       }
-      punctuation(b, &out)
-      if pretty { out.append(0x20) }
+      punctuation(b, &sink)
+      if pretty { sink.put(0x20) }
       state = .value
       return i + 1
     case .objectFirst:
       if b == UInt8(ascii: "}") {
-        stack.removeLast()
-        punctuation(b, &out)
-        completeValue(&out, scalarWord: false)
+        pop()
+        punctuation(b, &sink)
+        completeValue(&sink, scalarWord: false)
         return i + 1
       }
       guard b == UInt8(ascii: "\"") else {
         throw fail("unexpected \(describe(p, i)), expected a string key in double quotes or '}'", p, i)
       }
-      newline(stack.count, &out)
-      return beginString(isKey: true, i, &out)
+      newline(buffers.depth, &sink)
+      return beginString(isKey: true, i, &sink)
     case .objectKey:
       guard b == UInt8(ascii: "\"") else {
         throw fail("unexpected \(describe(p, i)), expected a string key in double quotes", p, i)
       }
-      return beginString(isKey: true, i, &out)
+      return beginString(isKey: true, i, &sink)
     case .arrayFirst:
       if b == UInt8(ascii: "]") {
-        stack.removeLast()
-        punctuation(b, &out)
-        completeValue(&out, scalarWord: false)
+        pop()
+        punctuation(b, &sink)
+        completeValue(&sink, scalarWord: false)
         return i + 1
       }
-      newline(stack.count, &out)
-      return try beginValue(b, p, i, into: &out)
+      newline(buffers.depth, &sink)
+      return try beginValue(b, p, i, into: &sink)
     case .topLevel:
       if needsSeparator {
         throw fail("unexpected \(describe(p, i)) right after a value; separate JSON texts with whitespace", p, i)
       }
-      return try beginValue(b, p, i, into: &out)
+      return try beginValue(b, p, i, into: &sink)
     default:
-      return try beginValue(b, p, i, into: &out)
+      return try beginValue(b, p, i, into: &sink)
     }
   }
 
   @inline(__always)
-  private mutating func beginString(isKey: Bool, _ i: Int, _ out: inout [UInt8]) -> Int {
-    begin(isKey ? keyCode : stringCode, &out)
-    out.append(0x22)
+  private mutating func beginString(isKey: Bool, _ i: Int, _ sink: inout JSONStreamSink) -> Int {
+    begin(isKey ? keyCode : stringCode, &sink)
+    sink.put(0x22)
     stringIsKey = isKey
     escapePhase = 0
     state = .string
     return i + 1
   }
 
-  private mutating func beginValue(_ b: UInt8, _ p: UnsafeBufferPointer<UInt8>, _ i: Int, into out: inout [UInt8])
+  private mutating func beginValue(
+    _ b: UInt8, _ p: UnsafeBufferPointer<UInt8>, _ i: Int, into sink: inout JSONStreamSink
+  )
     throws(JSONSyntaxError) -> Int
   {
     switch b {
     case UInt8(ascii: "{"), UInt8(ascii: "["):
-      guard stack.count < maxDepth else {
+      guard buffers.depth < maxDepth else {
         throw fail("nesting deeper than \(maxDepth) levels", p, i)
       }
-      punctuation(b, &out)
+      punctuation(b, &sink)
       let isObject = b == UInt8(ascii: "{")
-      stack.append(isObject ? 0 : 1)
+      push(isObject ? 0 : 1)
       state = isObject ? .objectFirst : .arrayFirst
       return i + 1
     case UInt8(ascii: "\""):
-      return beginString(isKey: false, i, &out)
+      return beginString(isKey: false, i, &sink)
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-      begin(numberCode, &out)
+      begin(numberCode, &sink)
       numberPhase = 8
       state = .number
       return i  // continueNumber consumes the first byte
@@ -379,26 +396,38 @@ public struct JSONStreamFormatter: Sendable {
     }
   }
 
-  private static let literalBytes: [[UInt8]] = [JSONLiterals.true, JSONLiterals.false, JSONLiterals.null]
+  /// `true`, `false`, `null` packed little-endian into integers, so matching
+  /// and writing them touches no array (and no lazy global).
+  @inline(__always)
+  private static func literal(_ kind: UInt8) -> (packed: UInt64, count: Int) {
+    switch kind {
+    case 0: (0x6575_7274, 4)  // "true"
+    case 1: (0x65_736C_6166, 5)  // "false"
+    default: (0x6C6C_756E, 4)  // "null"
+    }
+  }
 
-  private mutating func continueLiteral(_ p: UnsafeBufferPointer<UInt8>, from start: Int, into out: inout [UInt8])
+  private mutating func continueLiteral(
+    _ p: UnsafeBufferPointer<UInt8>, from start: Int, into sink: inout JSONStreamSink
+  )
     throws(JSONSyntaxError) -> Int
   {
-    let word = Self.literalBytes[Int(literalKind)]
+    let (packed, count) = Self.literal(literalKind)
     var i = start
-    while i < p.count && literalMatched < word.count {
-      guard p[i] == word[literalMatched] else {
+    while i < p.count && literalMatched < count {
+      guard p[i] == UInt8(truncatingIfNeeded: packed >> (8 * UInt64(literalMatched))) else {
         throw fail("unexpected \(describe(p, i)), expected a value", p, i)
       }
       literalMatched += 1
       i += 1
     }
-    if literalMatched == word.count {
+    if literalMatched == count {
       let code = literalKind == 2 ? nullCode : boolCode
-      begin(code, &out)
-      out.append(contentsOf: word)
-      end(code, &out)
-      completeValue(&out, scalarWord: true)
+      begin(code, &sink)
+      sink.reserve(count)
+      for k in 0..<count { sink.put(UInt8(truncatingIfNeeded: packed >> (8 * UInt64(k)))) }
+      end(code, &sink)
+      completeValue(&sink, scalarWord: true)
     }
     return i
   }
@@ -406,7 +435,9 @@ public struct JSONStreamFormatter: Sendable {
   /// Number grammar phases: 8 start, 0 after '-', 1 after a leading '0',
   /// 2 integer digits, 3 after '.', 4 fraction digits, 5 after 'e',
   /// 6 after the exponent sign, 7 exponent digits. 1, 2, 4 and 7 may end.
-  private mutating func continueNumber(_ p: UnsafeBufferPointer<UInt8>, from start: Int, into out: inout [UInt8])
+  private mutating func continueNumber(
+    _ p: UnsafeBufferPointer<UInt8>, from start: Int, into sink: inout JSONStreamSink
+  )
     throws(JSONSyntaxError) -> Int
   {
     let n = p.count
@@ -465,17 +496,19 @@ public struct JSONStreamFormatter: Sendable {
       i += 1
     }
     numberPhase = phase
-    if start < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: p[start..<i])) }
+    if start < i { sink.put(UnsafeBufferPointer(rebasing: p[start..<i])) }
     if ended {
-      end(numberCode, &out)
-      completeValue(&out, scalarWord: true)
+      end(numberCode, &sink)
+      completeValue(&sink, scalarWord: true)
     }
     return i
   }
 
   /// Copies string bytes through unchanged while checking escapes and
   /// control characters; returns the index after the closing quote or `p.count`.
-  private mutating func continueString(_ p: UnsafeBufferPointer<UInt8>, from start: Int, into out: inout [UInt8])
+  private mutating func continueString(
+    _ p: UnsafeBufferPointer<UInt8>, from start: Int, into sink: inout JSONStreamSink
+  )
     throws(JSONSyntaxError) -> Int
   {
     let n = p.count
@@ -527,7 +560,7 @@ public struct JSONStreamFormatter: Sendable {
     }
     escapePhase = phase
     if start < i {
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: p[start..<i]))
+      sink.put(UnsafeBufferPointer(rebasing: p[start..<i]))
       if seen & 0x80 != 0 {
         var count = 0
         for j in start..<i where p[j] & 0xC0 == 0x80 { count += 1 }
@@ -536,11 +569,11 @@ public struct JSONStreamFormatter: Sendable {
     }
     if closed {
       if stringIsKey {
-        end(keyCode, &out)
+        end(keyCode, &sink)
         state = .colon
       } else {
-        end(stringCode, &out)
-        completeValue(&out, scalarWord: false)
+        end(stringCode, &sink)
+        completeValue(&sink, scalarWord: false)
       }
     }
     return i

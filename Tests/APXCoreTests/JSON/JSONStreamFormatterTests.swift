@@ -117,6 +117,28 @@ struct JSONStreamFormatterTests {
     #expect(out2 == out)
   }
 
+  @Test("a copied formatter continues independently (value semantics)")
+  func copies() throws {
+    var first = JSONStreamFormatter(style: .compact)
+    var out: [UInt8] = []
+    try first.feed(Array("[{\"a\":[1".utf8), into: &out)
+    var second = first
+    var out1 = out
+    var out2 = out
+    try first.feed(Array("]}]".utf8), into: &out1)
+    try first.finish(into: &out1)
+    try second.feed(Array(",2],\"b\":{}}, 3]".utf8), into: &out2)
+    try second.finish(into: &out2)
+    #expect(String(decoding: out1, as: UTF8.self) == "[{\"a\":[1]}]\n")
+    #expect(String(decoding: out2, as: UTF8.self) == "[{\"a\":[1,2],\"b\":{}},3]\n")
+  }
+
+  @Test("deep nesting indents like the tree printer")
+  func deepIndent() throws {
+    let text = String(repeating: "[", count: 300) + "1" + String(repeating: "]", count: 300)
+    #expect(try Self.format([Array(text.utf8)], style: .pretty) == Self.expected(text, style: .pretty))
+  }
+
   @Test("finish resets the formatter for another stream")
   func reuse() throws {
     var formatter = JSONStreamFormatter(style: .compact)
