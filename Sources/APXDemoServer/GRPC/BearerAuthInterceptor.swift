@@ -22,7 +22,8 @@ struct BearerAuthInterceptor: ServerInterceptor {
   func intercept<Input: Sendable, Output: Sendable>(
     request: StreamingServerRequest<Input>,
     context: ServerContext,
-    next: @Sendable (StreamingServerRequest<Input>, ServerContext) async throws ->
+    next:
+      @Sendable (StreamingServerRequest<Input>, ServerContext) async throws ->
       StreamingServerResponse<Output>
   ) async throws -> StreamingServerResponse<Output> {
     if self.openServices.contains(context.descriptor.service.fullyQualifiedService) {
