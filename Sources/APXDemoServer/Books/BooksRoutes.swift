@@ -6,6 +6,7 @@ struct BooksRoutes: Sendable {
   let imports: ImportStore
   let stats: StatsRecorder
   let options: DemoServerOptions
+  let stopping: StopSignal
 
   /// Adds the routes under `/api/v2` of `api`.
   func register(on api: RouterGroup<DemoRequestContext>) {
@@ -16,7 +17,8 @@ struct BooksRoutes: Sendable {
       return DemoResponse.json(job.statusJSON)
     }
     api.get("imports/{id}/stream") { request, context in
-      try ImportStream(job: try job(context), stats: stats).response(to: request, channel: context.channel)
+      try ImportStream(job: try job(context), stats: stats, stopping: stopping).response(
+        to: request, channel: context.channel)
     }
   }
 

@@ -15,6 +15,8 @@ struct ImportStream: Sendable {
 
   let job: ImportJob
   let stats: StatsRecorder
+  /// Ends the stream when the server stops, so graceful shutdown does not wait for the job.
+  let stopping: StopSignal
 
   /// Thrown inside the body writer to abort the connection (`drop_mode=abort`).
   struct DroppedOnPurpose: Error {}
@@ -61,7 +63,7 @@ struct ImportStream: Sendable {
     while true {
       let (events, finished) = job.events(after: cursor)
       if events.isEmpty {
-        if finished {
+        if finished || stopping.isRaised {
           // The client resumed after the terminal event: nothing more will come.
           try await writer.finish(nil)
           return

@@ -1,19 +1,29 @@
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
 /// The Hummingbird application of the demo backend, running in a task of its own.
 final class DemoHTTPServer: Sendable {
   /// The port the server listens on.
   let port: Int
-  private let task: Task<Void, any Error>
-  private let imports: ImportStore
+  /// Longest wait for open connections to finish on stop before they are cut.
+  static let gracefulStopLimit: Duration = .seconds(3)
 
-  private init(port: Int, task: Task<Void, any Error>, imports: ImportStore) {
+  private let task: Task<Void, any Error>
+  private let group: ServiceGroup
+  private let imports: ImportStore
+  private let stopping: StopSignal
+
+  private init(
+    port: Int, task: Task<Void, any Error>, group: ServiceGroup, imports: ImportStore, stopping: StopSignal
+  ) {
     self.port = port
     self.task = task
+    self.group = group
     self.imports = imports
+    self.stopping = stopping
   }
 
   /// Binds and starts the server; returns once it accepts connections.
@@ -21,6 +31,7 @@ final class DemoHTTPServer: Sendable {
     -> DemoHTTPServer
   {
     let imports = ImportStore()
+    let stopping = StopSignal()
     let router = Router(context: DemoRequestContext.self)
     router.add(middleware: DemoRouteMiddleware(stats: stats))
 
@@ -28,7 +39,7 @@ final class DemoHTTPServer: Sendable {
     if options.requireAuth {
       api.add(middleware: BearerAuthMiddleware(tokens: tokens, stats: stats))
     }
-    BooksRoutes(imports: imports, stats: stats, options: options).register(on: api)
+    BooksRoutes(imports: imports, stats: stats, options: options, stopping: stopping).register(on: api)
     BenchRoutes().register(on: api)
     FlakyRoutes(stats: stats).register(on: api)
     GifRoutes(catalogue: GifCatalogue(), stats: stats).register(on: router)
@@ -36,15 +47,19 @@ final class DemoHTTPServer: Sendable {
     ControlRoutes(stats: stats, tokens: tokens).register(on: router)
 
     let started = StartSignal()
+    let logger = Self.logger()
     let app = Application(
       router: router,
       configuration: .init(address: .hostname(options.host, port: options.httpPort), serverName: "apx-demo"),
       onServerRunning: { channel in started.succeed(port: channel.localAddress?.port ?? 0) },
-      logger: Self.logger()
+      logger: logger
     )
+    // Our own group (no signal handlers: the host process owns signals) so that stop()
+    // can shut down gracefully instead of cancelling, which would log errors.
+    let group = ServiceGroup(services: [app], logger: logger)
     let task = Task {
       do {
-        try await app.run()
+        try await group.run()
         started.fail(DemoServerError.stoppedBeforeListening)
       } catch {
         started.fail(error)
@@ -57,7 +72,7 @@ final class DemoHTTPServer: Sendable {
       } onCancel: {
         task.cancel()
       }
-      return DemoHTTPServer(port: port, task: task, imports: imports)
+      return DemoHTTPServer(port: port, task: task, group: group, imports: imports, stopping: stopping)
     } catch {
       task.cancel()
       _ = await task.result
@@ -66,19 +81,28 @@ final class DemoHTTPServer: Sendable {
     }
   }
 
-  /// Stops background jobs, closes the listening socket and every connection, then returns.
+  /// Stops background jobs, ends open streams, closes the listening socket and every
+  /// connection, then returns. Safe to call more than once.
   func stop() async {
+    stopping.raise()
     await imports.stopAll()
-    task.cancel()
+    await group.triggerGracefulShutdown()
+    // A client that stops reading a large body can hold its connection open: cut it after a while.
+    let task = self.task
+    let limit = Task {
+      try await Task.sleep(for: Self.gracefulStopLimit)
+      task.cancel()
+    }
     _ = await task.result
+    limit.cancel()
   }
 
-  /// Waits until the server ends; cancelling the caller stops it.
+  /// Waits until the server ends; cancelling the caller stops it gracefully.
   func wait() async throws {
     try await withTaskCancellationHandler {
       try await task.value
     } onCancel: {
-      task.cancel()
+      Task { await self.stop() }
     }
   }
 

@@ -1,5 +1,7 @@
 import APXDemoServer
+import AsyncHTTPClient
 import Foundation
+import NIOCore
 import Testing
 
 /// GIF API, OAuth2, benchmarks, flaky endpoint, stats and shutdown of the demo server.
@@ -162,13 +164,48 @@ struct DemoServerMiscTests {
 
   @Test func stopClosesTheListeningSocket() async throws {
     let server = try await DemoServer.start()
-    let url = server.httpBaseURL
-    #expect(url.hasPrefix("http://127.0.0.1:"))
+    #expect(server.httpBaseURL == "http://127.0.0.1:\(server.httpPort)")
     #expect(server.httpPort > 0)
+    #expect(await LoopbackPortProbe.accepts(port: server.httpPort))
     await server.stop()
-    let client = HTTPClientForStopTest()
-    let refused = await client.connectFails(url + "/api/v2/capabilities")
-    #expect(refused)
+    #expect(await LoopbackPortProbe.accepts(port: server.httpPort) == false)
+  }
+
+  @Test func stopEndsOpenEventStreams() async throws {
+    let server = try await DemoServer.start(.init(rowDelay: 60))
+    let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    var upload = HTTPClientRequest(url: server.httpBaseURL + "/api/v2/imports")
+    upload.method = .POST
+    upload.headers.add(name: "Content-Type", value: "text/csv")
+    upload.body = .bytes(ByteBuffer(string: "title\nslow\n"))
+    let created = try await client.execute(upload, timeout: .seconds(10))
+    let body = try await created.body.collect(upTo: 1 << 20)
+    let object = try JSONSerialization.jsonObject(with: Data(String(buffer: body).utf8)) as? [String: Any]
+    let sseURL = try #require(object?["sse_url"] as? String)
+    let stream = try await client.execute(HTTPClientRequest(url: server.httpBaseURL + sseURL), timeout: .seconds(30))
+    var iterator = stream.body.makeAsyncIterator()
+    let first = try await iterator.next()
+    #expect(first.map { String(buffer: $0) }?.hasPrefix("retry: 1000") == true)
+    await server.stop()
+    // The stream ends (cleanly or not) instead of hanging until the job finishes.
+    var ended = false
+    do {
+      while try await iterator.next() != nil {}
+      ended = true
+    } catch {
+      ended = true
+    }
+    #expect(ended)
+    #expect(await LoopbackPortProbe.accepts(port: server.httpPort) == false)
     try await client.shutdown()
+  }
+
+  @Test func startFailsWhenThePortIsTaken() async throws {
+    let first = try await DemoServer.start()
+    await #expect(throws: (any Error).self) {
+      let second = try await DemoServer.start(.init(httpPort: first.httpPort))
+      await second.stop()
+    }
+    await first.stop()
   }
 }
