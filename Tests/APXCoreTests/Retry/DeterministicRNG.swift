@@ -13,10 +13,3 @@ struct DeterministicRNG: RandomNumberGenerator {
     return z ^ (z >> 31)
   }
 }
-
-/// A generator that always returns the same word: `.max` pushes a uniform
-/// draw to the top of its range, `0` to the bottom.
-struct ConstantRNG: RandomNumberGenerator {
-  var value: UInt64
-  mutating func next() -> UInt64 { value }
-}

@@ -111,7 +111,9 @@ import Testing
     let result = sseParse("retry: 3000\ndata: a\n\ndata: b\n\n")
     #expect(result.events.map(\.retry) == [3000, nil])
     #expect(result.retry == 3000)
-    for bad in ["retry: 1a", "retry: -1", "retry: 1.5", "retry:", "retry", "retry: +5", "retry:  100", "retry: 1 ", "retry: ١٢"] {
+    for bad in [
+      "retry: 1a", "retry: -1", "retry: 1.5", "retry:", "retry", "retry: +5", "retry:  100", "retry: 1 ", "retry: ١٢",
+    ] {
       let parsed = sseParse("retry: 7\n\n\(bad)\ndata: x\n\n")
       #expect(parsed.retry == 7, "\(bad) must be ignored")
       #expect(parsed.events.map(\.retry) == [nil], "\(bad) must be ignored")
