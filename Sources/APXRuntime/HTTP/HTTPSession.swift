@@ -36,6 +36,9 @@ public struct HTTPSession: Sendable {
       redirectConfiguration: .disallow,
       timeout: .init(connect: .milliseconds(Int64(options.connectTimeout * 1000)), read: nil))
     config.httpVersion = .automatic
+    // AHC retries refused connections until the connect timeout by default; apx's
+    // own retry policy decides instead, so a dead server fails in milliseconds.
+    config.connectionPool.retryConnectionEstablishment = false
     config.decompression = .disabled
     if options.insecure || options.caCertificatePath != nil {
       var tls = TLSConfiguration.makeClientConfiguration()

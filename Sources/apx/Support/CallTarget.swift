@@ -20,7 +20,8 @@ struct CallTarget {
       let names = api.endpoints.map(\.name)
       throw APXError(
         .usage, "the API \"\(apiName)\" has no endpoint \"\(endpointName)\"",
-        hint: Suggestions.hint(for: endpointName, in: names).map { $0.replacingOccurrences(of: "\"", with: "\"\(apiName).") }
+        hint: Suggestions.hint(for: endpointName, in: names.map { "\(apiName).\($0)" })
+          ?? Suggestions.hint(for: "\(apiName).\(endpointName)", in: names.map { "\(apiName).\($0)" })
           ?? "its endpoints: \(names.joined(separator: ", ")) (see `apx list \(apiName)`)")
     }
     return CallTarget(api: api, endpoint: endpoint)

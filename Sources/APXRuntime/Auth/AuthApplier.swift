@@ -1,0 +1,136 @@
+import APXCore
+import Foundation
+
+/// Applies an API's (or endpoint's) auth to a planned HTTP request, and
+/// registers every secret it uses with the mask. The **resolve** step of
+/// the pipeline for credentials.
+public struct AuthApplier: Sendable {
+  /// The process environment, for `${env:NAME}` templates in auth fields.
+  public let environment: [String: String]
+  /// Fetches OAuth2 and `token_command` tokens.
+  public let tokens: (any TokenSource)?
+  /// A bearer token given on the command line (`--token-stdin`), overriding the registry.
+  public let tokenOverride: String?
+
+  /// Makes an applier for one run.
+  public init(environment: [String: String], tokens: (any TokenSource)?, tokenOverride: String? = nil) {
+    self.environment = environment
+    self.tokens = tokens
+    self.tokenOverride = tokenOverride
+  }
+
+  /// The auth in force for an endpoint: its own, else the API's.
+  public static func effective(api: APIDefinition, endpoint: Endpoint) -> AuthConfig {
+    endpoint.auth ?? api.auth ?? .none
+  }
+
+  /// Whether this auth can be refreshed and the call replayed after a 401 / UNAUTHENTICATED.
+  public static func isRefreshable(_ auth: AuthConfig) -> Bool {
+    switch auth {
+    case .oauth2ClientCredentials, .tokenCommand: true
+    default: false
+    }
+  }
+
+  /// The token of an `Authorization: Bearer <token>` header of `plan`, if it has one.
+  public static func bearerToken(in plan: HTTPRequestPlan) -> String? {
+    guard let value = plan.header("Authorization") else { return nil }
+    let parts = value.split(separator: " ", maxSplits: 1)
+    guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+    return String(parts[1])
+  }
+
+  /// The `authorization` value (e.g. `Bearer <token>`) for transports that
+  /// carry credentials as metadata rather than an HTTP request (gRPC), with
+  /// its secrets registered in `mask`; nil when the auth adds no such header
+  /// (none, or an API key in a query or path).
+  ///
+  /// - Parameter rejectedToken: the token the server just refused (UNAUTHENTICATED), to refresh once.
+  public func authorization(
+    _ auth: AuthConfig, mask: inout SecretMask, api: APIDefinition, environmentName: String, baseURL: String,
+    rejectedToken: String? = nil
+  ) async throws -> [HeaderField] {
+    var plan = HTTPRequestPlan(method: "POST", url: baseURL, headers: [], body: .none)
+    if case .apiKey(.query, _, _) = auth { return [] }
+    if case .apiKey(.path, _, _) = auth { return [] }
+    try await apply(
+      auth, to: &plan, mask: &mask, api: api, environmentName: environmentName, baseURL: baseURL,
+      rejectedToken: rejectedToken)
+    return plan.headers.map { HeaderField($0.name.lowercased(), $0.value) }
+  }
+
+  /// Adds credentials to `plan`. Fails with `.auth` when a needed secret is missing.
+  ///
+  /// - Parameters:
+  ///   - forceRefresh: fetch a new token even if the stored one looks valid.
+  ///   - rejectedToken: the token the server just refused: get a new one unless another call already did.
+  public func apply(
+    _ auth: AuthConfig, to plan: inout HTTPRequestPlan, mask: inout SecretMask, api: APIDefinition,
+    environmentName: String, baseURL: String, forceRefresh: Bool = false, rejectedToken: String? = nil
+  ) async throws {
+    if let tokenOverride {
+      mask.add(tokenOverride)
+      plan.setHeader("Authorization", "Bearer \(tokenOverride)")
+      return
+    }
+    switch auth {
+    case .none:
+      return
+    case .bearer(let template):
+      let token = try secret(template, what: "bearer token", api: api, mask: &mask)
+      plan.setHeader("Authorization", "Bearer \(token)")
+    case .basic(let userTemplate, let passwordTemplate):
+      let user = try TemplateResolver.resolveText(userTemplate, environment: environment, mask: &mask)
+      let password = try secret(passwordTemplate, what: "password", api: api, mask: &mask, allowEmpty: true)
+      let encoded = Data("\(user):\(password)".utf8).base64EncodedString()
+      mask.add(encoded)
+      plan.setHeader("Authorization", "Basic \(encoded)")
+    case .apiKey(let location, let name, let template):
+      let key = try secret(template, what: "API key", api: api, mask: &mask)
+      switch location {
+      case .header:
+        mask.addHeader(name)
+        plan.setHeader(name, key)
+      case .query:
+        let pair = PercentEncoding.encode(name, allowed: .queryComponent) + "=" + PercentEncoding.encode(key, allowed: .queryComponent)
+        plan.url += (plan.url.contains("?") ? "&" : "?") + pair
+      case .path:
+        let placeholder = "{\(name)}"
+        guard plan.url.contains(placeholder) else {
+          throw APXError(
+            .invalidDefinition, "the API key goes in the path segment {\(name)}, but this endpoint's path has no such segment",
+            hint: "add {\(name)} to the endpoint's path in \(api.sourceFile)", file: api.sourceFile)
+        }
+        plan.url = plan.url.replacingOccurrences(of: placeholder, with: PercentEncoding.encode(key, allowed: .pathSegment))
+      }
+    case .oauth2ClientCredentials, .tokenCommand:
+      guard let tokens else {
+        throw APXError(.auth, "\(auth.typeName) auth is not available in this build", hint: "use a bearer token with --token-stdin")
+      }
+      let token: String
+      if let rejectedToken {
+        token = try await tokens.token(
+          for: auth, api: api, environment: environmentName, baseURL: baseURL, rejected: rejectedToken)
+      } else {
+        token = try await tokens.token(
+          for: auth, api: api, environment: environmentName, baseURL: baseURL, forceRefresh: forceRefresh)
+      }
+      mask.add(token)
+      plan.setHeader("Authorization", "Bearer \(token)")
+    }
+  }
+
+  /// Resolves a secret template; a missing or empty secret is an auth error naming the API.
+  func secret(_ template: String, what: String, api: APIDefinition, mask: inout SecretMask, allowEmpty: Bool = false) throws
+    -> String
+  {
+    let value = try TemplateResolver.resolveText(template, environment: environment, mask: &mask, secret: true)
+    mask.add(value)
+    if value.isEmpty && !allowEmpty {
+      throw APXError(
+        .auth, "the \(what) for the API \"\(api.name)\" is empty",
+        hint: "set it in \(api.sourceFile) (\"auth\"), usually through an environment variable")
+    }
+    return value
+  }
+}

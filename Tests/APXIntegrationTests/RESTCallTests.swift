@@ -1,0 +1,220 @@
+import APXDemoServer
+import Foundation
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+import Testing
+
+/// `apx call` for REST endpoints, run as a real process against the demo backend.
+@Suite("apx call (REST)")
+struct RESTCallTests {
+  static let gifsEnv = ["GIFS_API_KEY": "demo-key"]
+
+  @Test func capabilitiesAsCompactJSONWhenPiped() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(["call", "books.capabilities.get", "--base-url", server.httpBaseURL])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout.hasPrefix("{\"api\":\"books\""))
+      #expect(!r.stdout.contains("\n  "), "piped output is compact")
+    }
+  }
+
+  @Test func numberTextKeyOrderAndUnicodeArePreserved() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(
+        ["call", "gifs.gifs.trending", "per_page:=2", "--base-url", server.httpBaseURL], environment: Self.gifsEnv)
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout.contains("\"id\":9007199254740993"))
+      #expect(r.stdout.contains("\"rating\":1.10"))
+      #expect(r.stdout.contains("Café ☕ dance"))
+      let idIndex = try #require(r.stdout.range(of: "\"id\":"))
+      let slugIndex = try #require(r.stdout.range(of: "\"slug\":"))
+      #expect(idIndex.lowerBound < slugIndex.lowerBound, "server key order kept")
+    }
+  }
+
+  @Test func prettyOutputWithOutputJSON() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(["call", "books.capabilities.get", "-o", "json", "--base-url", server.httpBaseURL])
+      #expect(r.status == 0)
+      #expect(r.stdout.hasPrefix("{\n  \"api\": \"books\""))
+      #expect(!r.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
+    }
+  }
+
+  @Test func selectIteratesArrays() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(
+        ["call", "gifs.gifs.trending", "per_page:=3", "--select", ".data.data[].title", "--base-url", server.httpBaseURL],
+        environment: Self.gifsEnv)
+      #expect(r.status == 0, "\(r.stderr)")
+      let lines = r.stdout.split(separator: "\n")
+      #expect(lines.count == 3)
+      #expect(lines.first == "\"Café ☕ dance\"")
+    }
+  }
+
+  @Test func rawOutputIsByteExact() async throws {
+    try await withDemoServer { server in
+      let raw = try await APXProcess.run(
+        ["call", "gifs.gifs.search", "q=cat", "-o", "raw", "--base-url", server.httpBaseURL], environment: Self.gifsEnv)
+      #expect(raw.status == 0, "\(raw.stderr)")
+      let (direct, _) = try await URLSession.shared.data(from: URL(string: server.httpBaseURL + "/api/v1/demo-key/gifs/search?q=cat")!)
+      #expect(raw.stdoutBytes == direct)
+    }
+  }
+
+  @Test func tableOutput() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(
+        ["call", "gifs.gifs.trending", "per_page:=2", "--select", ".data.data", "-o", "table", "--base-url", server.httpBaseURL],
+        environment: Self.gifsEnv)
+      #expect(r.status == 0, "\(r.stderr)")
+      let header = try #require(r.stdout.split(separator: "\n").first)
+      #expect(header.hasPrefix("id"))
+      #expect(header.contains("slug"))
+    }
+  }
+
+  @Test func uploadsACSVFileAsTheBody() async throws {
+    try await withDemoServer { server in
+      let csv = try temporaryFile("books.csv", "title,author\nDune,Herbert\nEmma,Austen\n")
+      let r = try await APXProcess.run(["call", "books.imports.create", "csv=@\(csv)", "--base-url", server.httpBaseURL])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout.contains("\"job_id\""))
+      #expect(r.stdout.contains("\"total_rows\":2"))
+      #expect(server.stats.importsCreated == 1)
+    }
+  }
+
+  @Test func http4xxPrintsStatusAndBodyToStderrAndExits4() async throws {
+    try await withDemoServer { server in
+      let csv = try temporaryFile("bad.csv", "name,author\nDune,Herbert\n")
+      let r = try await APXProcess.run(["call", "books.imports.create", "csv=@\(csv)", "--base-url", server.httpBaseURL])
+      #expect(r.status == 4)
+      #expect(r.stdout.isEmpty)
+      #expect(r.stderr.contains("400"))
+      #expect(r.stderr.contains("title"), "the server's message is shown")
+    }
+  }
+
+  @Test func http5xxExits5() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(
+        ["call", "books.flaky.get", "key=k5", "fail:=9", "status:=503", "--no-retry", "--base-url", server.httpBaseURL])
+      #expect(r.status == 5, "\(r.stderr)")
+      #expect(r.stderr.contains("503"))
+    }
+  }
+
+  @Test func unknownEndpointSuggestsNearestNames() async throws {
+    let r = try await APXProcess.run(["call", "books.imports.creat"])
+    #expect(r.status == 2)
+    #expect(r.stderr.contains("did you mean \"books.imports.create\""))
+  }
+
+  @Test func unknownAPIListsKnownOnes() async throws {
+    let r = try await APXProcess.run(["call", "bookz.capabilities.get"])
+    #expect(r.status == 2)
+    #expect(r.stderr.contains("\"books\""))
+  }
+
+  @Test func missingRequiredParameterNamesItAndShowsUsage() async throws {
+    let r = try await APXProcess.run(["call", "books.imports.status", "--base-url", "http://127.0.0.1:9"])
+    #expect(r.status == 2)
+    #expect(r.stderr.contains("\"job_id\""))
+    #expect(r.stderr.contains("apx call books.imports.status job_id="))
+  }
+
+  @Test func connectionRefusedExits6WithAHint() async throws {
+    // Port 9 (discard) is closed on loopback.
+    let r = try await APXProcess.run(["call", "books.capabilities.get", "--base-url", "http://127.0.0.1:9"])
+    #expect(r.status == 6)
+    #expect(r.stderr.contains("connection refused"))
+    #expect(r.stderr.contains("hint:"))
+  }
+
+  @Test func timeoutExits7() async throws {
+    try await withDemoServer { server in
+      let registry = try TestRegistry.make(
+        """
+        {"api": "slow", "environments": {"demo": {"base_url": "\(server.httpBaseURL)"}},
+         "endpoints": {"stream": {"kind": "rest", "path": "/api/v2/bench/events", "params": {"count": {"in": "query", "type": "integer"}}}}}
+        """)
+      // A REST call of a never-ending-enough stream: the body keeps coming past the limit.
+      let r = try await APXProcess.run(
+        ["call", "slow.stream", "count:=100000000", "--timeout", "0.3", "-o", "raw", "--registry", registry])
+      #expect(r.status == 7, "\(r.stderr)")
+      #expect(r.stderr.contains("timed out"))
+    }
+  }
+
+  @Test func invalidRegistryExits3WithLocation() async throws {
+    let registry = try TestRegistry.make(
+      """
+      {"api": "broken",
+       "endpoints": {"a": {"kind": "rest", "methd": "GET", "path": "/x"}}}
+      """, name: "broken")
+    let r = try await APXProcess.run(["call", "broken.a", "--registry", registry])
+    #expect(r.status == 3)
+    #expect(r.stderr.contains("broken.json:2:47:"))
+    #expect(r.stderr.contains("did you mean \"method\""))
+  }
+
+  @Test func headersFromTheCommandLineAndVerboseOutput() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(
+        ["call", "books.capabilities.get", "-H", "X-Trace: abc", "-v", "--base-url", server.httpBaseURL])
+      #expect(r.status == 0)
+      #expect(r.stderr.contains("> GET \(server.httpBaseURL)/api/v2/capabilities"))
+      #expect(r.stderr.contains("> X-Trace: abc"))
+      #expect(r.stderr.contains("< HTTP/1.1 200"))
+      #expect(!r.stdout.contains("X-Trace"), "verbose output stays off stdout")
+    }
+  }
+
+  @Test func apiKeyInPathIsMaskedInVerboseOutput() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(
+        ["call", "gifs.gifs.trending", "-v", "--base-url", server.httpBaseURL], environment: Self.gifsEnv)
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(!r.stderr.contains("demo-key"))
+      #expect(r.stderr.contains("/api/v1/***/gifs/trending"))
+    }
+  }
+
+  @Test func missingAPIKeyIsAnAuthError() async throws {
+    let r = try await APXProcess.run(["call", "gifs.gifs.trending", "--base-url", "http://127.0.0.1:9"])
+    #expect(r.status == 8)
+    #expect(r.stderr.contains("GIFS_API_KEY"))
+  }
+
+  @Test func parameterChainingFromStdin() async throws {
+    try await withDemoServer { server in
+      let csv = try temporaryFile("books.csv", "title\nDune\n")
+      let created = try await APXProcess.run(["call", "books.imports.create", "csv=@\(csv)", "--base-url", server.httpBaseURL])
+      #expect(created.status == 0)
+      let status = try await APXProcess.run(
+        ["call", "books.imports.status", "job_id=@-.job_id", "--base-url", server.httpBaseURL], stdin: created.stdoutBytes)
+      #expect(status.status == 0, "\(status.stderr)")
+      #expect(status.stdout.contains("\"job_id\""))
+    }
+  }
+
+  @Test func badParameterTypeIsAUsageError() async throws {
+    let r = try await APXProcess.run(["call", "gifs.gifs.trending", "per_page=many", "--base-url", "http://127.0.0.1:9"], environment: Self.gifsEnv)
+    #expect(r.status == 2)
+    #expect(r.stderr.contains("per_page must be a whole number"))
+  }
+}
+
+/// Writes a throwaway registry folder with one file.
+enum TestRegistry {
+  static func make(_ json: String, name: String? = nil) throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apx-registry-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let apiName = name ?? (json.range(of: "\"api\": \"").map { r in String(json[r.upperBound...].prefix { $0 != "\"" }) } ?? "api")
+    try json.write(to: dir.appendingPathComponent("\(apiName).json"), atomically: true, encoding: .utf8)
+    return dir.path
+  }
+}
