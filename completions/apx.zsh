@@ -1,0 +1,231 @@
+#compdef apx
+
+__apx_complete() {
+    local -ar non_empty_completions=("${@:#(|:*)}")
+    local -ar empty_completions=("${(M)@:#(|:*)}")
+    _describe -V '' non_empty_completions -- empty_completions -P $'\'\''
+}
+
+__apx_custom_complete() {
+    local -a completions
+    completions=("${(@f)"$("${command_name}" "${@}" "${command_line[@]}")"}")
+    if [[ "${#completions[@]}" -gt 1 ]]; then
+        __apx_complete "${completions[@]:0:-1}"
+    fi
+}
+
+__apx_cursor_index_in_current_word() {
+    if [[ -z "${QIPREFIX}${IPREFIX}${PREFIX}" ]]; then
+        printf 0
+    else
+        printf %s "${#${(z)LBUFFER}[-1]}"
+    fi
+}
+
+_apx() {
+    emulate -RL zsh -G
+    setopt extendedglob nullglob numericglobsort
+    unsetopt aliases banghist
+
+    local -xr SAP_SHELL=zsh
+    local -x SAP_SHELL_VERSION
+    SAP_SHELL_VERSION="$(builtin emulate zsh -c 'printf %s "${ZSH_VERSION}"')"
+    local -r SAP_SHELL_VERSION
+
+    local context state state_descr line
+    local -A opt_args
+
+    local -r command_name="${words[1]}"
+    local -ar command_line=("${words[@]}")
+    local -ir current_word_index="$((CURRENT - 1))"
+
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'call:Call one endpoint from the registry and print the result as JSON.'
+            'list:List the registry'\''s APIs, or one API'\''s endpoints.'
+            'describe:Show an endpoint'\''s parameters and an example call, as JSON.'
+            'validate:Check registry files; print file:line:column errors and exit 3 when any is invalid.'
+            'demo:Run the embedded demo backend (books, gifs, classnotes gRPC) on 127.0.0.1 until Ctrl-C.'
+            'completions:Print a shell completion script (bash, zsh or fish).'
+            'help:Show subcommand help information.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        call|list|describe|validate|demo|completions|help)
+            "_apx_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_apx_call() {
+    local -i ret=1
+    local -ar ___output=('json' 'ndjson' 'raw' 'table')
+    local -ar ___color=('auto' 'always' 'never')
+    local -ar arg_specs=(
+        '*--registry[A folder of registry files (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR:'
+        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
+        '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
+        '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
+        '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
+        '--select[Print only the values at this jq-style path, e.g. .data.items\[\].id]:PATH:'
+        '*'{-H,--header}'[Add a header, '\''Name\: value'\'' (repeatable; '\''Name\:'\'' removes one).]:HEADER:'
+        '--timeout[Give up after this many seconds (all attempts together).]:SECONDS:'
+        '--retry[Maximum attempts for retryable failures (overrides the registry).]:N:'
+        '--no-retry[Never retry.]'
+        '(-v --verbose)'{-v,--verbose}'[Print requests, responses and retries to stderr (secrets masked).]'
+        '--color[Colour\: auto, always or never (auto honours NO_COLOR).]:WHEN:{__apx_complete "${___color[@]}"}'
+        '--insecure[Skip TLS certificate verification (prints a warning).]'
+        '--cacert[Trust the CA certificates in this PEM file.]:FILE:'
+        ':API.ENDPOINT:{__apx_custom_complete ---completion call -- positional@0 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
+        '*:PARAM:'
+        '(-d --data)'{-d,--data}'[The request body\: JSON text, @file or @- for stdin.]:BODY:'
+        '--max-events[Stop a stream after this many events or messages.]:N:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_list() {
+    local -i ret=1
+    local -ar ___output=('json' 'ndjson' 'raw' 'table')
+    local -ar ___color=('auto' 'always' 'never')
+    local -ar arg_specs=(
+        '*--registry[A folder of registry files (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR:'
+        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
+        '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
+        '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
+        '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
+        '--select[Print only the values at this jq-style path, e.g. .data.items\[\].id]:PATH:'
+        '*'{-H,--header}'[Add a header, '\''Name\: value'\'' (repeatable; '\''Name\:'\'' removes one).]:HEADER:'
+        '--timeout[Give up after this many seconds (all attempts together).]:SECONDS:'
+        '--retry[Maximum attempts for retryable failures (overrides the registry).]:N:'
+        '--no-retry[Never retry.]'
+        '(-v --verbose)'{-v,--verbose}'[Print requests, responses and retries to stderr (secrets masked).]'
+        '--color[Colour\: auto, always or never (auto honours NO_COLOR).]:WHEN:{__apx_complete "${___color[@]}"}'
+        '--insecure[Skip TLS certificate verification (prints a warning).]'
+        '--cacert[Trust the CA certificates in this PEM file.]:FILE:'
+        ':API:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_describe() {
+    local -i ret=1
+    local -ar ___output=('json' 'ndjson' 'raw' 'table')
+    local -ar ___color=('auto' 'always' 'never')
+    local -ar arg_specs=(
+        '*--registry[A folder of registry files (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR:'
+        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
+        '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
+        '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
+        '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
+        '--select[Print only the values at this jq-style path, e.g. .data.items\[\].id]:PATH:'
+        '*'{-H,--header}'[Add a header, '\''Name\: value'\'' (repeatable; '\''Name\:'\'' removes one).]:HEADER:'
+        '--timeout[Give up after this many seconds (all attempts together).]:SECONDS:'
+        '--retry[Maximum attempts for retryable failures (overrides the registry).]:N:'
+        '--no-retry[Never retry.]'
+        '(-v --verbose)'{-v,--verbose}'[Print requests, responses and retries to stderr (secrets masked).]'
+        '--color[Colour\: auto, always or never (auto honours NO_COLOR).]:WHEN:{__apx_complete "${___color[@]}"}'
+        '--insecure[Skip TLS certificate verification (prints a warning).]'
+        '--cacert[Trust the CA certificates in this PEM file.]:FILE:'
+        ':API.ENDPOINT:{__apx_custom_complete ---completion describe -- positional@0 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_validate() {
+    local -i ret=1
+    local -ar ___output=('json' 'ndjson' 'raw' 'table')
+    local -ar ___color=('auto' 'always' 'never')
+    local -ar arg_specs=(
+        '*--registry[A folder of registry files (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR:'
+        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
+        '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
+        '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
+        '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
+        '--select[Print only the values at this jq-style path, e.g. .data.items\[\].id]:PATH:'
+        '*'{-H,--header}'[Add a header, '\''Name\: value'\'' (repeatable; '\''Name\:'\'' removes one).]:HEADER:'
+        '--timeout[Give up after this many seconds (all attempts together).]:SECONDS:'
+        '--retry[Maximum attempts for retryable failures (overrides the registry).]:N:'
+        '--no-retry[Never retry.]'
+        '(-v --verbose)'{-v,--verbose}'[Print requests, responses and retries to stderr (secrets masked).]'
+        '--color[Colour\: auto, always or never (auto honours NO_COLOR).]:WHEN:{__apx_complete "${___color[@]}"}'
+        '--insecure[Skip TLS certificate verification (prints a warning).]'
+        '--cacert[Trust the CA certificates in this PEM file.]:FILE:'
+        '*:PATH:_files -g '\''*.json'\'''
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_demo() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--port[HTTP port (0 picks a free one).]:N:'
+        '--grpc-port[gRPC port (0 picks a free one).]:N:'
+        '--token-lifetime[Lifetime of issued OAuth tokens in seconds.]:SECONDS:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_completions() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':SHELL:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_help() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:subcommands:'
+        '--version[Show the version.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+if [[ "${funcstack[1]}" = _apx ]]; then
+    _apx "${@}"
+else
+    compdef _apx apx
+fi
