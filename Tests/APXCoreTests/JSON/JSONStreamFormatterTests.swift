@@ -139,6 +139,12 @@ struct JSONStreamFormatterTests {
     #expect(try Self.format([Array(text.utf8)], style: .pretty) == Self.expected(text, style: .pretty))
   }
 
+  @Test("format(_:) formats a whole body at once")
+  func formatWhole() throws {
+    #expect(try JSONStreamFormatter.format(Array(#"{"a":[1]}"#.utf8), style: .compact) == Array("{\"a\":[1]}\n".utf8))
+    #expect(throws: JSONSyntaxError.self) { try JSONStreamFormatter.format(Array("[1".utf8)) }
+  }
+
   @Test("finish resets the formatter for another stream")
   func reuse() throws {
     var formatter = JSONStreamFormatter(style: .compact)
