@@ -74,3 +74,5 @@ public struct RetryDelays<Random: RandomNumberGenerator>: Sequence, IteratorProt
   /// The exact number of delays left.
   public var underestimatedCount: Int { Swift.max(0, policy.maxAttempts - attempt) }
 }
+
+extension RetryDelays: Sendable where Random: Sendable {}

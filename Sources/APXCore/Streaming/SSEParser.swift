@@ -155,8 +155,8 @@ public struct SSEParser: Sendable {
     let discarded =
       !partialLine.isEmpty || !dataBuffer.isEmpty || !eventTypeBuffer.isEmpty
       || idBuffer != lastEventID || blockRetry != nil || (bomMatched > 0 && !bomDone)
-    partialLine.removeAll(keepingCapacity: true)
-    dataBuffer.removeAll(keepingCapacity: true)
+    Self.clear(&partialLine)
+    Self.clear(&dataBuffer)
     eventTypeBuffer.removeAll(keepingCapacity: true)
     idBuffer = lastEventID
     blockRetry = nil
@@ -181,7 +181,7 @@ public struct SSEParser: Sendable {
     var line: [UInt8] = []
     swap(&line, &partialLine)
     line.withUnsafeBufferPointer { processLine($0, onComment: onComment, emit: emit) }
-    line.removeAll(keepingCapacity: true)
+    Self.clear(&line)
     swap(&line, &partialLine)
   }
 
@@ -261,10 +261,23 @@ public struct SSEParser: Sendable {
       data: String(decoding: dataBuffer, as: UTF8.self),
       retry: retryInBlock
     )
-    dataBuffer.removeAll(keepingCapacity: true)
+    Self.clear(&dataBuffer)
     eventTypeBuffer.removeAll(keepingCapacity: true)
     emit(event)
   }
+
+  /// Empties a buffer, keeping its storage for the next line or event unless
+  /// one huge value made it large: that memory is given back.
+  private static func clear(_ buffer: inout [UInt8]) {
+    if buffer.capacity > Self.retainedCapacity {
+      buffer = []
+    } else {
+      buffer.removeAll(keepingCapacity: true)
+    }
+  }
+
+  /// Buffers up to this size are reused across lines and events.
+  private static let retainedCapacity = 64 * 1024
 
   /// The four field names the specification acts on.
   private enum Field {

@@ -131,7 +131,8 @@ import Testing
 
   @Test func longLinesAcrossManyChunks() {
     let payload = String(repeating: "0123456789", count: 10_000)
-    let bytes = Array("data: \(payload)\n\n".utf8)
+    // Over the parser's retained buffer size: its storage is released and reallocated.
+    let bytes = Array("data: \(payload)\n\ndata: \(payload)\ndata: small\n\ndata: after\n\n".utf8)
     var chunks: [[UInt8]] = []
     var start = 0
     while start < bytes.count {
@@ -139,6 +140,9 @@ import Testing
       chunks.append(Array(bytes[start..<end]))
       start = end
     }
-    #expect(sseParse(chunks).events == [SSEEvent(data: payload)])
+    #expect(
+      sseParse(chunks).events == [
+        SSEEvent(data: payload), SSEEvent(data: payload + "\nsmall"), SSEEvent(data: "after"),
+      ])
   }
 }
