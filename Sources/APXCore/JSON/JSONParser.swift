@@ -79,6 +79,26 @@ public struct JSONParser {
       return SourceLocation(line: line, column: column)
     }
 
+    /// Where `locationOfCurrentValue()` last counted to, so recording every
+    /// value's location stays linear on long (minified) lines instead of
+    /// rescanning from the line start each time.
+    var columnCache = (index: 0, column: 1)
+
+    /// `currentLocation`, counted incrementally from the previous call.
+    mutating func locationOfCurrentValue() -> SourceLocation {
+      var (i, column) = columnCache
+      if i < lineStart || i > index {
+        i = lineStart
+        column = 1
+      }
+      while i < index {
+        if bytes[i] & 0xC0 != 0x80 { column += 1 }
+        i += 1
+      }
+      columnCache = (i, column)
+      return SourceLocation(line: line, column: column)
+    }
+
     func error(_ message: String) -> JSONSyntaxError {
       JSONSyntaxError(message: message, location: currentLocation, offset: index)
     }
@@ -112,7 +132,7 @@ public struct JSONParser {
       -> JSONValue
     {
       guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
-      if record { locations[path] = currentLocation }
+      if record { locations[path] = locationOfCurrentValue() }
       switch bytes[index] {
       case UInt8(ascii: "{"):
         guard depth < JSONParser.maxDepth else { throw error("nesting deeper than \(JSONParser.maxDepth) levels") }

@@ -139,4 +139,16 @@ struct JSONParserTests {
     #expect(doc.locations[[.key("a"), .index(1), .key("b")]] == SourceLocation(line: 3, column: 11))
     #expect(doc.location(of: [.key("a"), .index(5)]) == SourceLocation(line: 2, column: 8))
   }
+
+  @Test("locations on one long line count Unicode scalars (incremental column counting)")
+  func locationsOnOneLine() throws {
+    let doc = try JSONParser.parseDocument(Array(#"[1, "é", {"a": 2}]"#.utf8))
+    #expect(doc.locations[[.index(0)]] == SourceLocation(line: 1, column: 2))
+    #expect(doc.locations[[.index(1)]] == SourceLocation(line: 1, column: 5))
+    #expect(doc.locations[[.index(2)]] == SourceLocation(line: 1, column: 10))
+    #expect(doc.locations[[.index(2), .key("a")]] == SourceLocation(line: 1, column: 16))
+    let big = "[" + (0..<20_000).map { #"{"id":\#($0),"n":"é"}"# }.joined(separator: ",") + "]"
+    let bigDoc = try JSONParser.parseDocument(Array(big.utf8))
+    #expect(bigDoc.locations[[.index(19_999), .key("n")]]?.column == big.unicodeScalars.count - 4)
+  }
 }
