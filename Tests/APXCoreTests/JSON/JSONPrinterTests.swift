@@ -127,3 +127,19 @@ func stripANSI(_ text: String) -> String {
   }
   return out
 }
+
+@Suite("JSONColors")
+struct JSONColorsTests {
+  @Test("JQ_COLORS fields map onto the scheme; invalid values are ignored")
+  func jqColors() {
+    let colors = JSONColors(jqColors: "1;30:0;31:0;32:0;33:0;34:1;35:1;36:0;37")
+    #expect(
+      colors == JSONColors(key: "0;37", string: "0;34", number: "0;33", bool: "0;32", null: "1;30", punctuation: "1;35")
+    )
+    let partial = JSONColors(jqColors: "0;31")
+    #expect(partial?.null == "0;31")
+    #expect(partial?.string == JSONColors.default.string)
+    #expect(JSONColors(jqColors: "red:blue") == nil)
+    #expect(JSONColors(jqColors: "1:2:3:4:5:6:7:8:9") == nil)
+  }
+}
