@@ -37,6 +37,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     self.text = text
   }
 
+  /// The path as written.
   public var description: String { text }
 
   /// True when the path contains `[]` and so can yield any number of results.
