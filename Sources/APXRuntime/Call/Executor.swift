@@ -25,7 +25,8 @@ public struct Executor: Sendable {
         sink: sink)
       return CallOutcome(status: result.status, headers: result.headers)
     case .sse:
-      throw APXError(.usage, "SSE endpoints are not supported by this build yet", hint: "use a REST endpoint")
+      // Reconnection, Last-Event-ID, polling fallback and progress: see SSEWatch.
+      return try await SSEWatch(executor: self).run(request, sink: sink)
     case .grpc:
       throw APXError(.usage, "gRPC endpoints are not supported by this build yet", hint: "use a REST endpoint")
     }
