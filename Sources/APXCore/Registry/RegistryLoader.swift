@@ -294,6 +294,12 @@ public enum RegistryLoader {
       r.fail(p + [.key("path")], error.message, hint: error.hint)
       return
     }
+    if let authPlaceholder, !placeholders.contains(authPlaceholder) {
+      r.fail(
+        p + [.key("path")],
+        "the API key goes in the path segment {\(authPlaceholder)}, but the path \"\(e.path)\" has no such segment",
+        hint: "add {\(authPlaceholder)} to the path, or give this endpoint its own \"auth\"")
+    }
     for name in placeholders where e.param(named: name) == nil && name != authPlaceholder {
       r.fail(
         p + [.key("path")], "the path uses {\(name)} but no parameter \"\(name)\" is declared",

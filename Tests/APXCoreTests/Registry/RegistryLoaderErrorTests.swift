@@ -384,13 +384,17 @@ import Testing
   }
 
   @Test func apiKeyPlaceholderBelongsToTheAuthNotToParams() {
-    // Another name than the auth's: still an undeclared placeholder.
-    expectError(
+    // Another name than the auth's: an undeclared placeholder, and the key's segment is missing.
+    let errors = RegistryFixture.errors(
       RegistryFixture.document(
         top: #""auth": { "type": "api_key", "in": "path", "name": "key", "value": "v" }"#,
-        endpoints: #"    "e": { "kind": "rest", "path": "/{api_key}/x" }"#),
-      message: "the path uses {api_key} but no parameter \"api_key\" is declared", path: ".endpoints.e.path",
-      at: "\"/{api_key}/x\"")
+        endpoints: #"    "e": { "kind": "rest", "path": "/{api_key}/x" }"#))
+    #expect(
+      errors.map(\.message) == [
+        "the API key goes in the path segment {key}, but the path \"/{api_key}/x\" has no such segment",
+        "the path uses {api_key} but no parameter \"api_key\" is declared",
+      ])
+    #expect(errors.allSatisfy { $0.path == ".endpoints.e.path" })
     // Endpoint auth "none" switches the API key off: the placeholder then needs a parameter.
     expectError(
       RegistryFixture.document(
@@ -403,6 +407,21 @@ import Testing
         RegistryFixture.document(
           top: #""auth": { "type": "api_key", "in": "path", "name": "key", "value": "v" }"#,
           endpoints: #"    "e": { "kind": "rest", "path": "/{key}/x" }"#)) != nil)
+  }
+
+  @Test func apiKeyInPathNeedsItsSegment() {
+    let text = RegistryFixture.document(
+      top: #""auth": { "type": "api_key", "in": "path", "name": "api_key", "value": "v" }"#,
+      endpoints: """
+            "ok": { "kind": "rest", "path": "/v1/{api_key}/a" },
+            "off": { "kind": "rest", "path": "/b", "auth": { "type": "bearer", "token": "t" } },
+            "rpc": { "kind": "grpc", "service": "s", "method": "M" },
+            "bad": { "kind": "sse", "path": "/v1/c" }
+        """)
+    expectError(
+      text, message: "the API key goes in the path segment {api_key}, but the path \"/v1/c\" has no such segment",
+      path: ".endpoints.bad.path", at: "\"/v1/c\"",
+      hint: "add {api_key} to the path, or give this endpoint its own \"auth\"")
   }
 
   @Test(arguments: [
