@@ -92,20 +92,25 @@ public struct AuthApplier: Sendable {
         mask.addHeader(name)
         plan.setHeader(name, key)
       case .query:
-        let pair = PercentEncoding.encode(name, allowed: .queryComponent) + "=" + PercentEncoding.encode(key, allowed: .queryComponent)
+        let pair =
+          PercentEncoding.encode(name, allowed: .queryComponent) + "="
+          + PercentEncoding.encode(key, allowed: .queryComponent)
         plan.url += (plan.url.contains("?") ? "&" : "?") + pair
       case .path:
         let placeholder = "{\(name)}"
         guard plan.url.contains(placeholder) else {
           throw APXError(
-            .invalidDefinition, "the API key goes in the path segment {\(name)}, but this endpoint's path has no such segment",
+            .invalidDefinition,
+            "the API key goes in the path segment {\(name)}, but this endpoint's path has no such segment",
             hint: "add {\(name)} to the endpoint's path in \(api.sourceFile)", file: api.sourceFile)
         }
-        plan.url = plan.url.replacingOccurrences(of: placeholder, with: PercentEncoding.encode(key, allowed: .pathSegment))
+        plan.url = plan.url.replacingOccurrences(
+          of: placeholder, with: PercentEncoding.encode(key, allowed: .pathSegment))
       }
     case .oauth2ClientCredentials, .tokenCommand:
       guard let tokens else {
-        throw APXError(.auth, "\(auth.typeName) auth is not available in this build", hint: "use a bearer token with --token-stdin")
+        throw APXError(
+          .auth, "\(auth.typeName) auth is not available in this build", hint: "use a bearer token with --token-stdin")
       }
       let token: String
       if let rejectedToken {
@@ -121,7 +126,8 @@ public struct AuthApplier: Sendable {
   }
 
   /// Resolves a secret template; a missing or empty secret is an auth error naming the API.
-  func secret(_ template: String, what: String, api: APIDefinition, mask: inout SecretMask, allowEmpty: Bool = false) throws
+  func secret(_ template: String, what: String, api: APIDefinition, mask: inout SecretMask, allowEmpty: Bool = false)
+    throws
     -> String
   {
     let value = try TemplateResolver.resolveText(template, environment: environment, mask: &mask, secret: true)

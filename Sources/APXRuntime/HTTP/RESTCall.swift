@@ -6,19 +6,34 @@ import NIOHTTP1
 
 /// Per-call settings of a REST request.
 public struct RESTCallOptions: Sendable {
-  /// Overall time limit for the call, all attempts and redirects included.
+  /// Overall time limit for the call, all attempts, waits and redirects included.
   public var timeout: Double?
   public var followRedirects = true
   public var maxRedirects = 10
   /// Statuses that count as success; nil means any 2xx.
   public var expectStatus: [Int]?
   public var mask = SecretMask()
+  /// When and how often a failed attempt is repeated (default: never).
+  public var retry: RetryPolicy = .never
+  /// Whether repeating the request cannot apply it twice (`isRetrySafe`); unsafe requests get one attempt.
+  public var retrySafe = true
+  /// Time source and sleeper for the waits between attempts.
+  public var clock: any RetryClock = SystemRetryClock()
+  /// Called once when the server answers 401: returns the request with fresh
+  /// credentials (and the mask that covers them) to replay. Nil: a 401 fails.
+  public var reauthorize: (@Sendable (HTTPRequestPlan) async throws -> (HTTPRequestPlan, SecretMask))?
 
-  public init(timeout: Double? = nil, followRedirects: Bool = true, expectStatus: [Int]? = nil, mask: SecretMask = SecretMask()) {
+  public init(
+    timeout: Double? = nil, followRedirects: Bool = true, expectStatus: [Int]? = nil, mask: SecretMask = SecretMask(),
+    retry: RetryPolicy = .never, retrySafe: Bool = true, clock: any RetryClock = SystemRetryClock()
+  ) {
     self.timeout = timeout
     self.followRedirects = followRedirects
     self.expectStatus = expectStatus
     self.mask = mask
+    self.retry = retry
+    self.retrySafe = retrySafe
+    self.clock = clock
   }
 }
 
@@ -27,11 +42,15 @@ public struct RESTResult: Sendable {
   public var status: Int
   public var headers: [HeaderField]
   public var url: String
+  /// Attempts made (1 when the first one succeeded).
+  public var attempts: Int = 1
 }
 
-/// Sends a planned REST request: follows redirects itself (dropping
-/// credentials when the origin changes), streams the body to the sink as it
-/// arrives, and turns unexpected statuses into errors that carry the body.
+/// Sends a planned REST request: retries failed attempts when the policy and
+/// the method allow it (honouring `Retry-After`), replays once with fresh
+/// credentials after a 401, follows redirects itself (dropping credentials
+/// when the origin changes), streams the body to the sink as it arrives, and
+/// turns unexpected statuses into errors that carry the body.
 public struct RESTCall: Sendable {
   public let session: HTTPSession
 
@@ -40,28 +59,121 @@ public struct RESTCall: Sendable {
   /// Largest error body kept for the message; the rest is dropped.
   static let errorBodyLimit = 64 * 1024
 
+  /// One attempt that did not produce a successful response.
+  struct AttemptFailure: Error {
+    /// What the user sees if no further attempt is made.
+    var error: APXError
+    /// How the attempt failed, for the retry decision; nil when it must not be repeated
+    /// (a usage error, or the body already started going to the sink).
+    var outcome: RetryOutcome?
+    /// The raw `Retry-After` header of a failed response.
+    var retryAfter: String?
+  }
+
   public func run(_ initial: HTTPRequestPlan, options: RESTCallOptions, sink: any CallEventSink) async throws(APXError)
     -> RESTResult
   {
+    let clock = options.clock
+    let start = clock.now()
     let deadline: NIODeadline =
-      options.timeout.map { .now() + .milliseconds(Int64($0 * 1000)) } ?? .distantFuture
+      options.timeout.map { .now() + .milliseconds(Int64(min($0, 1e9) * 1000)) } ?? .distantFuture
     var plan = initial
+    var mask = options.mask
+    var attempt = 1
+    var reauthorized = false
+    var random = SystemRandomNumberGenerator()
+    // A body read from stdin is gone after the first attempt.
+    let replayable: Bool = if case .stdin = initial.body { false } else { true }
+
+    while true {
+      let failure: AttemptFailure
+      do {
+        var result = try await attemptOnce(
+          plan, attempt: attempt, mask: mask, options: options, deadline: deadline, sink: sink)
+        result.attempts = attempt
+        return result
+      } catch {
+        failure = error
+      }
+
+      if case .status(401) = failure.outcome, !reauthorized, replayable, let reauthorize = options.reauthorize {
+        // The token was rejected (revoked, or expired early): refresh once and replay. Not a retry.
+        reauthorized = true
+        do {
+          (plan, mask) = try await reauthorize(plan)
+        } catch {
+          throw NetworkErrorMapper.map(error, url: plan.url, timeout: options.timeout)
+        }
+        continue
+      }
+
+      guard let outcome = failure.outcome else { throw failure.error }
+      let now = clock.now()
+      let remaining = options.timeout.map { $0 - (now - start) }
+      let retryAfter = failure.retryAfter.flatMap { RetryAfter.seconds(from: $0, now: now) }
+      let decision = options.retry.decide(
+        afterAttempt: attempt, outcome: outcome, retrySafe: options.retrySafe && replayable, retryAfter: retryAfter,
+        remainingBudget: remaining, random: &random)
+      switch decision {
+      case .retry(let wait):
+        do {
+          try sink.receive(.retrying(attempt: attempt + 1, after: wait, reason: failure.error.message))
+          try await clock.sleep(seconds: wait)
+        } catch {
+          throw NetworkErrorMapper.map(error, url: plan.url, timeout: options.timeout)
+        }
+        attempt += 1
+      case .giveUp(let reason):
+        throw Self.gaveUp(failure.error, reason: reason, attempts: attempt, replayable: replayable)
+      }
+    }
+  }
+
+  /// The final error after the last attempt, saying why apx stopped trying when that helps.
+  static func gaveUp(_ error: APXError, reason: RetryGiveUpReason, attempts: Int, replayable: Bool) -> APXError {
+    var error = error
+    switch reason {
+    case .attemptsExhausted:
+      if attempts > 1 { error.message += " (\(reason))" }
+    case .budgetExhausted:
+      error.message += " (\(reason): gave up after \(attempts) attempt\(attempts == 1 ? "" : "s"))"
+      error.hint = "raise --timeout, or lower the retry delays"
+    case .notSafeToRetry:
+      let why =
+        replayable
+        ? "not retried: \(reason)"
+        : "not retried: the request body came from stdin and cannot be sent twice"
+      error.hint = error.hint.map { $0 + "; " + why } ?? why
+    case .statusNotRetryable, .connectionFailureNotRetryable, .timeoutNotRetryable:
+      if attempts > 1 { error.message += " (after \(attempts) attempts)" }
+    }
+    return error
+  }
+
+  /// One attempt: sends the request, follows redirects, and streams a successful body to the sink.
+  func attemptOnce(
+    _ first: HTTPRequestPlan, attempt: Int, mask: SecretMask, options: RESTCallOptions, deadline: NIODeadline,
+    sink: any CallEventSink
+  ) async throws(AttemptFailure) -> RESTResult {
+    var plan = first
     var hops = 0
     while true {
       let response: HTTPClientResponse
       do {
         try sink.receive(
-          .requestSent(method: plan.method, url: options.mask.mask(plan.url), headers: options.mask.mask(plan.headers), attempt: 1))
+          .requestSent(
+            method: plan.method, url: mask.mask(plan.url), headers: mask.mask(plan.headers), attempt: attempt))
         response = try await session.send(plan, deadline: deadline)
       } catch {
-        throw NetworkErrorMapper.map(error, url: plan.url, timeout: options.timeout)
+        let mapped = NetworkErrorMapper.map(error, url: plan.url, timeout: options.timeout)
+        throw AttemptFailure(error: mapped, outcome: Self.outcome(of: mapped))
       }
       let status = Int(response.status.code)
       let headers = response.headers.map { HeaderField($0.name, $0.value) }
       do {
-        try sink.receive(.responseHead(status: status, version: "\(response.version)", headers: options.mask.mask(headers)))
+        try sink.receive(.responseHead(status: status, version: "\(response.version)", headers: mask.mask(headers)))
       } catch {
-        throw NetworkErrorMapper.map(error, url: plan.url, timeout: options.timeout)
+        throw AttemptFailure(error: NetworkErrorMapper.map(error, url: plan.url, timeout: options.timeout))
       }
 
       if options.followRedirects, [301, 302, 303, 307, 308].contains(status),
@@ -69,12 +181,18 @@ public struct RESTCall: Sendable {
       {
         hops += 1
         guard hops <= options.maxRedirects else {
-          throw APXError(.network, "more than \(options.maxRedirects) redirects, last to \(options.mask.mask(location))",
-            hint: "the server may be redirecting in a loop")
+          throw AttemptFailure(
+            error: APXError(
+              .network, "more than \(options.maxRedirects) redirects, last to \(mask.mask(location))",
+              hint: "the server may be redirecting in a loop"))
         }
         // Drain (and drop) the redirect's body so the connection can be reused.
         do { for try await _ in response.body {} } catch {}
-        plan = try Self.redirected(plan, status: status, location: location)
+        do {
+          plan = try Self.redirected(plan, status: status, location: location)
+        } catch {
+          throw AttemptFailure(error: error)
+        }
         continue
       }
 
@@ -86,7 +204,9 @@ public struct RESTCall: Sendable {
             body.append(contentsOf: chunk.readableBytesView.prefix(Self.errorBodyLimit - body.count))
           }
         } catch {}
-        throw Self.statusError(status: status, body: body, plan: plan, expected: options.expectStatus, mask: options.mask)
+        throw AttemptFailure(
+          error: Self.statusError(status: status, body: body, plan: plan, expected: options.expectStatus, mask: mask),
+          outcome: .status(status), retryAfter: response.headers.first(name: "retry-after"))
       }
       do {
         for try await chunk in response.body {
@@ -94,9 +214,20 @@ public struct RESTCall: Sendable {
         }
         try sink.receive(.bodyEnd)
       } catch {
-        throw NetworkErrorMapper.map(error, url: plan.url, timeout: options.timeout)
+        // Part of the body may already be on stdout: never repeat the attempt.
+        throw AttemptFailure(error: NetworkErrorMapper.map(error, url: plan.url, timeout: options.timeout))
       }
       return RESTResult(status: status, headers: headers, url: plan.url)
+    }
+  }
+
+  /// How a transport error counts for retries: connection problems and
+  /// timeouts may be retried; anything else (bad URL, cancelled) may not.
+  static func outcome(of error: APXError) -> RetryOutcome? {
+    switch error.status {
+    case .network: .connectionFailure
+    case .timeout: .timeout
+    default: nil
     }
   }
 
@@ -113,7 +244,8 @@ public struct RESTCall: Sendable {
       next.body = .none
       next.headers.removeAll { $0.name.lowercased() == "content-type" || $0.name.lowercased() == "content-length" }
     } else if case .stdin = plan.body {
-      throw APXError(.usage, "the server redirected a request whose body came from stdin, which cannot be sent twice",
+      throw APXError(
+        .usage, "the server redirected a request whose body came from stdin, which cannot be sent twice",
         hint: "call the redirect target directly: \(target.absoluteString)")
     }
     if NetworkErrorMapper.origin(plan.url).lowercased() != NetworkErrorMapper.origin(next.url).lowercased() {
@@ -136,7 +268,7 @@ public struct RESTCall: Sendable {
     case 403: hint = "the credentials lack permission for this resource"
     case 404: hint = "check the path parameters and the environment's base URL"
     case 400, 422: hint = "the server rejected the request: see its message above and `apx describe`"
-    case 429: hint = "rate limited: wait, or enable retries (--retry N)"
+    case 429: hint = "rate limited: wait, or allow more attempts (--retry N)"
     case 500..<600: hint = "the server failed; try again later or check its logs"
     default:
       if let expected { hint = "the endpoint expects \(expected.map(String.init).joined(separator: " or "))" }

@@ -1,0 +1,189 @@
+import APXCore
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// Requests OAuth2 tokens (RFC 6749 §4.4 client credentials, §6 refresh)
+/// with a form POST to the token URL. Every error names the API and what to
+/// check, and never contains the client secret or a token.
+struct OAuth2TokenClient: Sendable {
+  let session: HTTPSession
+  let clock: any RetryClock
+  /// Seconds a token request may take.
+  var timeout: Double = 30
+
+  /// The OAuth2 settings of one API with `${env:...}` templates resolved.
+  struct Settings: Sendable {
+    var tokenURL: String
+    var clientID: String
+    var clientSecret: String
+    var scopes: [String]
+    var audience: String?
+    var extraFields: [HeaderField]
+    /// Masks the client secret (and later the tokens) in anything shown.
+    var mask: SecretMask
+    /// The registry fields, for hints naming the variables to check.
+    var config: OAuth2Config
+    var apiName: String
+    var environmentName: String
+    var file: String
+    var environment: [String: String]
+
+    /// What identifies these settings in the token store (no secrets).
+    var origin: String {
+      (["oauth2", tokenURL, clientID, scopes.joined(separator: " "), audience ?? ""]
+        + extraFields.map { "\($0.name)" }).joined(separator: "\n")
+    }
+  }
+
+  /// Resolves `config` for a call in `environmentName`; a relative token URL is joined to `baseURL`.
+  static func settings(
+    _ config: OAuth2Config, api: APIDefinition, environmentName: String, baseURL: String,
+    environment: [String: String]
+  ) throws(APXError) -> Settings {
+    var mask = SecretMask()
+    let url = try TemplateResolver.resolveText(config.tokenURL, environment: environment, mask: &mask)
+    let clientID = try TemplateResolver.resolveText(config.clientID, environment: environment, mask: &mask)
+    let secret = try TemplateResolver.resolveText(
+      config.clientSecret, environment: environment, mask: &mask, secret: true)
+    mask.add(secret)
+    var extra: [HeaderField] = []
+    for field in config.extraFields {
+      let value = try TemplateResolver.resolveText(field.value, environment: environment, mask: &mask, secret: true)
+      extra.append(HeaderField(field.name, value))
+    }
+    let audience = try config.audience.map { text throws(APXError) in
+      try TemplateResolver.resolveText(text, environment: environment, mask: &mask)
+    }
+    if clientID.isEmpty || secret.isEmpty {
+      throw APXError(
+        .auth, "the OAuth2 \(clientID.isEmpty ? "client_id" : "client_secret") of the API \"\(api.name)\" is empty",
+        hint: AuthSettingHints.check(
+          fields: [("client_id", config.clientID), ("client_secret", config.clientSecret)], environment: environment,
+          file: api.sourceFile))
+    }
+    return Settings(
+      tokenURL: resolve(url, against: baseURL), clientID: clientID, clientSecret: secret, scopes: config.scopes,
+      audience: audience, extraFields: extra, mask: mask, config: config, apiName: api.name,
+      environmentName: environmentName, file: api.sourceFile, environment: environment)
+  }
+
+  /// An absolute URL stays; `/oauth/token` or `oauth/token` is joined to the base URL.
+  static func resolve(_ url: String, against baseURL: String) -> String {
+    if url.contains("://") { return url }
+    let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+    return base + (url.hasPrefix("/") ? url : "/" + url)
+  }
+
+  /// A new token from the client credentials grant.
+  func clientCredentials(_ settings: Settings) async throws -> StoredToken {
+    var fields = [
+      HeaderField("grant_type", "client_credentials"), HeaderField("client_id", settings.clientID),
+      HeaderField("client_secret", settings.clientSecret),
+    ]
+    if !settings.scopes.isEmpty { fields.append(HeaderField("scope", settings.scopes.joined(separator: " "))) }
+    if let audience = settings.audience { fields.append(HeaderField("audience", audience)) }
+    fields += settings.extraFields
+    switch try await request(fields, settings) {
+    case .granted(let token): return token
+    case .refused(let status, let code, let description):
+      throw refusal(status: status, code: code, description: description, settings)
+    }
+  }
+
+  /// A new token from a refresh token, or nil when the server no longer
+  /// accepts it (`invalid_grant`): the caller then uses client credentials.
+  func refresh(_ refreshToken: String, _ settings: Settings) async throws -> StoredToken? {
+    var settings = settings
+    settings.mask.add(refreshToken)
+    let fields = [
+      HeaderField("grant_type", "refresh_token"), HeaderField("refresh_token", refreshToken),
+      HeaderField("client_id", settings.clientID), HeaderField("client_secret", settings.clientSecret),
+    ]
+    switch try await request(fields, settings) {
+    case .granted(let token):
+      return token
+    case .refused(let status, let code, let description):
+      // A refused refresh is normal (rotated, revoked, expired): start over. A bad client is not.
+      if code == "invalid_client" { throw refusal(status: status, code: code, description: description, settings) }
+      return nil
+    }
+  }
+
+  enum Answer {
+    case granted(StoredToken)
+    case refused(status: Int, code: String?, description: String?)
+  }
+
+  /// Posts the form and reads the answer (at most 1 MiB).
+  private func request(_ fields: [HeaderField], _ settings: Settings) async throws -> Answer {
+    let form = fields.map {
+      PercentEncoding.encode($0.name, allowed: .queryComponent) + "="
+        + PercentEncoding.encode($0.value, allowed: .queryComponent)
+    }.joined(separator: "&")
+    let plan = HTTPRequestPlan(
+      method: "POST", url: settings.tokenURL, headers: [HeaderField("Accept", "application/json")],
+      body: .bytes(Array(form.utf8), contentType: "application/x-www-form-urlencoded"))
+    let obtainedAt = clock.now()
+    let status: Int
+    let body: ByteBuffer
+    do {
+      let response = try await session.send(plan, deadline: .now() + .milliseconds(Int64(timeout * 1000)))
+      status = Int(response.status.code)
+      body = try await response.body.collect(upTo: 1 << 20)
+    } catch {
+      var mapped = NetworkErrorMapper.map(error, url: settings.tokenURL, timeout: timeout)
+      mapped.message = "cannot get a token for the API \"\(settings.apiName)\": " + settings.mask.mask(mapped.message)
+      mapped.cause = mapped.cause.map(settings.mask.mask)
+      throw mapped
+    }
+    let json = try? JSONParser.parse(Array(body.readableBytesView))
+    guard (200..<300).contains(status) else {
+      return .refused(
+        status: status, code: json?["error"]?.stringValue,
+        description: json?["error_description"]?.stringValue ?? String(buffer: body))
+    }
+    guard let accessToken = json?["access_token"]?.stringValue, !accessToken.isEmpty else {
+      throw APXError(
+        .auth, "the token endpoint of the API \"\(settings.apiName)\" answered \(status) without an access_token",
+        hint: "check token_url in \(settings.file): it should point at the OAuth2 token endpoint")
+    }
+    let expiresIn = json?["expires_in"].flatMap { $0.doubleValue ?? $0.stringValue.flatMap(Double.init) }
+    return .granted(
+      StoredToken(
+        api: settings.apiName, environment: settings.environmentName, type: "oauth2_client_credentials",
+        accessToken: accessToken, tokenType: json?["token_type"]?.stringValue ?? "Bearer",
+        refreshToken: json?["refresh_token"]?.stringValue, obtainedAt: obtainedAt,
+        expiresAt: expiresIn.flatMap { $0.isFinite && $0 > 0 ? obtainedAt + $0 : nil },
+        scope: json?["scope"]?.stringValue, subject: settings.clientID, origin: settings.origin))
+  }
+
+  /// The error for a refused token request: which API, what the server said, what to check.
+  private func refusal(status: Int, code: String?, description: String?, _ settings: Settings) -> APXError {
+    let said = [code, description].compactMap { $0 }.joined(separator: ": ")
+    let cause = said.isEmpty ? nil : String(settings.mask.mask(said).prefix(500))
+    let where_ = "the API \"\(settings.apiName)\" (environment \(settings.environmentName))"
+    let credentials = AuthSettingHints.check(
+      fields: [("client_id", settings.config.clientID), ("client_secret", settings.config.clientSecret)],
+      environment: settings.environment, file: settings.file)
+    switch code {
+    case "invalid_client", "unauthorized_client":
+      return APXError(
+        .auth, "the token endpoint rejected the client credentials of \(where_)", hint: credentials, cause: cause)
+    case "invalid_scope":
+      return APXError(
+        .auth, "the token endpoint refused the scopes requested for \(where_)",
+        hint: "check \"scopes\" in \(settings.file)", cause: cause)
+    default:
+      if status == 401 || status == 403 {
+        return APXError(
+          .auth, "the token endpoint rejected the client credentials of \(where_) (HTTP \(status))", hint: credentials,
+          cause: cause)
+      }
+      return APXError(
+        .auth,
+        "the token endpoint \(NetworkErrorMapper.origin(settings.tokenURL)) refused a token for \(where_) (HTTP \(status))",
+        hint: "check token_url, client_id, client_secret and the extra fields in \(settings.file)", cause: cause)
+    }
+  }
+}

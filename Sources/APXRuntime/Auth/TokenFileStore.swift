@@ -1,0 +1,141 @@
+import APXCore
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The on-disk token store: one JSON file per API and environment under
+/// `<state dir>/tokens/` (folder mode 0700, files mode 0600), replaced
+/// atomically (temp file + rename) so a reader never sees half a file, and
+/// guarded by a lock file per token for read-refresh-write cycles.
+public struct TokenFileStore: Sendable {
+  /// The folder holding the token files.
+  public let directory: String
+
+  /// A store in `directory` (created on first write).
+  public init(directory: String) { self.directory = directory }
+
+  /// The store under the user's state directory (`UserDirectories.stateDirectory`), or nil when there is none.
+  public static func standard(environment: [String: String]) -> TokenFileStore? {
+    UserDirectories.stateDirectory(environment: environment).map { TokenFileStore(directory: $0 + "/tokens") }
+  }
+
+  /// The file that holds the token of `api` in `environment`.
+  public func path(api: String, environment: String) -> String {
+    directory + "/" + Self.fileName(api) + "@" + Self.fileName(environment) + ".json"
+  }
+
+  /// Names made safe for a file name (no `/`, no `..`, no `@`).
+  static func fileName(_ name: String) -> String {
+    let encoded = PercentEncoding.encode(name, allowed: .pathSegment)
+    return encoded.hasPrefix(".") ? "%2E" + encoded.dropFirst() : encoded
+  }
+
+  /// The stored token, or nil when there is none or the file is unreadable
+  /// (a damaged file is treated as no token: apx will fetch a new one).
+  public func read(api: String, environment: String) -> StoredToken? {
+    guard let data = FileManager.default.contents(atPath: path(api: api, environment: environment)) else { return nil }
+    return try? JSONDecoder().decode(StoredToken.self, from: data)
+  }
+
+  /// Every stored token, sorted by API then environment.
+  public func all() -> [StoredToken] {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+    return names.filter { $0.hasSuffix(".json") }.sorted().compactMap { name in
+      FileManager.default.contents(atPath: directory + "/" + name).flatMap {
+        try? JSONDecoder().decode(StoredToken.self, from: $0)
+      }
+    }
+  }
+
+  /// Writes `token` with mode 0600: to a new temp file first, then renamed
+  /// over the old one, so a crash or a concurrent reader never sees a partial file.
+  public func write(_ token: StoredToken) throws(APXError) {
+    try ensureDirectory()
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+    let data: Data
+    do { data = try encoder.encode(token) } catch {
+      throw APXError(.internalFailure, "cannot encode the token for \(token.api)")
+    }
+    let target = path(api: token.api, environment: token.environment)
+    let temp = target + ".tmp-" + UUID().uuidString
+    let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw failure("cannot create", temp) }
+    var ok = true
+    data.withUnsafeBytes { raw in
+      var offset = 0
+      while offset < raw.count {
+        let n = posixWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+        if n < 0 {
+          if errno == EINTR { continue }
+          ok = false
+          return
+        }
+        offset += n
+      }
+    }
+    // umask can only remove bits, but make the mode explicit anyway.
+    if fchmod(fd, 0o600) != 0 || fsync(fd) != 0 { ok = false }
+    close(fd)
+    guard ok, rename(temp, target) == 0 else {
+      let error = failure("cannot write", target)
+      unlink(temp)
+      throw error
+    }
+  }
+
+  /// Deletes the stored token; true when there was one.
+  @discardableResult
+  public func delete(api: String, environment: String) throws(APXError) -> Bool {
+    let target = path(api: api, environment: environment)
+    if unlink(target) == 0 { return true }
+    if errno == ENOENT { return false }
+    throw failure("cannot delete", target)
+  }
+
+  /// Holds the lock of one token (a `.lock` file beside it) while `body` runs.
+  public func withLock<T: Sendable>(
+    api: String, environment: String, _ body: () async throws -> T
+  ) async throws -> T {
+    try ensureDirectory()
+    let lock = try await FileLock.acquire(path: path(api: api, environment: environment) + ".lock")
+    defer { lock.unlock() }
+    return try await body()
+  }
+
+  /// Creates the folder with mode 0700 (tokens are nobody else's business).
+  func ensureDirectory() throws(APXError) {
+    var isDir: ObjCBool = false
+    if FileManager.default.fileExists(atPath: directory, isDirectory: &isDir) {
+      if !isDir.boolValue {
+        throw APXError(.auth, "\(directory) is a file, not a folder", hint: "remove it or set APX_STATE_DIR")
+      }
+      return
+    }
+    do {
+      try FileManager.default.createDirectory(
+        atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw APXError(
+        .auth, "cannot create the token folder \(directory)",
+        hint: "check the permissions, or set APX_STATE_DIR to a writable folder", cause: "\(error)")
+    }
+  }
+
+  private func failure(_ what: String, _ path: String) -> APXError {
+    APXError(
+      .auth, "\(what) the token file \(path): \(String(cString: strerror(errno)))",
+      hint: "check the folder's permissions and free space, or set APX_STATE_DIR to a writable folder")
+  }
+}
+
+/// `write(2)`, outside the type whose `write(_:)` method would shadow it.
+private func posixWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  write(fd, bytes, count)
+}

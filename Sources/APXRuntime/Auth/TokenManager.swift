@@ -1,0 +1,218 @@
+import APXCore
+import Foundation
+
+/// Gets, stores, reuses and refreshes tokens for OAuth2 client credentials
+/// and `token_command` auth: the `TokenSource` of a run.
+///
+/// - Reuse: a token is used until shortly before it expires
+///   (`StoredToken.refreshMargin`), from memory or from the token store.
+/// - One refresh per key: concurrent callers needing a token for the same API
+///   and environment share a single in-flight request (exactly one token
+///   request however many wait); a file lock makes other apx processes wait
+///   for it too, and then reuse what it stored.
+/// - OAuth2 refreshes with the stored refresh token when there is one, and
+///   falls back to client credentials when the server refuses it.
+/// - Token commands are cached until the expiry they report or the
+///   configured `lifetime`; without either, for this run only.
+public actor TokenManager: TokenSource {
+  /// Where tokens persist between runs; nil keeps them in memory only.
+  public nonisolated let store: TokenFileStore?
+  let session: HTTPSession
+  let environment: [String: String]
+  let clock: any RetryClock
+
+  struct Key: Hashable {
+    var api: String
+    var environment: String
+  }
+
+  /// What the caller needs.
+  enum Need: Sendable {
+    /// Any usable token.
+    case reuse
+    /// A new token, whatever is stored (`apx auth login`).
+    case fresh
+    /// A token other than this one, which the server refused.
+    case replace(String)
+
+    func accepts(_ token: StoredToken, origin: String, now: Double) -> Bool {
+      guard token.origin == origin, token.isUsable(at: now) else { return false }
+      switch self {
+      case .reuse: return true
+      case .fresh: return false
+      case .replace(let rejected): return token.accessToken != rejected
+      }
+    }
+  }
+
+  private var memory: [Key: StoredToken] = [:]
+  private var inFlight: [Key: Task<StoredToken, any Error>] = [:]
+
+  /// A manager for one run.
+  ///
+  /// - Parameters:
+  ///   - session: the HTTP session token requests go through.
+  ///   - environment: the process environment (`${env:...}` in auth fields, PATH for commands).
+  ///   - store: the token store (`TokenFileStore.standard(environment:)`), or nil for memory only.
+  ///   - clock: decides when tokens count as expired.
+  public init(
+    session: HTTPSession, environment: [String: String], store: TokenFileStore?,
+    clock: any RetryClock = SystemRetryClock()
+  ) {
+    self.session = session
+    self.environment = environment
+    self.store = store
+    self.clock = clock
+  }
+
+  /// A usable token (stored or new); `forceRefresh` always gets a new one.
+  public func token(
+    for auth: AuthConfig, api: APIDefinition, environment: String, baseURL: String, forceRefresh: Bool
+  ) async throws -> String {
+    try await obtain(auth, api: api, environment: environment, baseURL: baseURL, need: forceRefresh ? .fresh : .reuse)
+      .accessToken
+  }
+
+  /// A token other than `rejected`: fetched once however many callers report the same rejection.
+  public func token(
+    for auth: AuthConfig, api: APIDefinition, environment: String, baseURL: String, rejected: String
+  ) async throws -> String {
+    try await obtain(auth, api: api, environment: environment, baseURL: baseURL, need: .replace(rejected)).accessToken
+  }
+
+  /// Runs the flow now and stores the new token (`apx auth login`).
+  public func login(_ auth: AuthConfig, api: APIDefinition, environment: String, baseURL: String) async throws
+    -> StoredToken
+  {
+    try await obtain(auth, api: api, environment: environment, baseURL: baseURL, need: .fresh)
+  }
+
+  /// A usable token with its details (`apx auth token`, and status after a refresh).
+  public func current(_ auth: AuthConfig, api: APIDefinition, environment: String, baseURL: String) async throws
+    -> StoredToken
+  {
+    try await obtain(auth, api: api, environment: environment, baseURL: baseURL, need: .reuse)
+  }
+
+  /// The stored token of `api` in `environment`, without fetching anything.
+  public func stored(api: String, environment: String) -> StoredToken? {
+    memory[Key(api: api, environment: environment)] ?? store?.read(api: api, environment: environment)
+  }
+
+  /// Forgets the token of `api` in `environment`; true when one was stored.
+  public func logout(api: String, environment: String) async throws -> Bool {
+    let key = Key(api: api, environment: environment)
+    let inMemory = memory.removeValue(forKey: key) != nil
+    guard let store else { return inMemory }
+    return try await store.withLock(api: api, environment: environment) {
+      try store.delete(api: api, environment: environment)
+    } || inMemory
+  }
+
+  /// The token for `need`: from memory, else from an in-flight fetch, else a new fetch.
+  func obtain(_ auth: AuthConfig, api: APIDefinition, environment: String, baseURL: String, need: Need) async throws
+    -> StoredToken
+  {
+    let key = Key(api: api.name, environment: environment)
+    let flow = try Flow.make(
+      auth, api: api, environmentName: environment, baseURL: baseURL, environment: self.environment)
+    while true {
+      if let token = memory[key], need.accepts(token, origin: flow.origin, now: clock.now()) { return token }
+      if let running = inFlight[key] {
+        // Join the fetch already under way; check its result against what we need.
+        let token = try await running.value
+        if case .replace(let rejected) = need, token.accessToken == rejected { continue }
+        return token
+      }
+      let task = Task.detached { [store, session, clock, environment = self.environment] in
+        try await Self.fetch(
+          flow, need: need, store: store, session: session, clock: clock, environment: environment, api: api)
+      }
+      inFlight[key] = task
+      let result: Result<StoredToken, any Error> = await task.result
+      inFlight[key] = nil
+      let token = try result.get()
+      memory[key] = token
+      return token
+    }
+  }
+
+  /// Under the store's lock: reuse what another process stored if it fits, else fetch and store.
+  static func fetch(
+    _ flow: Flow, need: Need, store: TokenFileStore?, session: HTTPSession, clock: any RetryClock,
+    environment: [String: String], api: APIDefinition
+  ) async throws -> StoredToken {
+    let work = { () async throws -> StoredToken in
+      let stored = store?.read(api: flow.apiName, environment: flow.environmentName)
+      if let stored, need.accepts(stored, origin: flow.origin, now: clock.now()) { return stored }
+      let previous = stored.flatMap { $0.origin == flow.origin ? $0 : nil }
+      let token = try await flow.run(
+        previous: previous, session: session, clock: clock, environment: environment, api: api)
+      if let store, flow.persists(token) { try store.write(token) }
+      return token
+    }
+    guard let store else { return try await work() }
+    return try await store.withLock(api: flow.apiName, environment: flow.environmentName, work)
+  }
+}
+
+/// One API's token flow with its settings resolved.
+struct Flow: Sendable {
+  enum Kind: Sendable {
+    case oauth2(OAuth2TokenClient.Settings)
+    case command([String], lifetime: Double?)
+  }
+
+  var kind: Kind
+  var apiName: String
+  var environmentName: String
+  /// Identifies the settings in the store (no secrets).
+  var origin: String
+
+  static func make(
+    _ auth: AuthConfig, api: APIDefinition, environmentName: String, baseURL: String, environment: [String: String]
+  ) throws(APXError) -> Flow {
+    switch auth {
+    case .oauth2ClientCredentials(let config):
+      let settings = try OAuth2TokenClient.settings(
+        config, api: api, environmentName: environmentName, baseURL: baseURL, environment: environment)
+      return Flow(kind: .oauth2(settings), apiName: api.name, environmentName: environmentName, origin: settings.origin)
+    case .tokenCommand(let command, let lifetime):
+      return Flow(
+        kind: .command(command, lifetime: lifetime), apiName: api.name, environmentName: environmentName,
+        origin: (["token_command"] + command).joined(separator: "\n"))
+    default:
+      throw APXError(
+        .usage, "the API \"\(api.name)\" uses \(auth.typeName) auth, which has no token to fetch",
+        hint: "token management applies to oauth2_client_credentials and token_command auth")
+    }
+  }
+
+  /// Whether the token is worth keeping on disk: not a command token of unknown lifetime.
+  func persists(_ token: StoredToken) -> Bool {
+    if case .command = kind { return token.expiresAt != nil }
+    return true
+  }
+
+  /// Gets a new token: refresh grant first when `previous` has a refresh token, else client credentials.
+  func run(
+    previous: StoredToken?, session: HTTPSession, clock: any RetryClock, environment: [String: String],
+    api: APIDefinition
+  ) async throws -> StoredToken {
+    switch kind {
+    case .oauth2(let settings):
+      let client = OAuth2TokenClient(session: session, clock: clock)
+      if let refreshToken = previous?.refreshToken, let token = try await client.refresh(refreshToken, settings) {
+        return token
+      }
+      return try await client.clientCredentials(settings)
+    case .command(let command, let lifetime):
+      let now = clock.now()
+      let output = try await TokenCommandRunner(environment: environment).run(command, api: api, now: now)
+      return StoredToken(
+        api: apiName, environment: environmentName, type: "token_command", accessToken: output.token,
+        obtainedAt: now, expiresAt: output.expiresAt ?? lifetime.map { now + $0 },
+        subject: command.first.map { ($0 as NSString).lastPathComponent }, origin: origin)
+    }
+  }
+}
