@@ -77,11 +77,11 @@ public struct JSONStreamFormatter: Sendable {
   /// - Parameters:
   ///   - style: `.pretty` (two-space indentation, like `jq .`) or `.compact`.
   ///   - colors: ANSI colours, or `nil` for plain output.
-  ///   - maxDepth: deeper nesting is a syntax error (keeps memory bounded).
+  ///   - maxDepth: deeper nesting is a syntax error (keeps memory bounded); clamped to 1...1_000_000.
   public init(style: JSONOutputStyle = .pretty, colors: JSONColors? = nil, maxDepth: Int = JSONParser.maxDepth) {
     self.style = style
     self.colors = colors
-    self.maxDepth = max(1, maxDepth)
+    self.maxDepth = min(max(1, maxDepth), 1_000_000)
     self.pretty = style == .pretty
     let codes = colors.map(JSONColorCodes.init)
     colored = codes != nil
