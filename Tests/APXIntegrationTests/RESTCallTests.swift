@@ -201,6 +201,28 @@ struct RESTCallTests {
     }
   }
 
+  @Test func multipartFilePartAndJSONBodyFromStdin() async throws {
+    try await withDemoServer { server in
+      let registry = try TestRegistry.make(
+        """
+        {"api": "up", "environments": {"demo": {"base_url": "\(server.httpBaseURL)"}},
+         "endpoints": {
+           "multipart": {"kind": "rest", "method": "POST", "path": "/api/v2/imports",
+                         "params": {"file": {"in": "multipart", "type": "file", "content_type": "text/csv", "required": true},
+                                    "note": {"in": "multipart"}}},
+           "echo": {"kind": "rest", "method": "POST", "path": "/api/v2/imports", "expect_status": [415]}}}
+        """)
+      let csv = try temporaryFile("m.csv", "title\nDune\nEmma\nUlysses\n")
+      let r = try await APXProcess.run(["call", "up.multipart", "file=@\(csv)", "note=hello", "--registry", registry])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout.contains("\"total_rows\":3"))
+      // A JSON body from stdin is not CSV: the server answers 415, which this endpoint expects.
+      let d = try await APXProcess.run(
+        ["call", "up.echo", "-d", "@-", "--registry", registry], stdin: Data("{\"a\":1}".utf8))
+      #expect(d.status == 0, "\(d.stderr)")
+    }
+  }
+
   @Test func badParameterTypeIsAUsageError() async throws {
     let r = try await APXProcess.run(["call", "gifs.gifs.trending", "per_page=many", "--base-url", "http://127.0.0.1:9"], environment: Self.gifsEnv)
     #expect(r.status == 2)

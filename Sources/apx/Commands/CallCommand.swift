@@ -57,7 +57,7 @@ struct CallCommand: AsyncParsableCommand {
         values: values, data: body, headers: global.headerFields, timeout: global.timeout, maxEvents: maxEvents,
         maxAttemptsOverride: global.noRetry ? 1 : global.retry)
       let printer = CallPrinter(context: context, settings: try OutputSettings.make(global, context: context))
-      try await HTTPSession.with(HTTPSessionOptions(insecure: global.insecure, caCertificatePath: global.cacert)) { session in
+      try await HTTPSession.with(HTTPSessionOptions(connectTimeout: global.connectTimeout, insecure: global.insecure, caCertificatePath: global.cacert)) { session in
         let executor = Executor(session: session, environment: context.environment)
         _ = try await executor.call(request, sink: printer)
       }

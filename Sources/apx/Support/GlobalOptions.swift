@@ -28,6 +28,9 @@ struct GlobalOptions: ParsableArguments {
   @Option(name: .customLong("timeout"), help: ArgumentHelp("Give up after this many seconds (all attempts together).", valueName: "SECONDS"))
   var timeout: Double?
 
+  @Option(name: .customLong("connect-timeout"), help: ArgumentHelp("Give up connecting after this many seconds (default 10).", valueName: "SECONDS"))
+  var connectTimeout: Double = 10
+
   @Option(name: .customLong("retry"), help: ArgumentHelp("Maximum attempts for retryable failures (overrides the registry).", valueName: "N"))
   var retry: Int?
 
@@ -49,6 +52,9 @@ struct GlobalOptions: ParsableArguments {
   func validate() throws {
     if let t = timeout, !(t > 0 && t.isFinite) {
       throw ValidationError("--timeout must be a positive number of seconds")
+    }
+    if !(connectTimeout > 0 && connectTimeout.isFinite) {
+      throw ValidationError("--connect-timeout must be a positive number of seconds")
     }
     if let r = retry, !(1...100).contains(r) {
       throw ValidationError("--retry must be from 1 to 100 attempts")
