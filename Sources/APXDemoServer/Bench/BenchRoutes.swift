@@ -21,45 +21,49 @@ struct BenchRoutes: Sendable {
   private func events(_ request: Request) throws -> Response {
     let count = try request.intQuery("count", in: 0...100_000_000, default: 1000)
     let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"]
-    return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-      var buffer = ByteBufferAllocator().buffer(capacity: Self.eventsPerBuffer * 40)
-      var n = 1
-      while n <= count {
-        let last = min(count, n + Self.eventsPerBuffer - 1)
-        buffer.clear()
-        for index in n...last {
-          buffer.writeString("id: \(index)\nevent: tick\ndata: {\"n\":\(index)}\n\n")
+    return Response(
+      status: .ok, headers: headers,
+      body: ResponseBody { writer in
+        var buffer = ByteBufferAllocator().buffer(capacity: Self.eventsPerBuffer * 40)
+        var n = 1
+        while n <= count {
+          let last = min(count, n + Self.eventsPerBuffer - 1)
+          buffer.clear()
+          for index in n...last {
+            buffer.writeString("id: \(index)\nevent: tick\ndata: {\"n\":\(index)}\n\n")
+          }
+          try await writer.write(buffer)
+          n = last + 1
         }
-        try await writer.write(buffer)
-        n = last + 1
-      }
-      try await writer.finish(nil)
-    })
+        try await writer.finish(nil)
+      })
   }
 
   /// About `mb` megabytes of JSON: `{"items":[{...},...],"count":N}`, generated chunk by chunk.
   private func json(_ request: Request) throws -> Response {
     let megabytes = try request.doubleQuery("mb", in: 0...4096) ?? 1
     let target = Int(megabytes * 1_048_576)
-    return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody { writer in
-      var buffer = ByteBufferAllocator().buffer(capacity: Self.chunkBytes + 1024)
-      buffer.writeString("{\"items\":[")
-      var flushed = 0
-      var index = 0
-      while flushed + buffer.readableBytes < target || index == 0 {
-        if index > 0 { buffer.writeString(",") }
-        buffer.writeString(Self.jsonItem(index))
-        index += 1
-        if buffer.readableBytes >= Self.chunkBytes {
-          flushed += buffer.readableBytes
-          try await writer.write(buffer)
-          buffer.clear()
+    return Response(
+      status: .ok, headers: [.contentType: "application/json"],
+      body: ResponseBody { writer in
+        var buffer = ByteBufferAllocator().buffer(capacity: Self.chunkBytes + 1024)
+        buffer.writeString("{\"items\":[")
+        var flushed = 0
+        var index = 0
+        while flushed + buffer.readableBytes < target || index == 0 {
+          if index > 0 { buffer.writeString(",") }
+          buffer.writeString(Self.jsonItem(index))
+          index += 1
+          if buffer.readableBytes >= Self.chunkBytes {
+            flushed += buffer.readableBytes
+            try await writer.write(buffer)
+            buffer.clear()
+          }
         }
-      }
-      buffer.writeString("],\"count\":\(index)}")
-      try await writer.write(buffer)
-      try await writer.finish(nil)
-    })
+        buffer.writeString("],\"count\":\(index)}")
+        try await writer.write(buffer)
+        try await writer.finish(nil)
+      })
   }
 
   /// One generated item: strings (with escapes and non-ASCII), numbers, nested objects, arrays.

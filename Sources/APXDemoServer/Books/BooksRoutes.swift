@@ -72,7 +72,8 @@ struct BooksRoutes: Sendable {
     return DemoResponse.json(
       .object([
         ("job_id", .string(job.id)),
-        ("status", .string(job.snapshot.status.rawValue)),
+        // A new job is reported as queued even if its task already started; replays tell the truth.
+        ("status", .string(replayed ? job.snapshot.status.rawValue : ImportStatus.queued.rawValue)),
         ("sse_url", .string(statusURL + "/stream")),
         ("status_url", .string(statusURL)),
         ("total_rows", .int(job.totalRows)),

@@ -16,7 +16,7 @@ enum ImportUpload {
       for try await chunk in request.body {
         received += chunk.readableBytes
         try checkSize(received)
-        csv.consume(chunk.readableBytesView)
+        chunk.withUnsafeReadableBytes { csv.consume($0) }
       }
     } else if mediaType == "multipart/form-data" {
       guard let boundary = MultipartScanner.boundary(fromContentType: contentType) else {
@@ -27,7 +27,9 @@ enum ImportUpload {
         for try await chunk in request.body {
           received += chunk.readableBytes
           try checkSize(received)
-          try multipart.consume(chunk.readableBytesView) { csv.consume($0) }
+          try chunk.withUnsafeReadableBytes { bytes in
+            try multipart.consume(bytes) { csv.consume($0) }
+          }
         }
         if received > 0 { try multipart.finish() }
       } catch MultipartScanner.Failure.malformed(let reason) {

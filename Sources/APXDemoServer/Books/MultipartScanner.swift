@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// A streaming `multipart/form-data` reader (RFC 7578) that hands the bytes of one
 /// named part to a sink as they arrive, holding at most one chunk plus a
 /// delimiter's length in memory.
@@ -49,7 +57,12 @@ struct MultipartScanner: Sendable {
   }
 
   /// Scans the next chunk; bytes of the wanted part go to `sink`.
-  mutating func consume(_ chunk: some Sequence<UInt8>, sink: (ArraySlice<UInt8>) -> Void) throws {
+  mutating func consume(_ chunk: [UInt8], sink: (UnsafeRawBufferPointer) -> Void) throws {
+    try chunk.withUnsafeBytes { try consume($0, sink: sink) }
+  }
+
+  /// Scans the next chunk, read in place; bytes of the wanted part go to `sink`.
+  mutating func consume(_ chunk: UnsafeRawBufferPointer, sink: (UnsafeRawBufferPointer) -> Void) throws {
     pending.append(contentsOf: chunk)
     var start = 0
     defer { pending.removeFirst(start) }
@@ -87,13 +100,13 @@ struct MultipartScanner: Sendable {
         state = .body(wanted: wanted)
       case .body(let wanted):
         if let found = Self.find(delimiter, in: pending, from: start) {
-          if wanted { sink(pending[start..<found]) }
+          if wanted { Self.emit(pending, start..<found, to: sink) }
           start = found + delimiter.count
           state = .afterDelimiter
         } else {
           // Keep a possible partial delimiter at the end for the next chunk.
           let safeEnd = max(start, pending.count - delimiter.count + 1)
-          if wanted && safeEnd > start { sink(pending[start..<safeEnd]) }
+          if wanted && safeEnd > start { Self.emit(pending, start..<safeEnd, to: sink) }
           start = safeEnd
           return
         }
@@ -131,20 +144,26 @@ struct MultipartScanner: Sendable {
     return nil
   }
 
+  private static func emit(_ bytes: [UInt8], _ range: Range<Int>, to sink: (UnsafeRawBufferPointer) -> Void) {
+    bytes.withUnsafeBytes { sink(UnsafeRawBufferPointer(rebasing: $0[range])) }
+  }
+
   /// First index at or after `from` where `needle` occurs in `haystack`.
+  ///
+  /// memchr for the first byte, then memcmp: a plain byte loop was the bottleneck of
+  /// large uploads in debug builds (and memmem is not visible through Glibc).
   static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
-    guard let first = needle.first, haystack.count - from >= needle.count else { return nil }
-    return haystack.withUnsafeBufferPointer { hay in
-      needle.withUnsafeBufferPointer { pattern in
+    guard let first = needle.first, from >= 0, haystack.count - from >= needle.count else { return nil }
+    return haystack.withUnsafeBytes { hay in
+      needle.withUnsafeBytes { pattern in
+        guard let base = hay.baseAddress, let patternBase = pattern.baseAddress else { return nil }
+        let lastStart = hay.count - pattern.count
         var index = from
-        let last = hay.count - pattern.count
-        while index <= last {
-          if hay[index] == first {
-            var matched = 1
-            while matched < pattern.count && hay[index + matched] == pattern[matched] { matched += 1 }
-            if matched == pattern.count { return index }
-          }
-          index += 1
+        while index <= lastStart {
+          guard let hit = memchr(base + index, Int32(first), lastStart - index + 1) else { return nil }
+          let position = base.distance(to: UnsafeRawPointer(hit))
+          if memcmp(base + position, patternBase, pattern.count) == 0 { return position }
+          index = position + 1
         }
         return nil
       }
