@@ -38,11 +38,21 @@ enum LessonUpdateMask {
         } else {
           lesson.clearDurationMinutes()
         }
-      case "room", "meeting_url", "location":
-        // Setting one member of the oneof clears the other, as the wire format does.
-        if path == "location" || patch.location != nil || Self.clears(path, in: lesson) {
-          lesson.location = Self.location(for: path, patch: patch, current: lesson.location)
+      case "room":
+        // A oneof member: setting it replaces the other member; unsetting it clears only itself.
+        if case .room(let room)? = patch.location {
+          lesson.location = .room(room)
+        } else if case .room? = lesson.location {
+          lesson.location = nil
         }
+      case "meeting_url":
+        if case .meetingURL(let url)? = patch.location {
+          lesson.location = .meetingURL(url)
+        } else if case .meetingURL? = lesson.location {
+          lesson.location = nil
+        }
+      case "location":
+        lesson.location = patch.location
       case "id", "created_at":
         throw RPCError(
           code: .invalidArgument,
@@ -58,29 +68,5 @@ enum LessonUpdateMask {
       }
     }
     return lesson
-  }
-
-  /// Whether an update of `path` with no value in the patch clears the stored oneof member.
-  private static func clears(_ path: String, in lesson: Classnotes_V1_Lesson) -> Bool {
-    switch (path, lesson.location) {
-    case ("room", .room?), ("meeting_url", .meetingURL?): return true
-    default: return false
-    }
-  }
-
-  private static func location(
-    for path: String,
-    patch: Classnotes_V1_Lesson,
-    current: Classnotes_V1_Lesson.OneOf_Location?
-  ) -> Classnotes_V1_Lesson.OneOf_Location? {
-    switch (path, patch.location) {
-    case ("location", let value): return value
-    case ("room", .room(let room)?): return .room(room)
-    case ("meeting_url", .meetingURL(let url)?): return .meetingURL(url)
-    // The patch sets the other member: leave the current value to that member's own path.
-    case (_, .some): return current
-    // The patch leaves the named member unset: clear it.
-    case (_, nil): return nil
-    }
   }
 }

@@ -155,6 +155,30 @@ struct DemoGRPCUnaryTests {
     }
   }
 
+  @Test func emptyMaskReplacesEveryUpdatableField() async throws {
+    try await DemoGRPCHarness.run { client, _ in
+      let api = Classnotes_V1_ClassNotesAPI.Client(wrapping: client)
+      let stored = try await api.getLesson(.with { $0.id = "les_0001" })
+      #expect(stored.hasSummary)
+      let updated = try await api.updateLesson(
+        .with {
+          $0.lesson = .with {
+            $0.id = "les_0001"
+            $0.title = "Replaced"
+            $0.meetingURL = "https://meet.example/replaced"
+          }
+        }
+      )
+      #expect(updated.title == "Replaced")
+      #expect(updated.labels.isEmpty)
+      #expect(!updated.hasTeacher)
+      #expect(!updated.hasSummary)
+      #expect(updated.location == .meetingURL("https://meet.example/replaced"))
+      #expect(updated.createdAt == stored.createdAt)
+      #expect(updated.id == "les_0001")
+    }
+  }
+
   @Test func deleteAndBatchDelete() async throws {
     try await DemoGRPCHarness.run { client, _ in
       let api = Classnotes_V1_ClassNotesAPI.Client(wrapping: client)
