@@ -61,7 +61,8 @@ enum ScalarFromJSON {
 
   static func float(_ value: JSONValue) throws(CodecError) -> Float {
     let d = try double(value, typeName: "float")
-    if d.isFinite && abs(d) > Double(Float.greatestFiniteMagnitude) {
+    // Values just above FLT_MAX that round to it (json_format prints FLT_MAX as 3.4028235e+38) are fine.
+    if d.isFinite && !Float(d).isFinite {
       throw .usage("\(JSONSnippet.describe(value)) is out of range for float")
     }
     return Float(d)
