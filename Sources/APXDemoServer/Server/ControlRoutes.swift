@@ -10,7 +10,7 @@ struct ControlRoutes: Sendable {
   func register(on router: Router<DemoRequestContext>) {
     router.get("_demo/stats") { _, _ in
       let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys]
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
       let data = try encoder.encode(stats.snapshot)
       return DemoResponse.text(String(decoding: data, as: UTF8.self), contentType: "application/json")
     }
