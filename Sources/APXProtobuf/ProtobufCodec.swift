@@ -7,7 +7,9 @@ extension DescriptorPool {
   /// Encodes `json` (a JSON object for a message, or a well-known type's JSON form)
   /// as protobuf wire bytes of `type`. Bad input throws a `.usage` error whose
   /// message starts with the JSON path, e.g. `.lesson.labels[0]: expected a string value, got 3`.
-  public func encode(_ json: JSONValue, as type: MessageDescriptor, options: EncodeOptions = EncodeOptions()) throws(APXError) -> [UInt8] {
+  public func encode(_ json: JSONValue, as type: MessageDescriptor, options: EncodeOptions = EncodeOptions())
+    throws(APXError) -> [UInt8]
+  {
     var buffer: [UInt8] = []
     try encode(json, as: type, into: &buffer, options: options)
     return buffer

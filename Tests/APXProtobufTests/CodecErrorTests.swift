@@ -16,12 +16,14 @@ import Testing
     let error = try encodeError(#"{"lesson": {"labels": ["a", 3]}}"#, as: "apxtest.v1.CreateLessonRequest")
     #expect(error?.status == .usage)
     #expect(
-      error?.message == "cannot encode apxtest.v1.CreateLessonRequest from JSON: .lesson.labels[1]: expected a string value, got 3")
+      error?.message
+        == "cannot encode apxtest.v1.CreateLessonRequest from JSON: .lesson.labels[1]: expected a string value, got 3")
   }
 
   @Test func pathsThroughMapsAndLists() throws {
     let error = try encodeError(#"{"nestedMap": {"a b": {"children": [{}, {"count": true}]}}}"#)
-    #expect(error?.message.hasSuffix(#".nestedMap["a b"].children[1].count: expected an integer (int32), got true"#) == true)
+    #expect(
+      error?.message.hasSuffix(#".nestedMap["a b"].children[1].count: expected an integer (int32), got true"#) == true)
     let keyError = try encodeError(#"{"intMap": {"12x": "v"}}"#)
     #expect(keyError?.message.hasSuffix(#".intMap["12x"]: map key "12x" is not a valid int64"#) == true)
   }
@@ -30,7 +32,9 @@ import Testing
     let error = try encodeError(#"{"lesson": {"tittle": "x"}}"#, as: "apxtest.v1.CreateLessonRequest")
     #expect(error?.message.hasSuffix(#".lesson: unknown field "tittle" in message apxtest.v1.Lesson"#) == true)
     #expect(error?.hint?.hasPrefix("did you mean 'title'?") == true)
-    #expect(error?.hint?.contains("valid fields: createdAt, id, labels, metadata, score, sections, status, title, viewCount") == true)
+    #expect(
+      error?.hint?.contains("valid fields: createdAt, id, labels, metadata, score, sections, status, title, viewCount")
+        == true)
   }
 
   @Test func ignoreUnknownFieldsOption() throws {
@@ -52,7 +56,8 @@ import Testing
 
   @Test func sameFieldTwiceUnderTwoNames() throws {
     let error = try encodeError(#"{"fInt32": 1, "f_int32": 2}"#)
-    #expect(error?.message.hasSuffix(#""fInt32" and "f_int32" both set field f_int32 of apxtest.v1.Everything"#) == true)
+    #expect(
+      error?.message.hasSuffix(#""fInt32" and "f_int32" both set field f_int32 of apxtest.v1.Everything"#) == true)
   }
 
   @Test func badValuesOfEachKind() throws {
@@ -65,12 +70,18 @@ import Testing
       (#"{"fBool": "true"}"#, #"expected true or false, got "true""#),
       (#"{"fBytes": "not base64!"}"#, #""not base64!" is not valid base64 (standard or URL-safe)"#),
       (#"{"color": "COLOR_PURPLE"}"#, #""COLOR_PURPLE" is not a value of enum apxtest.v1.Color"#),
-      (#"{"createdAt": "2024-13-01T00:00:00Z"}"#, #"expected an RFC 3339 timestamp like "2024-01-01T00:00:00Z", got "2024-13-01T00:00:00Z""#),
+      (
+        #"{"createdAt": "2024-13-01T00:00:00Z"}"#,
+        #"expected an RFC 3339 timestamp like "2024-01-01T00:00:00Z", got "2024-13-01T00:00:00Z""#
+      ),
       (#"{"ttl": 5}"#, #"expected a duration like "1.5s", got 5"#),
       (#"{"tags": "x"}"#, #"expected an array for repeated field tags, got "x""#),
       (#"{"tags": [null]}"#, "null is not allowed as an element of repeated field tags"),
       (#"{"nested": 1}"#, "expected a JSON object for message apxtest.v1.Nested, got 1"),
-      (#"{"payload": {"label": "x"}}"#, #"an Any object needs an "@type" member like "type.googleapis.com/package.Message""#),
+      (
+        #"{"payload": {"label": "x"}}"#,
+        #"an Any object needs an "@type" member like "type.googleapis.com/package.Message""#
+      ),
       (#"{"updateMask": "a_b"}"#, #""a_b" is not a valid lowerCamelCase field mask path"#),
       (#"{"nothing": {"x": 1}}"#, #"google.protobuf.Empty has no fields, got "x""#),
     ]
@@ -83,7 +94,10 @@ import Testing
 
   @Test func rootMustBeAnObject() throws {
     let error = try encodeError("[1]")
-    #expect(error?.message == "cannot encode apxtest.v1.Everything from JSON: expected a JSON object for message apxtest.v1.Everything, got an array")
+    #expect(
+      error?.message
+        == "cannot encode apxtest.v1.Everything from JSON: expected a JSON object for message apxtest.v1.Everything, got an array"
+    )
   }
 
   @Test func deepJSONIsRejected() throws {
@@ -103,7 +117,8 @@ import Testing
 
   @Test func truncatedVarint() throws {
     let error = try decodeError([0x18, 0xff, 0xff])
-    #expect(error?.message == "cannot decode apxtest.v1.Everything from protobuf bytes: .fInt32: truncated varint at byte 3")
+    #expect(
+      error?.message == "cannot decode apxtest.v1.Everything from protobuf bytes: .fInt32: truncated varint at byte 3")
     #expect(error?.status == .remoteFailure)
   }
 
@@ -123,7 +138,8 @@ import Testing
     #expect(try decodeError([0x1f, 0x00])?.message.hasSuffix("invalid wire type 7 at byte 0") == true)
     #expect(try decodeError([0x00, 0x00])?.message.hasSuffix("field number 0 at byte 0") == true)
     // An end-group tag for unknown field 999 with no group open.
-    #expect(try decodeError([0xbc, 0x3e])?.message.hasSuffix("unexpected end-group tag for field 999 at byte 2") == true)
+    #expect(
+      try decodeError([0xbc, 0x3e])?.message.hasSuffix("unexpected end-group tag for field 999 at byte 2") == true)
   }
 
   @Test func overlongVarint() throws {
@@ -174,7 +190,8 @@ import Testing
   /// Random bytes (seeded) never crash the decoder: it answers or throws.
   @Test func randomBytesNeverTrap() throws {
     let pool = try Fixtures.requirePool()
-    let types = try ["apxtest.v1.Everything", "apxtest.v1.Lesson", "google.protobuf.Struct", "google.protobuf.Any"].map {
+    let types = try ["apxtest.v1.Everything", "apxtest.v1.Lesson", "google.protobuf.Struct", "google.protobuf.Any"].map
+    {
       try pool.message(named: $0)
     }
     var rng = SplitMix64(seed: 42)

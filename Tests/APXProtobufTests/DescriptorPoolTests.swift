@@ -36,7 +36,8 @@ import Testing
     #expect(client.output.fullName == "google.protobuf.Empty")
     let bidi = try pool.method(service: "apxtest.v1.LessonService", method: "Chat")
     #expect(bidi.clientStreaming && bidi.serverStreaming)
-    #expect(try pool.methods(of: "apxtest.v1.LessonService") == ["CreateLesson", "WatchLesson", "UploadLessons", "Chat"])
+    #expect(
+      try pool.methods(of: "apxtest.v1.LessonService") == ["CreateLesson", "WatchLesson", "UploadLessons", "Chat"])
   }
 
   @Test func unknownMethodSuggestsValidNames() throws {
@@ -49,7 +50,9 @@ import Testing
     #expect(error?.hint?.contains("did you mean 'CreateLesson'?") == true)
     #expect(error?.hint?.contains("valid methods: Chat, CreateLesson, UploadLessons, WatchLesson") == true)
 
-    let serviceError = #expect(throws: APXError.self) { try pool.method(service: "apxtest.v1.LesonService", method: "Chat") }
+    let serviceError = #expect(throws: APXError.self) {
+      try pool.method(service: "apxtest.v1.LesonService", method: "Chat")
+    }
     #expect(serviceError?.hint?.contains("did you mean 'apxtest.v1.LessonService'?") == true)
 
     let typeError = #expect(throws: APXError.self) { try pool.message(named: "apxtest.v1.Lessen") }

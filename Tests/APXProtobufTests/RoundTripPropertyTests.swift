@@ -6,7 +6,9 @@ import Testing
 /// Property: for random messages generated from the descriptors (seeded, so
 /// failures reproduce), decode(encode(x)) == x, and encoding is stable.
 @Suite struct RoundTripPropertyTests {
-  @Test(arguments: ["apxtest.v1.Everything", "apxtest.v1.Lesson", "apxtest.v1.CreateLessonRequest", "apxtest.v1.Nested"])
+  @Test(arguments: [
+    "apxtest.v1.Everything", "apxtest.v1.Lesson", "apxtest.v1.CreateLessonRequest", "apxtest.v1.Nested",
+  ])
   func decodeOfEncodeIsIdentity(_ typeName: String) throws {
     let pool = try Fixtures.requirePool()
     let type = try pool.message(named: typeName)
@@ -44,7 +46,8 @@ import Testing
   @Test func outputKeysFollowFieldNumbers() throws {
     let pool = try Fixtures.requirePool()
     let type = try pool.message(named: "apxtest.v1.Everything")
-    let json = try JSONParser.parse(#"{"farAway": 1, "customName": "r", "fString": "s", "fDouble": 1.5, "createdAt": "2024-01-01T00:00:00Z"}"#)
+    let json = try JSONParser.parse(
+      #"{"farAway": 1, "customName": "r", "fString": "s", "fDouble": 1.5, "createdAt": "2024-01-01T00:00:00Z"}"#)
     let decoded = try pool.decode(try pool.encode(json, as: type), as: type)
     #expect(decoded.objectMembers?.map(\.key) == ["fDouble", "fString", "createdAt", "customName", "farAway"])
   }
@@ -107,7 +110,8 @@ struct RandomMessage {
       }
       if field.enumType?.fullName == "google.protobuf.NullValue" { continue }
       if field.isMap {
-        guard let entry = field.messageType, let keyField = entry.field(number: 1), let valueField = entry.field(number: 2)
+        guard let entry = field.messageType, let keyField = entry.field(number: 1),
+          let valueField = entry.field(number: 2)
         else { continue }
         var seen = Set<String>()
         var entries: [JSONMember] = []
@@ -216,8 +220,10 @@ struct RandomMessage {
     switch type.fullName {
     case "google.protobuf.Timestamp":
       return .string(
-        ["1970-01-01T00:00:00Z", "2024-02-29T12:34:56.789Z", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999999999Z",
-         "1969-12-31T23:59:59.000001Z"][int(0...4)])
+        [
+          "1970-01-01T00:00:00Z", "2024-02-29T12:34:56.789Z", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999999999Z",
+          "1969-12-31T23:59:59.000001Z",
+        ][int(0...4)])
     case "google.protobuf.Duration":
       return .string(["0s", "1.500s", "-0.000000001s", "315576000000s", "-3600.000100s"][int(0...4)])
     case "google.protobuf.FieldMask": return .string(["", "a", "fooBar.baz,qux"][int(0...2)])
@@ -229,7 +235,8 @@ struct RandomMessage {
       if chance(0.3) { return .object([]) }
       if chance(0.5) {
         return .object([
-          JSONMember("@type", .string("type.googleapis.com/google.protobuf.Duration")), JSONMember("value", .string("2s")),
+          JSONMember("@type", .string("type.googleapis.com/google.protobuf.Duration")),
+          JSONMember("value", .string("2s")),
         ])
       }
       guard let nested = pool.message("apxtest.v1.Nested"), case .object(let fields) = message(nested, depth: depth + 1)

@@ -124,9 +124,10 @@ import Testing
       let bytes = try pool.encode(.string(input), as: type)
       #expect(try pool.decode(bytes, as: type) == .string(expected), "\(input)")
     }
-    for bad in ["2023-02-29T00:00:00Z", "2024-01-01T00:00:00", "2024-01-01 00:00:00Z", "10000-01-01T00:00:00Z",
-      "2024-01-01T00:00:00.1234567890Z", "0000-12-31T23:59:59Z"]
-    {
+    for bad in [
+      "2023-02-29T00:00:00Z", "2024-01-01T00:00:00", "2024-01-01 00:00:00Z", "10000-01-01T00:00:00Z",
+      "2024-01-01T00:00:00.1234567890Z", "0000-12-31T23:59:59Z",
+    ] {
       #expect(throws: APXError.self, "\(bad)") { try pool.encode(.string(bad), as: type) }
     }
   }
@@ -134,7 +135,9 @@ import Testing
   @Test func durationForms() throws {
     let pool = try Fixtures.requirePool()
     let type = try pool.message(named: "google.protobuf.Duration")
-    let cases: [(String, String)] = [("1.5s", "1.500s"), ("-0.5s", "-0.500s"), ("0s", "0s"), ("3.000000001s", "3.000000001s")]
+    let cases: [(String, String)] = [
+      ("1.5s", "1.500s"), ("-0.5s", "-0.500s"), ("0s", "0s"), ("3.000000001s", "3.000000001s"),
+    ]
     for (input, expected) in cases {
       let bytes = try pool.encode(.string(input), as: type)
       #expect(try pool.decode(bytes, as: type) == .string(expected), "\(input)")

@@ -47,7 +47,9 @@ struct WireCanonicalForm {
           records.append((number, Array(bytes[tagStart..<i])))
         } else if let field, let inner = field.messageType, field.type == .message {
           let canonicalPayload = try canonical(payload, as: inner)
-          let record = Array(bytes[tagStart..<(tagStart + tagLength(tag))]) + encodeVarint(UInt64(canonicalPayload.count)) + canonicalPayload
+          let record =
+            Array(bytes[tagStart..<(tagStart + tagLength(tag))]) + encodeVarint(UInt64(canonicalPayload.count))
+            + canonicalPayload
           if field.isMap {
             mapEntries[number, default: []].append(record)
           } else {

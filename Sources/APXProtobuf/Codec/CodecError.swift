@@ -37,9 +37,11 @@ struct CodecError: Error {
 
   /// `.name` for identifier-like keys, `["odd key"]` otherwise.
   static func component(key: String) -> String {
-    let simple = !key.isEmpty && key.utf8.allSatisfy { c in
-      (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c == 95
-    }
+    let simple =
+      !key.isEmpty
+      && key.utf8.allSatisfy { c in
+        (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c == 95
+      }
     return simple ? "." + key : "[" + JSONSnippet.quote(key) + "]"
   }
 }

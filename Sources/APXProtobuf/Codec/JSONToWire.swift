@@ -37,7 +37,9 @@ struct JSONToWire {
   }
 
   /// Encodes the members of a JSON object as the fields of `msg`.
-  func encodeFields(_ members: [JSONMember], _ msg: MessageNode, into w: inout WireWriter, depth: Int) throws(CodecError) {
+  func encodeFields(_ members: [JSONMember], _ msg: MessageNode, into w: inout WireWriter, depth: Int)
+    throws(CodecError)
+  {
     // (field index, member index); built then put in field order.
     var assigned: [(field: Int, member: Int)] = []
     assigned.reserveCapacity(members.count)
@@ -61,7 +63,8 @@ struct JSONToWire {
         throw CodecError.usage(
           a == b
             ? "field \(JSONSnippet.quote(a)) is set twice in message \(msg.fullName)"
-            : "\(JSONSnippet.quote(a)) and \(JSONSnippet.quote(b)) both set field \(msg.fields[assigned[i].field].name) of \(msg.fullName)")
+            : "\(JSONSnippet.quote(a)) and \(JSONSnippet.quote(b)) both set field \(msg.fields[assigned[i].field].name) of \(msg.fullName)"
+        )
       }
     }
     if !msg.oneofs.isEmpty { try checkOneofs(assigned, members, msg) }
@@ -89,7 +92,9 @@ struct JSONToWire {
     }
   }
 
-  private func checkOneofs(_ assigned: [(field: Int, member: Int)], _ members: [JSONMember], _ msg: MessageNode) throws(CodecError) {
+  private func checkOneofs(_ assigned: [(field: Int, member: Int)], _ members: [JSONMember], _ msg: MessageNode)
+    throws(CodecError)
+  {
     var firstSet = [Int](repeating: -1, count: msg.oneofs.count)
     for (f, m) in assigned {
       let o = msg.fields[f].oneofIndex
@@ -97,13 +102,16 @@ struct JSONToWire {
       if firstSet[o] >= 0 {
         let other = members[firstSet[o]].key
         throw CodecError.usage(
-          "\(JSONSnippet.quote(other)) and \(JSONSnippet.quote(members[m].key)) are both members of oneof '\(msg.oneofs[o].name)' in \(msg.fullName); set only one")
+          "\(JSONSnippet.quote(other)) and \(JSONSnippet.quote(members[m].key)) are both members of oneof '\(msg.oneofs[o].name)' in \(msg.fullName); set only one"
+        )
       }
       firstSet[o] = m
     }
   }
 
-  private func encodeField(_ value: JSONValue, _ field: FieldNode, into w: inout WireWriter, depth: Int) throws(CodecError) {
+  private func encodeField(_ value: JSONValue, _ field: FieldNode, into w: inout WireWriter, depth: Int)
+    throws(CodecError)
+  {
     if field.isMap {
       try encodeMap(value, field, into: &w, depth: depth)
     } else if field.isRepeated {
@@ -152,7 +160,9 @@ struct JSONToWire {
 
   /// Writes one value with its tag; `always` is false for implicit-presence fields,
   /// whose default values are not written.
-  private func encodeSingular(_ value: JSONValue, _ field: FieldNode, always: Bool, into w: inout WireWriter, depth: Int) throws(CodecError) {
+  private func encodeSingular(
+    _ value: JSONValue, _ field: FieldNode, always: Bool, into w: inout WireWriter, depth: Int
+  ) throws(CodecError) {
     switch field.type {
     case .message:
       w.tag(field.number, .lengthDelimited)
@@ -183,7 +193,9 @@ struct JSONToWire {
     }
   }
 
-  private func encodeMap(_ value: JSONValue, _ field: FieldNode, into w: inout WireWriter, depth: Int) throws(CodecError) {
+  private func encodeMap(_ value: JSONValue, _ field: FieldNode, into w: inout WireWriter, depth: Int)
+    throws(CodecError)
+  {
     guard case .object(var members) = value else {
       throw ScalarFromJSON.expected("an object for map field \(field.name)", value)
     }

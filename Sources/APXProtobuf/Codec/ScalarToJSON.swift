@@ -93,7 +93,8 @@ enum ScalarToJSON {
     case .string, .bytes: .string("")
     case .enum:
       if let enumNode {
-        enumNode.fullName == "google.protobuf.NullValue" ? .null : (enumNode.byNumber[0].map { .string($0) } ?? .number("0"))
+        enumNode.fullName == "google.protobuf.NullValue"
+          ? .null : (enumNode.byNumber[0].map { .string($0) } ?? .number("0"))
       } else {
         .number("0")
       }

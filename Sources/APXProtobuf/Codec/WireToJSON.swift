@@ -94,7 +94,8 @@ struct WireToJSON {
         members.append(JSONMember(key, .object(entries)))
       case .message(let bodies):
         do throws(CodecError) {
-          members.append(JSONMember(key, try decodeMessage(bodies, storage.messages[field.typeIndex], depth: depth + 1)))
+          members.append(
+            JSONMember(key, try decodeMessage(bodies, storage.messages[field.typeIndex], depth: depth + 1)))
         } catch {
           throw error.adding("." + key)
         }
@@ -110,7 +111,9 @@ struct WireToJSON {
       hint: "the bytes were probably written with a different .proto than the one loaded")
   }
 
-  private func read(_ field: FieldNode, _ wireType: WireType, _ r: inout WireReader, into slot: inout Slot, depth: Int) throws(CodecError) {
+  private func read(_ field: FieldNode, _ wireType: WireType, _ r: inout WireReader, into slot: inout Slot, depth: Int)
+    throws(CodecError)
+  {
     if field.isMap {
       guard wireType == .lengthDelimited else { throw wireTypeError(field, got: wireType) }
       let range = try wire { () throws(WireFailure) in try r.lengthDelimited() }
@@ -160,7 +163,9 @@ struct WireToJSON {
     case .message, .group:
       let body: Range<Int>
       if field.type == .group {
-        body = try wire { () throws(WireFailure) in try r.skip(number: field.number, wireType: .startGroup, depth: depth) }
+        body = try wire { () throws(WireFailure) in
+          try r.skip(number: field.number, wireType: .startGroup, depth: depth)
+        }
       } else {
         body = try wire { () throws(WireFailure) in try r.lengthDelimited() }
       }
@@ -177,13 +182,17 @@ struct WireToJSON {
   }
 
   /// One element of a repeated field that is not packed.
-  private func readOne(_ field: FieldNode, _ wireType: WireType, _ r: inout WireReader, enumNode: EnumNode?, depth: Int) throws(CodecError) -> JSONValue {
+  private func readOne(_ field: FieldNode, _ wireType: WireType, _ r: inout WireReader, enumNode: EnumNode?, depth: Int)
+    throws(CodecError) -> JSONValue
+  {
     switch field.type {
     case .message:
       let body = try wire { () throws(WireFailure) in try r.lengthDelimited() }
       return try decodeMessage([body], storage.messages[field.typeIndex], depth: depth + 1)
     case .group:
-      let body = try wire { () throws(WireFailure) in try r.skip(number: field.number, wireType: .startGroup, depth: depth) }
+      let body = try wire { () throws(WireFailure) in
+        try r.skip(number: field.number, wireType: .startGroup, depth: depth)
+      }
       return try decodeMessage([body], storage.messages[field.typeIndex], depth: depth + 1)
     default:
       return try ScalarToJSON.read(field.type, &r, enumNode: enumNode).0
@@ -191,7 +200,8 @@ struct WireToJSON {
   }
 
   /// A map entry: key as a JSON object key, value as JSON (missing parts take defaults).
-  private func mapEntry(_ range: Range<Int>, _ entry: MessageNode, depth: Int) throws(CodecError) -> (String, JSONValue) {
+  private func mapEntry(_ range: Range<Int>, _ entry: MessageNode, depth: Int) throws(CodecError) -> (String, JSONValue)
+  {
     let keyField = entry.fields[0]
     let valueField = entry.fields[1]
     var key: JSONValue?

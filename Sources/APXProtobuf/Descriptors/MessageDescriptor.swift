@@ -109,7 +109,8 @@ public struct FieldDescriptor: Sendable, CustomStringConvertible {
       typeText = "map<\(k.type.protoName), \(vt)>"
       return "\(typeText) \(n.name) = \(n.number)"
     }
-    let label = n.isRepeated ? "repeated " : (n.hasPresence && oneofName == nil && n.type != .message ? "optional " : "")
+    let label =
+      n.isRepeated ? "repeated " : (n.hasPresence && oneofName == nil && n.type != .message ? "optional " : "")
     return "\(label)\(typeText) \(n.name) = \(n.number)"
   }
 }

@@ -35,7 +35,9 @@ struct PoolBuilder {
         throw APXError(
           .invalidDefinition,
           "descriptor file '\(f.name)' imports '\(dep)', which is not among the \(files.count) loaded file(s)",
-          hint: "build the protoset with `protoc --include_imports --descriptor_set_out=...`, or make sure the server's reflection answers include '\(dep)'")
+          hint:
+            "build the protoset with `protoc --include_imports --descriptor_set_out=...`, or make sure the server's reflection answers include '\(dep)'"
+        )
       }
     }
     var builder = PoolBuilder()
@@ -133,7 +135,8 @@ struct PoolBuilder {
           else {
             throw APXError(
               .invalidDefinition,
-              "method '\(fullName).\(m.name)' uses message type '\(m.inputType)' or '\(m.outputType)', which is not defined in the loaded files")
+              "method '\(fullName).\(m.name)' uses message type '\(m.inputType)' or '\(m.outputType)', which is not defined in the loaded files"
+            )
           }
           methods.append(
             ServiceNode.Method(
@@ -228,7 +231,8 @@ struct PoolBuilder {
     }
     let isMapEntry = proto.options.mapEntry
     if isMapEntry && !(nodes.count == 2 && nodes[0].number == 1 && nodes[1].number == 2) {
-      throw APXError(.invalidDefinition, "map entry '\(pending.fullName)' must have exactly fields key = 1 and value = 2")
+      throw APXError(
+        .invalidDefinition, "map entry '\(pending.fullName)' must have exactly fields key = 1 and value = 2")
     }
     return MessageNode(
       fullName: pending.fullName, name: proto.name, fileName: pending.fileName, fields: nodes, oneofs: oneofs,

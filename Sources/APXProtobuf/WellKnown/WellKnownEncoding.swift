@@ -88,8 +88,11 @@ extension JSONToWire {
 
   /// Struct: `map<string, Value> fields = 1`.
   private func writeStructFields(_ members: [JSONMember], into w: inout WireWriter, depth: Int) throws(CodecError) {
-    guard depth < ProtobufLimits.maxDepth else { throw .usage("JSON nested deeper than \(ProtobufLimits.maxDepth) levels") }
-    let ordered = options.deterministic ? members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : members
+    guard depth < ProtobufLimits.maxDepth else {
+      throw .usage("JSON nested deeper than \(ProtobufLimits.maxDepth) levels")
+    }
+    let ordered =
+      options.deterministic ? members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : members
     for member in ordered {
       w.tag(1, .lengthDelimited)
       let entry = w.beginLengthDelimited()
@@ -109,7 +112,9 @@ extension JSONToWire {
 
   /// ListValue: `repeated Value values = 1`.
   private func writeListItems(_ items: [JSONValue], into w: inout WireWriter, depth: Int) throws(CodecError) {
-    guard depth < ProtobufLimits.maxDepth else { throw .usage("JSON nested deeper than \(ProtobufLimits.maxDepth) levels") }
+    guard depth < ProtobufLimits.maxDepth else {
+      throw .usage("JSON nested deeper than \(ProtobufLimits.maxDepth) levels")
+    }
     for (i, item) in items.enumerated() {
       w.tag(1, .lengthDelimited)
       let start = w.beginLengthDelimited()
