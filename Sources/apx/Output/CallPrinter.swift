@@ -31,6 +31,10 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
   private var contentType = ""
   /// Stream items printed so far.
   private(set) var messageCount = 0
+  // --- progress display (SSE watch): draws on stderr only when it is a terminal ---
+  private lazy var progressDisplay = ProgressDisplay(
+    stderr: context.stderr, enabled: context.stderrIsTerminal, stdoutIsTerminal: context.stdoutIsTerminal)
+  // --- end progress display ---
 
   init(context: Context, settings: Settings) {
     self.context = context
@@ -38,6 +42,10 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
   }
 
   func receive(_ event: CallEvent) throws {
+    // --- progress display: clears its line before this event's output, redraws after ---
+    progressDisplay.willHandle(event)
+    defer { progressDisplay.didHandle(event) }
+    // --- end progress display ---
     switch event {
     case .requestSent(let method, let url, let headers, let attempt):
       guard settings.verbose else { return }

@@ -1,0 +1,240 @@
+import APXRuntime
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Draws a long job's progress on stderr — a one-line bar with percent,
+/// counts, rate and ETA, or a state such as "reconnecting in 5s…" or
+/// "polling every 10s" — redrawn in place.
+///
+/// It draws only when stderr is a terminal; otherwise every method returns at
+/// once and stderr gets only the printer's plain notes. `CallPrinter` calls
+/// `willHandle` before it writes anything for an event (the bar is cleared so
+/// that notes, and stdout lines on a shared terminal, never mix with it) and
+/// `didHandle` after (the bar is brought back).
+final class ProgressDisplay: @unchecked Sendable {
+  /// Whether anything is ever drawn (stderr is a terminal).
+  let enabled: Bool
+  private let stderr: OutputStream
+  /// stdout writes to the same terminal: clear the bar before each stdout write.
+  private let stdoutIsTerminal: Bool
+  private let clock = ContinuousClock()
+  private let started: ContinuousClock.Instant
+  /// Minimum seconds between two redraws caused by progress updates.
+  static let redrawInterval = 0.1
+  /// Seconds of samples the rate is computed over.
+  static let rateWindow = 10.0
+
+  private var model = ProgressLine()
+  /// Recent (time, done, fraction) samples for the rate.
+  private var samples: [(time: Double, done: Double?, fraction: Double?)] = []
+  private var visible = false
+  private var lastDraw = -Double.infinity
+
+  /// Makes a display for `stderr`; `enabled` only when stderr is a terminal.
+  init(stderr: OutputStream, enabled: Bool, stdoutIsTerminal: Bool) {
+    self.stderr = stderr
+    self.enabled = enabled
+    self.stdoutIsTerminal = stdoutIsTerminal
+    self.started = clock.now
+  }
+
+  deinit { finish() }
+
+  /// Clears the bar before the printer writes what `event` shows.
+  func willHandle(_ event: CallEvent) {
+    guard enabled, visible else { return }
+    switch event {
+    case .progress:
+      return
+    case .message, .bodyChunk, .bodyEnd:
+      if stdoutIsTerminal { clear() }
+    default:
+      clear()
+    }
+  }
+
+  /// Updates the bar or state from `event` and redraws it.
+  func didHandle(_ event: CallEvent) {
+    guard enabled else { return }
+    let now = seconds()
+    switch event {
+    case .progress(let fraction, let done, let total):
+      model.fraction = fraction.map { min(max($0, 0), 1) } ?? model.fraction
+      model.done = done ?? model.done
+      model.total = total ?? model.total
+      model.reconnecting = nil
+      record(now: now, done: done, fraction: fraction)
+      draw(now: now, force: model.fraction == 1)
+    case .reconnecting(let after, _, let lastEventID):
+      model.reconnecting = (after, lastEventID)
+      draw(now: now, force: true)
+    case .fellBackToPolling(let endpoint, let interval):
+      model.reconnecting = nil
+      model.polling = (endpoint, interval)
+      draw(now: now, force: true)
+    case .responseHead(let status, _, _):
+      // Connected again: the stream has resumed.
+      if (200..<300).contains(status) { model.reconnecting = nil }
+      if model.hasContent { draw(now: now, force: true) }
+    default:
+      if !visible, model.hasContent { draw(now: now, force: !(stdoutIsTerminal && Self.writesStdout(event))) }
+    }
+  }
+
+  /// Ends the display: a finished bar stays on its own line, anything else is cleared.
+  func finish() {
+    guard enabled, visible else { return }
+    if model.fraction == 1 {
+      stderr.write("\n")
+      stderr.flush()
+      visible = false
+    } else {
+      clear()
+    }
+  }
+
+  // MARK: - Drawing
+
+  private static func writesStdout(_ event: CallEvent) -> Bool {
+    switch event {
+    case .message, .bodyChunk, .bodyEnd: return true
+    default: return false
+    }
+  }
+
+  private func seconds() -> Double {
+    let elapsed = clock.now - started
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  }
+
+  private func record(now: Double, done: Double?, fraction: Double?) {
+    // Only samples that measure something (a `queued` event may carry just the total).
+    guard done != nil || fraction != nil else { return }
+    samples.append((now, done, fraction))
+    while let first = samples.first, now - first.time > Self.rateWindow, samples.count > 2 {
+      samples.removeFirst()
+    }
+    model.rate = nil
+    model.eta = nil
+    guard let first = samples.first, let last = samples.last, last.time - first.time >= 0.5 else { return }
+    let elapsed = last.time - first.time
+    if let d0 = first.done, let d1 = last.done {
+      let rate = (d1 - d0) / elapsed
+      model.rate = rate
+      if rate > 0, let total = model.total { model.eta = max(0, total - d1) / rate }
+    } else if let f0 = first.fraction, let f1 = last.fraction, f1 > f0 {
+      model.eta = (1 - f1) / ((f1 - f0) / elapsed)
+    }
+  }
+
+  private func draw(now: Double, force: Bool) {
+    guard model.hasContent else { return }
+    if !force, now - lastDraw < Self.redrawInterval { return }
+    lastDraw = now
+    let text = model.render(width: Self.terminalColumns() - 1)
+    stderr.write("\r\u{1B}[2K" + text)
+    stderr.flush()
+    visible = true
+  }
+
+  private func clear() {
+    stderr.write("\r\u{1B}[2K")
+    stderr.flush()
+    visible = false
+  }
+
+  /// The width of the terminal on stderr (80 when unknown).
+  static func terminalColumns() -> Int {
+    var size = winsize()
+    if ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+    return 80
+  }
+}
+
+/// The text of the progress line, kept apart from drawing so it is a plain
+/// function of the state: `[#######.......]  45%  450/1000  120/s  ETA 4s`.
+struct ProgressLine {
+  var fraction: Double?
+  var done: Double?
+  var total: Double?
+  /// Units of `done` per second.
+  var rate: Double?
+  /// Seconds left.
+  var eta: Double?
+  /// Waiting to reconnect: the wait and the id the stream resumes from.
+  var reconnecting: (after: Double, from: String?)?
+  /// Polling instead of streaming: the endpoint and interval.
+  var polling: (endpoint: String, interval: Double)?
+
+  /// Whether there is anything to draw.
+  var hasContent: Bool {
+    fraction != nil || done != nil || reconnecting != nil || polling != nil
+  }
+
+  /// The line, at most `width` characters.
+  func render(width: Int) -> String {
+    var parts: [String] = []
+    if let fraction {
+      let percent = Int((fraction * 100).rounded(.down))
+      let barWidth = max(10, min(30, width / 4))
+      let filled = Int((fraction * Double(barWidth)).rounded(.down))
+      parts.append(
+        "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: barWidth - filled) + "] "
+          + Self.leftPad("\(percent)%", 4))
+    }
+    if let done {
+      parts.append(total.map { "\(Self.count(done))/\(Self.count($0))" } ?? "\(Self.count(done)) done")
+    }
+    if let reconnecting {
+      parts.append(
+        "reconnecting in \(Self.duration(reconnecting.after))…" + (reconnecting.from.map { " (from \($0))" } ?? ""))
+    } else {
+      if let rate, rate > 0 { parts.append("\(Self.rate(rate))/s") }
+      if let eta, fraction.map({ $0 < 1 }) ?? true { parts.append("ETA \(Self.duration(eta))") }
+      // The endpoint is named in the printer's note; the bar stays short.
+      if let polling { parts.append("polling every \(Self.duration(polling.interval))") }
+    }
+    let line = parts.joined(separator: "  ")
+    return line.count <= width ? line : String(line.prefix(max(0, width - 1))) + "…"
+  }
+
+  static func leftPad(_ text: String, _ width: Int) -> String {
+    String(repeating: " ", count: max(0, width - text.count)) + text
+  }
+
+  static func count(_ value: Double) -> String {
+    value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(format1: value)
+  }
+
+  static func rate(_ value: Double) -> String {
+    value >= 100 ? String(Int(value.rounded())) : String(format1: value)
+  }
+
+  /// `4s`, `1m05s`, `2h03m`; fractions of a second below 10 s keep one decimal.
+  static func duration(_ seconds: Double) -> String {
+    guard seconds.isFinite, seconds >= 0 else { return "?" }
+    if seconds < 10, seconds.rounded() != seconds { return String(format1: seconds) + "s" }
+    let total = Int(seconds.rounded())
+    if total < 60 { return "\(total)s" }
+    if total < 3600 { return "\(total / 60)m" + leftZero(total % 60) + "s" }
+    return "\(total / 3600)h" + leftZero(total / 60 % 60) + "m"
+  }
+
+  private static func leftZero(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+}
+
+extension String {
+  /// `value` with one decimal, without Foundation (`12.3`).
+  fileprivate init(format1 value: Double) {
+    let tenths = Int((value * 10).rounded())
+    let sign = tenths < 0 ? "-" : ""
+    let magnitude = abs(tenths)
+    self = "\(sign)\(magnitude / 10).\(magnitude % 10)"
+  }
+}
