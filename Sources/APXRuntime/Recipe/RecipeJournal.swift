@@ -1,0 +1,170 @@
+import APXCore
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The journal of one recipe run: JSON lines in `<state>/runs/<run-id>.jsonl`
+/// (mode 0600), written as the run goes and fsync'd after each step, with
+/// secrets masked. `apx run --resume` reads it back to skip finished steps
+/// and to resume a stream from its last event.
+///
+/// Lines: `{"type":"start",…}` once per start or resume, `{"type":"step",…}`
+/// per finished step, `{"type":"event",…}` per stream item, `{"type":"end",…}`
+/// when the run stops (`state` ok, failed or interrupted).
+public final class RecipeJournal: Sendable {
+  /// The run's id (the file name without `.jsonl`).
+  public let runID: String
+  /// The file's path.
+  public let path: String
+  private let fd: Int32
+  private let mask: Mutex<SecretMask>
+
+  /// Creates (or, for a resume, appends to) the journal of `runID` under `stateDirectory/runs`.
+  public init(stateDirectory: String, runID: String, mask: SecretMask) throws(APXError) {
+    let dir = stateDirectory + "/runs"
+    do {
+      try FileManager.default.createDirectory(
+        atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw APXError(
+        .usage, "cannot create the journal folder \(dir)", hint: "set APX_STATE_DIR to a writable folder",
+        cause: "\(error)")
+    }
+    self.runID = runID
+    self.path = dir + "/" + runID + ".jsonl"
+    let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+    guard fd >= 0 else {
+      throw APXError(
+        .usage, "cannot write the journal \(path)", hint: "set APX_STATE_DIR to a writable folder",
+        cause: String(cString: strerror(errno)))
+    }
+    // An existing file keeps its mode; make sure nobody else can read it.
+    fchmod(fd, 0o600)
+    self.fd = fd
+    self.mask = Mutex(mask)
+  }
+
+  deinit { close(fd) }
+
+  /// Registers another secret to mask in later lines.
+  public func addSecret(_ secret: String) { mask.withLock { $0.add(secret) } }
+
+  /// Appends one line (masked); `sync` forces it to disk.
+  public func append(_ value: JSONValue, sync: Bool = false) {
+    let text = mask.withLock { $0.mask(value.compactJSON) } + "\n"
+    var bytes = Array(text.utf8)
+    bytes.withUnsafeMutableBytes { raw in
+      var offset = 0
+      while offset < raw.count {
+        let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+        if n < 0 {
+          if errno == EINTR { continue }
+          return  // a journal that cannot be written must not stop the run
+        }
+        offset += n
+      }
+    }
+    if sync { fsync(fd) }
+  }
+
+  /// Forces everything written so far to disk.
+  public func sync() { fsync(fd) }
+
+  /// A new run id: UTC time plus random letters, sortable by start time.
+  public static func newRunID(now: Date = Date()) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyyMMdd'T'HHmmss"
+    let letters = Array("abcdefghijkmnpqrstuvwxyz23456789")
+    let suffix = String((0..<6).map { _ in letters[Int.random(in: 0..<letters.count)] })
+    return formatter.string(from: now) + "-" + suffix
+  }
+
+  /// The ISO 8601 text of `date`, for journal lines.
+  public static func timestamp(_ date: Date = Date()) -> String {
+    ISO8601DateFormatter().string(from: date)
+  }
+}
+
+/// A journal read back for `--resume`.
+public struct RecipeJournalRecord: Sendable {
+  /// The run's id.
+  public var runID: String
+  /// The recipe file's absolute path, as recorded at the start.
+  public var recipePath: String
+  /// The inputs of the first start (secret ones masked, so they must be given again).
+  public var inputs: [JSONMember]
+  /// Inputs that were masked and must be passed again.
+  public var secretInputs: [String]
+  /// Results of steps that finished (ok or skipped), by id.
+  public var finished: [String: JSONValue]
+  /// Stream items of steps that did not finish, by step id, in order.
+  public var partialEvents: [String: [JSONValue]]
+  /// Whether the last recorded state is a successful end.
+  public var completed: Bool
+  /// The state of the last end line (`ok`, `failed`, `interrupted`), nil when the process died.
+  public var lastState: String?
+
+  /// Reads a journal file.
+  public static func read(path: String) throws(APXError) -> RecipeJournalRecord {
+    let bytes = try FileBytes.read(path)
+    var record = RecipeJournalRecord(
+      runID: ((path as NSString).lastPathComponent as NSString).deletingPathExtension, recipePath: "", inputs: [],
+      secretInputs: [], finished: [:], partialEvents: [:], completed: false, lastState: nil)
+    var sawStart = false
+    for line in bytes.split(separator: UInt8(ascii: "\n")) {
+      // A line cut short by a crash is skipped, not fatal.
+      guard let value = try? JSONParser.parse(Array(line)) else { continue }
+      switch value["type"]?.stringValue {
+      case "start":
+        if !sawStart {
+          record.recipePath = value["recipe"]?.stringValue ?? ""
+          record.inputs = value["inputs"]?.objectMembers ?? []
+          record.secretInputs = value["secret_inputs"]?.arrayValue?.compactMap(\.stringValue) ?? []
+          sawStart = true
+        }
+        record.completed = false
+        record.lastState = nil
+      case "step":
+        guard let id = value["id"]?.stringValue else { continue }
+        let state = value["state"]?.stringValue
+        if state == "ok" || state == "skipped" {
+          record.finished[id] = value["result"] ?? .null
+          record.partialEvents[id] = nil
+        }
+      case "event":
+        guard let id = value["step"]?.stringValue, let item = value["item"] else { continue }
+        record.partialEvents[id, default: []].append(item)
+      case "end":
+        record.lastState = value["state"]?.stringValue
+        record.completed = record.lastState == "ok"
+      default:
+        continue
+      }
+    }
+    guard sawStart else {
+      throw APXError(.usage, "\(path) is not a recipe journal", hint: "pick a run id from the runs folder")
+    }
+    return record
+  }
+
+  /// The latest run of the recipe at `recipePath` that did not complete, in `stateDirectory/runs`.
+  public static func latestUnfinished(stateDirectory: String, recipePath: String) -> RecipeJournalRecord? {
+    let dir = stateDirectory + "/runs"
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return nil }
+    // Run ids start with their UTC start time, so name order is start order.
+    for name in names.filter({ $0.hasSuffix(".jsonl") }).sorted().reversed() {
+      guard let record = try? read(path: dir + "/" + name) else { continue }
+      if record.recipePath == recipePath, !record.completed { return record }
+    }
+    return nil
+  }
+}

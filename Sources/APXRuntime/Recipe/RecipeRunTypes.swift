@@ -1,0 +1,120 @@
+import APXCore
+
+/// How a step ended.
+public enum RecipeStepState: String, Sendable, Hashable {
+  /// It ran and every check passed.
+  case ok
+  /// Its call or a check failed.
+  case failed
+  /// Its `if` condition did not hold.
+  case skipped
+  /// It had finished in the run being resumed, so it was not run again.
+  case resumed
+}
+
+/// The outcome of one `expect` check (for a foreach step, summed over its items).
+public struct RecipeCheckResult: Sendable, Hashable {
+  /// The step id.
+  public var step: String
+  /// What was checked: `status is 202`, `.body.status equals "complete"`.
+  public var name: String
+  /// Items (or 1) for which the check passed.
+  public var passed: Int
+  /// Items (or 1) for which it failed.
+  public var failed: Int
+  /// The first failure's explanation.
+  public var failure: String?
+
+  /// Makes a result.
+  public init(step: String, name: String, passed: Int, failed: Int, failure: String? = nil) {
+    self.step = step
+    self.name = name
+    self.passed = passed
+    self.failed = failed
+    self.failure = failure
+  }
+}
+
+/// What one step did.
+public struct RecipeStepRecord: Sendable {
+  public var id: String
+  /// `API.ENDPOINT`.
+  public var call: String
+  public var state: RecipeStepState
+  /// The step's result as later steps see it (secrets masked by the journal, not here).
+  public var result: JSONValue
+  public var checks: [RecipeCheckResult]
+  /// Seconds the step took.
+  public var duration: Double
+  /// Why it failed.
+  public var error: APXError?
+  /// Calls made (foreach items, `until` repetitions; 1 for a plain step).
+  public var calls: Int
+}
+
+/// Receives a run's progress: the CLI turns it into status lines on stderr,
+/// or NDJSON on stdout under `--events`. Called from the run's tasks; must
+/// not block.
+public protocol RecipeObserver: AnyObject, Sendable {
+  /// A step begins.
+  func stepStarted(_ step: RecipeStep)
+  /// Items of a foreach step or of a stream done so far (`total` when known).
+  func stepProgress(_ step: RecipeStep, done: Int, total: Int?)
+  /// One stream item (an SSE event, a gRPC message) of a step.
+  func streamItem(_ step: RecipeStep, item: JSONValue)
+  /// One foreach item or `until` repetition finished.
+  func itemFinished(_ step: RecipeStep, index: Int, result: JSONValue)
+  /// A step ended.
+  func stepFinished(_ step: RecipeStep, record: RecipeStepRecord)
+}
+
+/// Options of one run.
+public struct RecipeRunOptions: Sendable {
+  /// `--test`: failed checks are counted and the run carries on; exit 9 at the end.
+  public var testMode: Bool
+  /// `--timeout`: per call.
+  public var timeout: Double?
+  /// `--retry N` / `--no-retry` for every call (a step's `retry` wins).
+  public var maxAttemptsOverride: Int?
+  /// `-H` headers for every call.
+  public var headers: [HeaderField]
+
+  /// Makes options.
+  public init(testMode: Bool = false, timeout: Double? = nil, maxAttemptsOverride: Int? = nil, headers: [HeaderField] = []) {
+    self.testMode = testMode
+    self.timeout = timeout
+    self.maxAttemptsOverride = maxAttemptsOverride
+    self.headers = headers
+  }
+}
+
+/// Where one API's calls go (from `--base-url`, `--demo` or its environment).
+public struct RecipeTarget: Sendable {
+  public var api: APIDefinition
+  public var baseURL: String
+  public var environmentName: String
+
+  /// Makes a target.
+  public init(api: APIDefinition, baseURL: String, environmentName: String) {
+    self.api = api
+    self.baseURL = baseURL
+    self.environmentName = environmentName
+  }
+}
+
+/// The end of a run.
+public struct RecipeRunResult: Sendable {
+  /// The rendered `output` (nil when the recipe has none or the run failed).
+  public var output: JSONValue?
+  public var records: [RecipeStepRecord]
+  public var checks: [RecipeCheckResult]
+  /// Why the run stopped early (or the first failed check in test mode).
+  public var failure: APXError?
+  /// Ctrl-C or a cancelled task stopped it.
+  public var interrupted: Bool
+
+  /// Checks passed and failed in all.
+  public var checkCounts: (passed: Int, failed: Int) {
+    checks.reduce((0, 0)) { ($0.0 + $1.passed, $0.1 + $1.failed) }
+  }
+}

@@ -1,0 +1,192 @@
+import APXCore
+import Foundation
+
+/// Runs a validated recipe: steps in order, each step's result (trimmed to
+/// what is read later) flowing into the scope of the next, streams consumed
+/// until their stop condition, loops with bounded concurrency, every step
+/// journaled so an interrupted run can resume.
+///
+/// One `Executor` (one HTTP session) serves the whole run.
+public struct RecipeRunner: Sendable {
+  public let recipe: Recipe
+  /// Where each API's calls go, by API name.
+  public let targets: [String: RecipeTarget]
+  public let executor: Executor
+  public let options: RecipeRunOptions
+  public let journal: RecipeJournal?
+  public let observer: (any RecipeObserver)?
+  /// The run's id (`${run.id}`): stable across resumes, so idempotency keys built from it are too.
+  public let runID: String
+  /// What a resumed run already did.
+  public let resume: RecipeJournalRecord?
+  /// Folder of the recipe file, for relative file paths that do not exist relative to the working directory.
+  public let recipeDirectory: String?
+
+  let laterRetention: [String: RecipeRetention]
+
+  /// Makes a runner.
+  public init(
+    recipe: Recipe, targets: [String: RecipeTarget], executor: Executor, options: RecipeRunOptions = .init(),
+    journal: RecipeJournal?, observer: (any RecipeObserver)?, runID: String, resume: RecipeJournalRecord? = nil,
+    recipeDirectory: String? = nil
+  ) {
+    self.recipe = recipe
+    self.targets = targets
+    self.executor = executor
+    self.options = options
+    self.journal = journal
+    self.observer = observer
+    self.runID = runID
+    self.resume = resume
+    self.recipeDirectory = recipeDirectory
+    self.laterRetention = recipe.laterRetention()
+  }
+
+  /// The scope a run starts with.
+  public func initialScope(inputs: JSONValue) -> RecipeScope {
+    let env = executor.environment
+    return RecipeScope(
+      environment: { env[$0] }, inputs: inputs,
+      run: .object([JSONMember("id", .string(runID)), JSONMember("recipe", .string(recipe.name))]))
+  }
+
+  /// Runs every step and renders the output. Never throws: failures are in the result.
+  public func run(inputs: JSONValue) async -> RecipeRunResult {
+    var scope = initialScope(inputs: inputs)
+    var records: [RecipeStepRecord] = []
+    var checks: [RecipeCheckResult] = []
+    var failure: APXError?
+    var interrupted = false
+    for step in recipe.steps {
+      if Task.isCancelled {
+        interrupted = true
+        break
+      }
+      if let done = resume?.finished[step.id] {
+        scope.steps[step.id] = done
+        let record = RecipeStepRecord(
+          id: step.id, call: step.call, state: .resumed, result: done, checks: [], duration: 0, error: nil, calls: 0)
+        observer?.stepFinished(step, record: record)
+        records.append(record)
+        continue
+      }
+      observer?.stepStarted(step)
+      let started = DispatchTime.now().uptimeNanoseconds
+      var record: RecipeStepRecord
+      do {
+        record = try await runStep(step, scope: scope)
+      } catch {
+        let apx = Self.apxError(error, step: step)
+        if apx.status == .interrupted {
+          interrupted = true
+          journal?.append(.object([JSONMember("type", .string("interrupted")), JSONMember("step", .string(step.id))]))
+          break
+        }
+        record = RecipeStepRecord(
+          id: step.id, call: step.call, state: .failed,
+          result: .object([
+            JSONMember("status", .null), JSONMember("error", .object([JSONMember("message", .string(apx.message))])),
+          ]), checks: [], duration: 0, error: apx, calls: 1)
+      }
+      record.duration = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+      if Task.isCancelled, record.state == .failed {
+        interrupted = true
+        break
+      }
+      let kept = (laterRetention[step.id] ?? .none).trim(record.result)
+      scope.steps[step.id] = kept
+      checks += record.checks
+      journal?.append(
+        .object([
+          JSONMember("type", .string("step")), JSONMember("id", .string(step.id)),
+          JSONMember("state", .string(record.state.rawValue)), JSONMember("result", kept),
+          JSONMember("duration_ms", .int(Int(record.duration * 1000))),
+        ]), sync: true)
+      observer?.stepFinished(step, record: record)
+      records.append(record)
+      if record.state == .failed {
+        let error = record.error ?? APXError(.expectation, "step \"\(step.id)\" failed")
+        if failure == nil { failure = error }
+        let checkOnly = record.error?.status == .expectation && !record.checks.isEmpty && options.testMode
+        if !step.continueOnError && !checkOnly { break }
+      }
+    }
+    var output: JSONValue?
+    if failure == nil || (options.testMode && records.count == recipe.steps.count), !interrupted,
+      let template = recipe.output
+    {
+      do {
+        output = try Template.renderStrings(in: template, resolve: scope.resolve)
+      } catch {
+        var e = error
+        e.file = recipe.file
+        e.location = recipe.outputLocation
+        e.message = "the output: " + e.message
+        if failure == nil { failure = e }
+      }
+    }
+    let state = interrupted ? "interrupted" : (failure == nil ? "ok" : "failed")
+    journal?.append(
+      .object([
+        JSONMember("type", .string("end")), JSONMember("state", .string(state)),
+        JSONMember("at", .string(RecipeJournal.timestamp())),
+      ]), sync: true)
+    return RecipeRunResult(output: output, records: records, checks: checks, failure: failure, interrupted: interrupted)
+  }
+
+  /// Runs one step: its `if`, then a plain call, a loop, or a repeated call.
+  func runStep(_ step: RecipeStep, scope: RecipeScope) async throws -> RecipeStepRecord {
+    if let condition = step.condition {
+      let holds = try RecipeCheckEvaluator.holds(condition, on: .null, resolve: scope.resolve)
+      if !holds {
+        return RecipeStepRecord(
+          id: step.id, call: step.call, state: .skipped,
+          result: .object([JSONMember("status", .null), JSONMember("skipped", .bool(true))]), checks: [], duration: 0,
+          error: nil, calls: 0)
+      }
+    }
+    guard let target = targets[step.api], let endpoint = target.api.endpoint(named: step.endpoint) else {
+      throw APXError(.invalidDefinition, "step \"\(step.id)\": \(step.call) is not in the registry", hint: "run `apx validate` on the recipe")
+    }
+    if step.foreach != nil {
+      return try await runForeach(step, target: target, endpoint: endpoint, scope: scope)
+    }
+    if step.until != nil, endpoint.kind == .rest || endpoint.kind == .jsonrpc {
+      return try await runRepeated(step, target: target, endpoint: endpoint, scope: scope)
+    }
+    let outcome = try await callOnce(step, target: target, endpoint: endpoint, scope: scope, streamJournal: true)
+    var record = RecipeStepRecord(
+      id: step.id, call: step.call, state: .ok, result: outcome.result,
+      checks: outcome.checks.map { RecipeCheckResult(step: step.id, name: $0.name, passed: $0.passed ? 1 : 0, failed: $0.passed ? 0 : 1, failure: $0.failure) },
+      duration: 0, error: nil, calls: 1)
+    if let failed = outcome.checks.first(where: { !$0.passed }) {
+      record.state = .failed
+      record.error = APXError(
+        .expectation, "step \"\(step.id)\" (\(step.call)): \(failed.failure ?? failed.name)",
+        hint: "the step's result: \(Self.preview(outcome.result))", file: recipe.file, location: step.location)
+    }
+    return record
+  }
+
+  /// Maps any error to an `APXError`; cancellation becomes `.interrupted`.
+  static func apxError(_ error: any Error, step: RecipeStep) -> APXError {
+    if error is CancellationError || Task.isCancelled {
+      return APXError(.interrupted, "interrupted during step \"\(step.id)\"", hint: "resume with apx run --resume")
+    }
+    if var e = error as? APXError {
+      e.message = "step \"\(step.id)\" (\(step.call)): " + e.message
+      return e
+    }
+    if let e = error as? APXErrors, var first = e.errors.first {
+      first.message = "step \"\(step.id)\" (\(step.call)): " + first.message
+      return first
+    }
+    return APXError(.internalFailure, "step \"\(step.id)\" (\(step.call)): \(error)")
+  }
+
+  /// A short, one-line view of a value for hints.
+  static func preview(_ value: JSONValue) -> String {
+    let text = value.compactJSON
+    return text.count > 300 ? String(text.prefix(300)) + "…" : text
+  }
+}

@@ -1,0 +1,123 @@
+import APXCore
+import Synchronization
+
+/// The sink a recipe step's call reports to: keeps what the step's result
+/// needs (status, headers, the body, stream items as asked) and stops a
+/// stream once its `until` condition holds.
+///
+/// Stream items are forwarded to `onItem` as they arrive (for the journal,
+/// `--events` and progress), and only accumulated when the recipe reads
+/// `events`; `last` and `count` are always kept.
+final class StepCapture: CallEventSink {
+  /// Thrown to end a stream whose `until` condition held; the runner treats it as success.
+  struct UntilReached: Error {}
+
+  struct State {
+    var status: Int?
+    var headers: [HeaderField] = []
+    var body: [UInt8] = []
+    var events: [JSONValue] = []
+    var last: JSONValue?
+    var count = 0
+    var lastEventID: String?
+    var progress: (fraction: Double?, done: Double?, total: Double?)?
+  }
+
+  /// Largest body kept in memory for one step.
+  static let bodyLimit = 64 * 1024 * 1024
+
+  private let state: Mutex<State>
+  private let keepBody: Bool
+  private let keepEvents: Bool
+  private let until: (@Sendable (JSONValue) throws -> Bool)?
+  private let onItem: (@Sendable (JSONValue) -> Void)?
+  private let onProgress: (@Sendable (Double?, Double?, Double?) -> Void)?
+
+  /// Makes a capture; `resumed` holds stream items journaled before an interruption.
+  init(
+    keepBody: Bool, keepEvents: Bool, resumed: [JSONValue] = [], resumedEventID: String? = nil,
+    until: (@Sendable (JSONValue) throws -> Bool)?, onItem: (@Sendable (JSONValue) -> Void)?,
+    onProgress: (@Sendable (Double?, Double?, Double?) -> Void)? = nil
+  ) {
+    var initial = State()
+    initial.count = resumed.count
+    initial.last = resumed.last
+    initial.lastEventID = resumedEventID
+    if keepEvents { initial.events = resumed }
+    self.state = Mutex(initial)
+    self.keepBody = keepBody
+    self.keepEvents = keepEvents
+    self.until = until
+    self.onItem = onItem
+    self.onProgress = onProgress
+  }
+
+  func receive(_ event: CallEvent) throws {
+    switch event {
+    case .responseHead(let status, _, let headers):
+      state.withLock {
+        $0.status = status
+        $0.headers = headers
+      }
+    case .bodyChunk(let bytes):
+      guard keepBody else { return }
+      try state.withLock { s throws(APXError) in
+        guard s.body.count + bytes.count <= Self.bodyLimit else {
+          throw APXError(
+            .expectation, "the response body is larger than \(Self.bodyLimit / 1_048_576) MB",
+            hint: "a recipe keeps bodies in memory; call this endpoint with `apx call` and stream it instead")
+        }
+        s.body.append(contentsOf: bytes)
+      }
+    case .message(let item):
+      state.withLock { s in
+        s.count += 1
+        s.last = item
+        if keepEvents { s.events.append(item) }
+        if case .string(let id)? = item["id"], !id.isEmpty { s.lastEventID = id }
+      }
+      onItem?(item)
+      if let until, try until(item) { throw UntilReached() }
+    case .progress(let fraction, let done, let total):
+      state.withLock { $0.progress = (fraction, done, total) }
+      onProgress?(fraction, done, total)
+    default:
+      return
+    }
+  }
+
+  /// The last SSE event id seen (for resuming a stream).
+  var lastEventID: String? { state.withLock { $0.lastEventID } }
+
+  /// The step's result object: `status`, `headers`, then `body` for calls that
+  /// answered a body, `events`/`last`/`count` for streams.
+  func result(kind: EndpointKind, status fallback: Int?) -> JSONValue {
+    let s = state.withLock { $0 }
+    var members: [JSONMember] = []
+    members.append(JSONMember("status", (s.status ?? fallback).map(JSONValue.int) ?? .null))
+    members.append(
+      JSONMember("headers", .object(s.headers.map { JSONMember($0.name.lowercased(), .string($0.value)) })))
+    switch kind {
+    case .rest, .jsonrpc:
+      members.append(JSONMember("body", Self.parseBody(s.body)))
+    case .sse:
+      members.append(JSONMember("events", .array(s.events)))
+      members.append(JSONMember("last", s.last ?? .null))
+      members.append(JSONMember("count", .int(s.count)))
+    case .grpc:
+      // A unary answer is one message: expose it as the body too.
+      members.append(JSONMember("body", s.last ?? .null))
+      members.append(JSONMember("events", .array(s.events)))
+      members.append(JSONMember("last", s.last ?? .null))
+      members.append(JSONMember("count", .int(s.count)))
+    }
+    return .object(members)
+  }
+
+  /// JSON when the body is JSON, else its text; an empty body is null.
+  static func parseBody(_ bytes: [UInt8]) -> JSONValue {
+    if bytes.isEmpty { return .null }
+    if let value = try? JSONParser.parse(bytes) { return value }
+    return .string(String(decoding: bytes, as: UTF8.self))
+  }
+}
