@@ -27,7 +27,7 @@ struct APX: AsyncParsableCommand {
     version: APXVersionText.text,
     subcommands: [
       CallCommand.self, ListCommand.self, DescribeCommand.self, ValidateCommand.self, DemoCommand.self,
-      CompletionsCommand.self, RunCommand.self,
+      CompletionsCommand.self, AuthCommand.self, RunCommand.self,
     ]
   )
 }

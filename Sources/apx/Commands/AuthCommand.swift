@@ -1,0 +1,198 @@
+import APXCore
+import APXRuntime
+import ArgumentParser
+import Foundation
+
+/// `apx auth login|status|token|logout API`: the token store, by hand.
+/// Tokens are fetched and refreshed automatically by `apx call`; these
+/// commands exist to log in ahead of time, inspect, pipe, and forget.
+struct AuthCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "auth",
+    abstract: "Manage stored tokens (OAuth2 client credentials, token commands).",
+    discussion: """
+      Tokens are kept per API and environment in the state folder ($APX_STATE_DIR, else \
+      $XDG_STATE_HOME/apx, else ~/.local/state/apx; macOS: ~/Library/Application Support/apx/state), \
+      in files only you can read (mode 0600). `apx call` fetches, reuses and refreshes them by itself.
+
+      Only `apx auth token` ever prints a token.
+      """,
+    subcommands: [AuthLogin.self, AuthStatus.self, AuthToken.self, AuthLogout.self]
+  )
+}
+
+/// `apx auth login API`: runs the API's token flow now and stores the token.
+struct AuthLogin: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "login", abstract: "Get a new token for an API now and store it (prints a summary, not the token).")
+
+  @OptionGroup var global: GlobalOptions
+  @Argument(help: ArgumentHelp("The API (see `apx list`).", valueName: "API")) var api: String
+
+  func run() async throws {
+    let context = Context.shared
+    try await AuthTarget.with(api, global: global, context: context) { target, tokens in
+      let auth = try target.tokenAuth()
+      let token = try await tokens.login(
+        auth, api: target.api, environment: target.environment, baseURL: target.baseURL)
+      try ValuePrinter.print(
+        AuthSummary.json(target: target, token: token, now: Date().timeIntervalSince1970), global: global,
+        context: context)
+    }
+  }
+}
+
+/// `apx auth status [API]`: what is stored, never the token itself.
+struct AuthStatus: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "status", abstract: "Show stored tokens: API, environment, type, expiry (never the token).")
+
+  @OptionGroup var global: GlobalOptions
+  @Argument(help: ArgumentHelp("Only this API (in --env, or its default environment).", valueName: "API"))
+  var api: String?
+
+  func run() async throws {
+    let context = Context.shared
+    let now = Date().timeIntervalSince1970
+    if let api {
+      try await AuthTarget.with(api, global: global, context: context) { target, tokens in
+        let token = await tokens.stored(api: target.api.name, environment: target.environment)
+        try ValuePrinter.print(
+          AuthSummary.json(target: target, token: token, now: now), global: global, context: context)
+      }
+      return
+    }
+    let stored = TokenFileStore.standard(environment: context.environment)?.all() ?? []
+    try ValuePrinter.print(
+      .array(stored.map { AuthSummary.json(token: $0, now: now) }), global: global, context: context)
+  }
+}
+
+/// `apx auth token API`: prints a valid token (refreshing it if needed), for other tools.
+struct AuthToken: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "token",
+    abstract: "Print a valid token for an API (refreshed if needed): the one command that shows a token.",
+    discussion: "e.g. curl -H \"Authorization: Bearer $(apx auth token books)\" ...")
+
+  @OptionGroup var global: GlobalOptions
+  @Argument(help: ArgumentHelp("The API (see `apx list`).", valueName: "API")) var api: String
+
+  func run() async throws {
+    let context = Context.shared
+    try await AuthTarget.with(api, global: global, context: context) { target, tokens in
+      let token: String
+      if case .bearer(let template) = target.auth {
+        var mask = SecretMask()
+        token = try TemplateResolver.resolveText(template, environment: context.environment, mask: &mask, secret: true)
+      } else {
+        token = try await tokens.current(
+          try target.tokenAuth(), api: target.api, environment: target.environment, baseURL: target.baseURL
+        ).accessToken
+      }
+      context.stdout.write(token + "\n")
+      context.stdout.flush()
+    }
+  }
+}
+
+/// `apx auth logout API`: deletes the stored token.
+struct AuthLogout: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "logout", abstract: "Delete the stored token of an API (in --env, or its default environment).")
+
+  @OptionGroup var global: GlobalOptions
+  @Argument(help: ArgumentHelp("The API (see `apx list`).", valueName: "API")) var api: String
+
+  func run() async throws {
+    let context = Context.shared
+    try await AuthTarget.with(api, global: global, context: context) { target, tokens in
+      let removed = try await tokens.logout(api: target.api.name, environment: target.environment)
+      try ValuePrinter.print(
+        .object([
+          JSONMember("api", .string(target.api.name)), JSONMember("environment", .string(target.environment)),
+          JSONMember("logged_out", .bool(removed)),
+        ]), global: global, context: context)
+    }
+  }
+}
+
+/// The API, environment and base URL an auth command works on, with a token manager.
+struct AuthTarget {
+  let api: APIDefinition
+  let environment: String
+  let baseURL: String
+  /// The API's auth (APIs have one auth; endpoints may override it for calls).
+  var auth: AuthConfig { api.auth ?? .none }
+
+  /// Loads the API, resolves the environment, and runs `body` with a token manager on the standard store.
+  static func with(
+    _ name: String, global: GlobalOptions, context: Context,
+    _ body: (AuthTarget, TokenManager) async throws -> Void
+  ) async throws {
+    let registry = RegistryFiles(directories: context.registryDirectories(global.registry))
+    let api = try registry.load(api: name)
+    try await DemoBackend.withOptionalDemo(global.demo) { demo in
+      let resolved = try BaseURLResolver.resolve(
+        api: api, environment: global.environment, override: global.baseURL, demo: demo,
+        processEnvironment: context.environment)
+      guard let store = TokenFileStore.standard(environment: context.environment) else {
+        throw APXError(
+          .auth, "there is no folder to keep tokens in: HOME is not set",
+          hint: "set APX_STATE_DIR (or XDG_STATE_HOME) to a folder of your own")
+      }
+      let target = AuthTarget(api: api, environment: resolved.environmentName, baseURL: resolved.baseURL)
+      try await HTTPSession.with(HTTPSessionOptions(insecure: global.insecure, caCertificatePath: global.cacert)) {
+        session in
+        try await body(target, TokenManager(session: session, environment: context.environment, store: store))
+      }
+    }
+  }
+
+  /// The auth, when it is one with tokens to manage.
+  func tokenAuth() throws -> AuthConfig {
+    switch auth {
+    case .oauth2ClientCredentials, .tokenCommand:
+      return auth
+    default:
+      throw APXError(
+        .usage, "the API \"\(api.name)\" uses \(auth.typeName) auth, which has no token to manage",
+        hint: "apx auth applies to oauth2_client_credentials and token_command auth (see \(api.sourceFile))")
+    }
+  }
+}
+
+/// The JSON `apx auth status` and `login` print: never a token or secret.
+enum AuthSummary {
+  /// One API's status, stored token or not.
+  static func json(target: AuthTarget, token: StoredToken?, now: Double) -> JSONValue {
+    var members = [
+      JSONMember("api", .string(target.api.name)), JSONMember("environment", .string(target.environment)),
+      JSONMember("type", .string(target.auth.typeName)),
+    ]
+    members += details(token, now: now)
+    return .object(members)
+  }
+
+  /// A stored token's status.
+  static func json(token: StoredToken, now: Double) -> JSONValue {
+    .object(
+      [
+        JSONMember("api", .string(token.api)), JSONMember("environment", .string(token.environment)),
+        JSONMember("type", .string(token.type)),
+      ] + details(token, now: now))
+  }
+
+  private static func details(_ token: StoredToken?, now: Double) -> [JSONMember] {
+    guard let token else { return [JSONMember("logged_in", .bool(false))] }
+    let expiresIn = token.expiresIn(at: now)
+    return [
+      JSONMember("logged_in", .bool(true)),
+      JSONMember("client", token.subject.map(JSONValue.string) ?? .null),
+      JSONMember("expires_in", expiresIn.map(JSONValue.int) ?? .null),
+      JSONMember("expired", .bool(expiresIn.map { $0 <= 0 } ?? false)),
+      JSONMember("has_refresh_token", .bool(token.refreshToken != nil)),
+      JSONMember("scope", token.scope.map(JSONValue.string) ?? .null),
+    ]
+  }
+}
