@@ -38,10 +38,18 @@ final class ImportStore: Sendable {
       state.jobs[job.id] = job
       if let key = idempotencyKey { state.jobsByIdempotencyKey[key] = job.id }
       if !state.stopped {
-        state.tasks[job.id] = Task { await ImportProcessor.run(job) }
+        state.tasks[job.id] = Task { [weak self] in
+          await ImportProcessor.run(job)
+          self?.finished(jobID: job.id)
+        }
       }
       return (job, true)
     }
+  }
+
+  /// Forgets the task of a job that ended.
+  private func finished(jobID: String) {
+    state.withLock { _ = $0.tasks.removeValue(forKey: jobID) }
   }
 
   /// Cancels every job still running; no new job will be processed afterwards.

@@ -8,7 +8,7 @@ import NIOCore
 /// sends `: keep-alive` after 2 s of silence, and ends after `complete` or `error`.
 /// Faults: `refuse_stream` answers 503; `drop_every` ends the connection after K events.
 struct ImportStream: Sendable {
-  /// Silence after which a keep-alive comment is written.
+  /// Silence after which a keep-alive comment is written, unless the request sets `keepalive_ms`.
   static let keepAliveInterval: Duration = .seconds(2)
   /// How often a waiting stream looks for new events.
   static let pollInterval: Duration = .milliseconds(5)
@@ -32,6 +32,8 @@ struct ImportStream: Sendable {
     }
     stats.update { $0.streamConnections += 1 }
     let alreadySent = Self.sequence(ofLastEventID: request.header("Last-Event-ID"))
+    let keepAlive = try request.intQuery("keepalive_ms", in: 10...600_000, default: 0)
+    let keepAliveInterval = keepAlive > 0 ? .milliseconds(keepAlive) : Self.keepAliveInterval
     var headers: HTTPFields = [
       .contentType: "text/event-stream; charset=utf-8",
       .cacheControl: "no-cache",
@@ -41,7 +43,7 @@ struct ImportStream: Sendable {
     return Response(
       status: .ok, headers: headers,
       body: ResponseBody { writer in
-        try await stream(after: alreadySent, to: &writer, channel: channel)
+        try await stream(after: alreadySent, keepAlive: keepAliveInterval, to: &writer, channel: channel)
       })
   }
 
@@ -52,7 +54,9 @@ struct ImportStream: Sendable {
     return Int(digits).map { max(0, $0) } ?? 0
   }
 
-  private func stream(after alreadySent: Int, to writer: inout any ResponseBodyWriter, channel: any Channel)
+  private func stream(
+    after alreadySent: Int, keepAlive: Duration, to writer: inout any ResponseBodyWriter, channel: any Channel
+  )
     async throws
   {
     let clock = ContinuousClock()
@@ -68,7 +72,7 @@ struct ImportStream: Sendable {
           try await writer.finish(nil)
           return
         }
-        if clock.now - lastWrite >= Self.keepAliveInterval {
+        if clock.now - lastWrite >= keepAlive {
           try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
           lastWrite = clock.now
         }

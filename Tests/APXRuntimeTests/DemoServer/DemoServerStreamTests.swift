@@ -70,6 +70,18 @@ struct DemoServerStreamTests {
     }
   }
 
+  @Test func silenceIsFilledWithKeepAliveComments() async throws {
+    try await DemoHTTPHarness.run { demo in
+      // One slow row: the stream stays silent for ~0.3 s between events.
+      let created = try await demo.createImport("title\nslow\n", query: "?row_delay_ms=150")
+      let id = try #require(created.json["job_id"] as? String)
+      let reply = try await demo.send(.GET, "/api/v2/imports/\(id)/stream?keepalive_ms=20")
+      let sse = ParsedSSE(reply.body)
+      #expect(sse.comments.contains("keep-alive"))
+      #expect(sse.events.last?.name == "complete")
+    }
+  }
+
   @Test func refuseStreamAnswers503WithRetryAfter() async throws {
     try await DemoHTTPHarness.run { demo in
       let created = try await demo.createImport(Self.csv, query: "?row_delay_ms=1&refuse_stream=1")
