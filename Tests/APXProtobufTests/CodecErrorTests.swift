@@ -187,6 +187,23 @@ import Testing
     #expect(error?.message.contains("google.protobuf.Timestamp out of range") == true)
   }
 
+  @Test func extremeDurationFieldsAreErrorsNotTraps() throws {
+    // Duration{seconds: Int64.min}, then Duration{nanos: Int32.min}.
+    let minSeconds: [UInt8] = [0x08] + [UInt8](repeating: 0x80, count: 9) + [0x01]
+    let minNanos: [UInt8] = [0x10] + [0x80, 0x80, 0x80, 0x80, 0xf8, 0xff, 0xff, 0xff, 0xff, 0x01]
+    for body in [minSeconds, minNanos] {
+      let error = try decodeError(body, as: "google.protobuf.Duration")
+      #expect(error?.message.contains("google.protobuf.Duration out of range") == true)
+    }
+  }
+
+  @Test func hugeExponentsAreErrorsNotTraps() throws {
+    for number in ["1e-9223372036854775808", "1e9223372036854775807", "1e400"] {
+      let error = try encodeError(#"{"fInt64": \#(number)}"#)
+      #expect(error?.status == .usage, "\(number)")
+    }
+  }
+
   /// Random bytes (seeded) never crash the decoder: it answers or throws.
   @Test func randomBytesNeverTrap() throws {
     let pool = try Fixtures.requirePool()

@@ -34,7 +34,7 @@ enum JSONNumberText {
       } else if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
         guard seenDigit else { return nil }
         let rest = String(decoding: utf8[utf8.index(after: i)...], as: UTF8.self)
-        guard let e = Int(rest.hasPrefix("+") ? String(rest.dropFirst()) : rest), abs(e) < 400 else { return nil }
+        guard let e = Int(rest.hasPrefix("+") ? String(rest.dropFirst()) : rest), e > -400, e < 400 else { return nil }
         exponent = e
         break
       } else {

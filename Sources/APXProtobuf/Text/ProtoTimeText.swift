@@ -123,7 +123,8 @@ enum ProtoTimeText {
 
   /// `-1.500s`, or nil when out of range or the signs of seconds and nanos disagree.
   static func formatDuration(seconds: Int64, nanos: Int32) -> String? {
-    guard abs(seconds) <= maxDurationSeconds, abs(nanos) <= 999_999_999,
+    // Range checks without abs(), which traps on Int64.min / Int32.min from hostile bytes.
+    guard seconds >= -maxDurationSeconds, seconds <= maxDurationSeconds, nanos >= -999_999_999, nanos <= 999_999_999,
       !(seconds > 0 && nanos < 0), !(seconds < 0 && nanos > 0)
     else { return nil }
     let negative = seconds < 0 || nanos < 0
