@@ -435,3 +435,18 @@ final class StepStatusReporter: RecipeObserver, @unchecked Sendable {
     }
   }
 }
+
+extension RecipeFile {
+  /// True when `path` holds a JSON object with a top-level "steps" key (a recipe, not a registry file).
+  static func isRecipe(path: String) -> Bool {
+    guard let bytes = try? FileBytes.read(path), let value = try? JSONParser.parse(bytes) else { return false }
+    return RecipeLoader.isRecipe(value)
+  }
+
+  /// Validates a recipe completely; returns a one-line summary for `apx validate`.
+  static func summary(path: String, registryDirectories: [String]) throws -> String {
+    let file = try load(path: path, registryDirectories: registryDirectories)
+    let n = file.recipe.steps.count
+    return "recipe \(file.recipe.name): \(n) step\(n == 1 ? "" : "s")"
+  }
+}

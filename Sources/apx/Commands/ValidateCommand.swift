@@ -39,7 +39,7 @@ struct ValidateCommand: AsyncParsableCommand {
     var results: [JSONValue] = []
     for file in files {
       do {
-        let definition = try DefinitionFile.validate(path: file)
+        let definition = try DefinitionFile.validate(path: file, registry: global.registry)
         results.append(.object([JSONMember("file", .string(file)), JSONMember("ok", .bool(true)), JSONMember("summary", .string(definition))]))
       } catch let e as APXErrors {
         errors += e.errors
@@ -61,7 +61,11 @@ struct ValidateCommand: AsyncParsableCommand {
 /// Validation of one definition file.
 enum DefinitionFile {
   /// Loads the file as a registry; returns a one-line summary.
-  static func validate(path: String) throws -> String {
+  static func validate(path: String, registry: [String] = []) throws -> String {
+    // A JSON file with a top-level "steps" key is a recipe: checked against the registry.
+    if RecipeFile.isRecipe(path: path) {
+      return try RecipeFile.summary(path: path, registryDirectories: Context.shared.registryDirectories(registry))
+    }
     let api = try RegistryFiles.load(path: path)
     let base = (path as NSString).lastPathComponent
     if base != api.name + ".json" {
