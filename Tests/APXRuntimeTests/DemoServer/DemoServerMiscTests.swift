@@ -200,6 +200,15 @@ struct DemoServerMiscTests {
     try await client.shutdown()
   }
 
+  @Test func runUntilCancelledStopsWhenItsTaskIsCancelled() async throws {
+    let server = try await DemoServer.start()
+    let running = Task { try await server.runUntilCancelled() }
+    #expect(await LoopbackPortProbe.accepts(port: server.httpPort))
+    running.cancel()
+    try await running.value
+    #expect(await LoopbackPortProbe.accepts(port: server.httpPort) == false)
+  }
+
   @Test func startFailsWhenThePortIsTaken() async throws {
     let first = try await DemoServer.start()
     await #expect(throws: (any Error).self) {
