@@ -19,16 +19,18 @@ public struct Executor: Sendable {
   /// Makes an executor for one run.
   ///
   /// - Parameters:
-  ///   - tokens: fetches OAuth2 / `token_command` tokens (usually a `TokenManager`); nil when unavailable.
+  ///   - tokens: fetches OAuth2 / `token_command` tokens (the CLI passes a `TokenManager` on the
+  ///     user's token store); nil gives a `TokenManager` that keeps tokens in memory for this executor.
   ///   - tokenOverride: a bearer token from `--token-stdin`, used instead of the registry's auth.
-  ///   - clock: the clock retries wait on.
+  ///   - clock: the clock retries wait on (and token expiry, for the default token manager).
   public init(
     session: HTTPSession, environment: [String: String], tokens: (any TokenSource)? = nil, tokenOverride: String? = nil,
     clock: any RetryClock = SystemRetryClock()
   ) {
     self.session = session
     self.environment = environment
-    self.auth = AuthApplier(environment: environment, tokens: tokens, tokenOverride: tokenOverride)
+    let source = tokens ?? TokenManager(session: session, environment: environment, store: nil, clock: clock)
+    self.auth = AuthApplier(environment: environment, tokens: source, tokenOverride: tokenOverride)
     self.clock = clock
   }
 
@@ -41,7 +43,9 @@ public struct Executor: Sendable {
       // Reconnection, Last-Event-ID, polling fallback and progress: see SSEWatch.
       return try await SSEWatch(executor: self).run(request, sink: sink)
     case .grpc:
-      throw APXError(.usage, "gRPC endpoints are not supported by this build yet", hint: "use a REST endpoint")
+      // Schema loading, the four call shapes, metadata, TLS, retries: see GRPCCall.
+      // Settings and the run's schema cache come from the GRPCSession in scope.
+      return try await GRPCCall(executor: self, session: GRPCSession.current ?? GRPCSession()).run(request, sink: sink)
     }
   }
 
