@@ -97,7 +97,7 @@ struct CallCommand: AsyncParsableCommand {
           store: TokenFileStore.standard(environment: context.environment))
         let executor = Executor(
           session: session, environment: context.environment, tokens: tokens, tokenOverride: tokenOverride)
-        _ = try await executor.call(request, sink: printer)
+        _ = try await GRPCSession.with(global.grpcSettings) { try await executor.call(request, sink: printer) }
       }
     }
   }

@@ -1,4 +1,5 @@
 import APXCore
+import APXRuntime
 import ArgumentParser
 import Foundation
 
@@ -49,6 +50,22 @@ struct GlobalOptions: ParsableArguments {
   @Option(name: .customLong("cacert"), help: ArgumentHelp("Trust the CA certificates in this PEM file.", valueName: "FILE"))
   var cacert: String?
 
+  @Option(name: .customLong("cert"), help: ArgumentHelp("gRPC mutual TLS: the client certificate chain (PEM).", valueName: "FILE"))
+  var cert: String?
+
+  @Option(name: .customLong("key"), help: ArgumentHelp("gRPC mutual TLS: the client certificate's private key (PEM).", valueName: "FILE"))
+  var key: String?
+
+  @Option(name: .customLong("authority"), help: ArgumentHelp("gRPC: send this :authority (and TLS server name) instead of the host.", valueName: "HOST[:PORT]"))
+  var authority: String?
+
+  @Option(name: .customLong("max-message-size"), help: ArgumentHelp("gRPC: the largest message sent or received, in bytes (default 4 MiB).", valueName: "BYTES"))
+  var maxMessageSize: Int?
+
+  @Flag(name: .customLong("emit-defaults"), help: "gRPC: print fields that hold their default value (0, \"\", [], false).")
+  var emitDefaults = false
+
+
   func validate() throws {
     if let t = timeout, !(t > 0 && t.isFinite) {
       throw ValidationError("--timeout must be a positive number of seconds")
@@ -60,6 +77,8 @@ struct GlobalOptions: ParsableArguments {
       throw ValidationError("--retry must be from 1 to 100 attempts")
     }
     if retry != nil && noRetry { throw ValidationError("--retry and --no-retry cannot be used together") }
+    if let m = maxMessageSize, m < 1 { throw ValidationError("--max-message-size must be a positive number of bytes") }
+    if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together (client certificate and its key)") }
     for h in headers where !h.contains(":") {
       throw ValidationError("-H '\(h)' needs the form 'Name: value'")
     }
@@ -73,6 +92,15 @@ struct GlobalOptions: ParsableArguments {
       let value = h[h.index(after: colon)...].trimmingCharacters(in: .whitespaces)
       return HeaderField(name, value)
     }
+  }
+}
+
+extension GlobalOptions {
+  /// The gRPC flags as runtime settings.
+  var grpcSettings: GRPCSettings {
+    GRPCSettings(
+      authority: authority, emitDefaults: emitDefaults, maxMessageSize: maxMessageSize, insecure: insecure,
+      caCertificatePath: cacert, clientCertificatePath: cert, clientKeyPath: key)
   }
 }
 

@@ -1,0 +1,78 @@
+import APXCore
+import Foundation
+import GRPCCore
+import GRPCNIOTransportHTTP2
+
+/// The HTTP/2 transport type every apx gRPC call runs over.
+typealias GRPCTransport = HTTP2ClientTransport.Posix
+
+/// Opens one grpc-swift client for a target, scoped to a closure
+/// (`withGRPCClient`): plaintext for grpc://, TLS for grpcs:// with the
+/// system trust store, `--cacert`, mutual TLS and `--insecure`, and the
+/// `:authority` override. Reflection and the call itself share the client,
+/// so a reflection-based call opens a single connection.
+enum GRPCConnection {
+  /// Runs `body` with a client connected (lazily) to `target`; the client is shut down on return.
+  static func with<T: Sendable>(
+    _ target: GRPCTarget, settings: GRPCSettings, _ body: (GRPCClient<GRPCTransport>) async throws -> T
+  ) async throws -> T {
+    let transport = try makeTransport(target, settings: settings)
+    return try await withGRPCClient(transport: transport) { client in try await body(client) }
+  }
+
+  static func makeTransport(_ target: GRPCTarget, settings: GRPCSettings) throws -> GRPCTransport {
+    var config = GRPCTransport.Config.defaults
+    config.http2.authority = settings.authority
+    // apx decides about retries; a dead server should fail the call quickly rather than be redialled.
+    config.backoff = .init(initial: .milliseconds(100), max: .seconds(1), multiplier: 1.6, jitter: 0.2)
+    let security = try transportSecurity(target, settings: settings)
+    do {
+      return try GRPCTransport(target: target.resolvable, transportSecurity: security, config: config)
+    } catch {
+      throw APXError(
+        .usage, "cannot set up a gRPC connection to \(target)", hint: "check the host and port", cause: "\(error)")
+    }
+  }
+
+  static func transportSecurity(_ target: GRPCTarget, settings: GRPCSettings) throws(APXError)
+    -> GRPCTransport.TransportSecurity
+  {
+    guard target.useTLS else {
+      if settings.clientCertificatePath != nil || settings.caCertificatePath != nil {
+        throw APXError(
+          .usage, "--cert/--key/--cacert need a TLS address, but \(target) is plaintext",
+          hint: "use grpcs://\(target.host):\(target.port) for TLS")
+      }
+      return .plaintext
+    }
+    for path in [settings.caCertificatePath, settings.clientCertificatePath, settings.clientKeyPath].compactMap({ $0 })
+    {
+      guard FileManager.default.isReadableFile(atPath: path) else {
+        throw APXError(.usage, "cannot read \(path)", hint: "pass the path of a PEM file")
+      }
+    }
+    var tls = GRPCTransport.TransportSecurity.TLS.defaults
+    if let cert = settings.clientCertificatePath, let key = settings.clientKeyPath {
+      tls.certificateChain = [.file(path: cert, format: .pem)]
+      tls.privateKey = .file(path: key, format: .pem)
+    }
+    if let ca = settings.caCertificatePath {
+      tls.trustRoots = .certificates([.file(path: ca, format: .pem)])
+    }
+    if settings.insecure { tls.serverCertificateVerification = .noVerification }
+    return .tls(tls)
+  }
+}
+
+/// Passes request bytes through unchanged: messages are encoded by
+/// APXProtobuf before they reach grpc-swift.
+struct RawBytesSerializer: MessageSerializer {
+  func serialize<Bytes: GRPCContiguousBytes>(_ message: [UInt8]) throws -> Bytes { Bytes(message) }
+}
+
+/// Copies response bytes out of the transport's buffer.
+struct RawBytesDeserializer: MessageDeserializer {
+  func deserialize<Bytes: GRPCContiguousBytes>(_ serializedMessageBytes: Bytes) throws -> [UInt8] {
+    serializedMessageBytes.withUnsafeBytes { Array($0) }
+  }
+}

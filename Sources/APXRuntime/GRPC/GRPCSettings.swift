@@ -1,0 +1,50 @@
+import APXCore
+
+/// Transport and output settings of the gRPC calls of one run (from the
+/// command line: `--authority`, `--emit-defaults`, `--max-message-size`,
+/// `--cacert`, `--cert`/`--key`, `--insecure`).
+public struct GRPCSettings: Sendable, Hashable {
+  /// The `:authority` pseudo-header (and TLS server name) to send instead of the target's host.
+  public var authority: String?
+  /// Print fields that hold their default value (`0`, `""`, `[]`) in responses.
+  public var emitDefaults: Bool
+  /// Largest message, in bytes, sent or accepted (grpc-swift's default is 4 MiB).
+  public var maxMessageSize: Int?
+  /// Skip TLS certificate verification.
+  public var insecure: Bool
+  /// Trust the CA certificates in this PEM file instead of the system's.
+  public var caCertificatePath: String?
+  /// Client certificate chain (PEM) for mutual TLS.
+  public var clientCertificatePath: String?
+  /// Private key (PEM) of the client certificate.
+  public var clientKeyPath: String?
+
+  /// Makes settings; the defaults match a plain `apx call`.
+  public init(
+    authority: String? = nil, emitDefaults: Bool = false, maxMessageSize: Int? = nil, insecure: Bool = false,
+    caCertificatePath: String? = nil, clientCertificatePath: String? = nil, clientKeyPath: String? = nil
+  ) {
+    self.authority = authority
+    self.emitDefaults = emitDefaults
+    self.maxMessageSize = maxMessageSize
+    self.insecure = insecure
+    self.caCertificatePath = caCertificatePath
+    self.clientCertificatePath = clientCertificatePath
+    self.clientKeyPath = clientKeyPath
+  }
+
+  /// Checks values that grpc-swift would otherwise reject late or trap on.
+  public func validate() throws(APXError) {
+    if let size = maxMessageSize, size < 1 {
+      throw APXError(.usage, "--max-message-size must be a positive number of bytes, got \(size)")
+    }
+    if (clientCertificatePath == nil) != (clientKeyPath == nil) {
+      throw APXError(
+        .usage, "mutual TLS needs both --cert and --key",
+        hint: "pass the client certificate chain (PEM) with --cert and its private key (PEM) with --key")
+    }
+    if let authority, authority.isEmpty || authority.contains(where: { $0 == " " || $0 == "/" }) {
+      throw APXError(.usage, "--authority \"\(authority)\" is not a valid host[:port]")
+    }
+  }
+}

@@ -1,0 +1,114 @@
+import APXCore
+import Foundation
+
+/// Compiles .proto files into a protoset with `protoc`
+/// (`--include_imports --descriptor_set_out`), for endpoints whose schema is
+/// `{"proto": [...]}`. Uses `$APX_PROTOC`, else `protoc` on PATH, else
+/// Python's grpcio-tools (`python3 -m grpc_tools.protoc`, with its bundled
+/// well-known .proto files on the import path).
+struct ProtocCompiler {
+  /// The process environment (PATH, APX_PROTOC).
+  let environment: [String: String]
+
+  /// The protoset bytes for `files`, with `importPaths` as `-I` folders.
+  /// Relative paths are resolved against `baseDirectory`.
+  func compile(files: [String], importPaths: [String], baseDirectory: String, registryFile: String) throws -> [UInt8] {
+    let absoluteFiles = files.map { SchemaPaths.resolve($0, against: baseDirectory) }
+    for file in absoluteFiles where !FileManager.default.isReadableFile(atPath: file) {
+      throw APXError(
+        .invalidDefinition, "cannot read the .proto file \(file)",
+        hint: "paths in \"schema\" are relative to the folder of \(registryFile)", file: registryFile)
+    }
+    var includes = importPaths.map { SchemaPaths.resolve($0, against: baseDirectory) }
+    if includes.isEmpty {
+      // Without import paths, each file's own folder: enough for files that import only each other.
+      for file in absoluteFiles {
+        let folder = (file as NSString).deletingLastPathComponent
+        if !includes.contains(folder) { includes.append(folder) }
+      }
+    }
+    let output = FileManager.default.temporaryDirectory
+      .appendingPathComponent("apx-\(UUID().uuidString).protoset").path
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    let arguments =
+      ["--include_imports", "--descriptor_set_out=\(output)"] + includes.map { "-I\($0)" } + absoluteFiles
+    guard let (executable, prefix) = findCompiler() else {
+      throw APXError(
+        .usage, "compiling .proto files needs protoc, which is not installed",
+        hint:
+          "install it (`apt-get install protobuf-compiler`, `brew install protobuf`, or `pip install grpcio-tools`), "
+          + "set APX_PROTOC to its path, or give the endpoint a protoset: {\"protoset\": \"FILE.protoset\"}")
+    }
+    let result = try run(executable, prefix + arguments)
+    guard result.status == 0, let bytes = FileManager.default.contents(atPath: output) else {
+      throw APXError(
+        .invalidDefinition, "protoc could not compile \(files.joined(separator: ", "))",
+        hint: "fix the .proto files or the \"import_paths\" of the endpoint's schema in \(registryFile)",
+        file: registryFile, cause: result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    return [UInt8](bytes)
+  }
+
+  /// The compiler to run and the arguments that precede protoc's own.
+  func findCompiler() -> (String, [String])? {
+    if let explicit = environment["APX_PROTOC"], !explicit.isEmpty { return (explicit, []) }
+    if let protoc = which("protoc") { return (protoc, []) }
+    guard let python = which("python3") ?? which("python") else { return nil }
+    // grpcio-tools carries protoc and the well-known .proto files; the latter must be passed with -I.
+    let script = """
+      import os, sys
+      try:
+          import grpc_tools
+          from grpc_tools import protoc
+      except ImportError:
+          sys.exit(127)
+      include = os.path.join(os.path.dirname(grpc_tools.__file__), "_proto")
+      sys.exit(protoc.main(["protoc", "-I" + include] + sys.argv[1:]))
+      """
+    guard (try? run(python, ["-c", "import grpc_tools.protoc"]))?.status == 0 else { return nil }
+    return (python, ["-c", script])
+  }
+
+  private func which(_ name: String) -> String? {
+    for dir in (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
+      let candidate = "\(dir)/\(name)"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+
+  private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = environment
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    do {
+      try process.run()
+    } catch {
+      throw APXError(.usage, "cannot run \(executable)", hint: "check APX_PROTOC or your PATH", cause: "\(error)")
+    }
+    let text = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: text, as: UTF8.self))
+  }
+}
+
+/// Paths in a registry's `schema` are relative to the registry file's folder.
+enum SchemaPaths {
+  /// `path` made absolute against `base` (absolute paths are kept).
+  static func resolve(_ path: String, against base: String) -> String {
+    let joined = path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path)
+    return (joined as NSString).standardizingPath
+  }
+
+  /// The folder holding `file` (absolute).
+  static func folder(of file: String) -> String {
+    let absolute =
+      file.hasPrefix("/") ? file : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(file)
+    return ((absolute as NSString).deletingLastPathComponent as NSString).standardizingPath
+  }
+}

@@ -1,0 +1,60 @@
+import APXCore
+import APXProtobuf
+import Foundation
+
+/// Loads the descriptor pool of a gRPC endpoint from its schema source — a
+/// protoset file, .proto files compiled with protoc, or server reflection —
+/// and caches it in the run's `GRPCSession`, so each source is read (or each
+/// server asked) once per run.
+struct SchemaLoader {
+  let cache: SchemaCache
+  let environment: [String: String]
+
+  /// The pool for `source`, from the cache when this run already loaded it.
+  ///
+  /// - Parameters:
+  ///   - registryFile: the registry file that names the source (relative paths start at its folder).
+  ///   - reflection: asks the server; used only for `.reflection`.
+  func pool(
+    _ source: SchemaSource, service: String, registryFile: String, target: GRPCTarget,
+    reflection: () -> ReflectionClient
+  ) async throws -> DescriptorPool {
+    let base = SchemaPaths.folder(of: registryFile)
+    let key: String
+    switch source {
+    case .reflection: key = "reflection \(target) \(service)"
+    case .protoset(let path): key = "protoset " + SchemaPaths.resolve(path, against: base)
+    case .protoFiles(let files, let imports):
+      key = "proto " + files.joined(separator: ",") + " -I " + imports.joined(separator: ",") + " in " + base
+    }
+    if let cached = await cache.pool(for: key) { return cached }
+    let pool: DescriptorPool
+    switch source {
+    case .reflection:
+      pool = try DescriptorPool(serializedFiles: try await reflection().files(containing: service))
+    case .protoset(let path):
+      let absolute = SchemaPaths.resolve(path, against: base)
+      guard let data = FileManager.default.contents(atPath: absolute) else {
+        throw APXError(
+          .invalidDefinition, "cannot read the protoset \(absolute)",
+          hint: "protoset paths are relative to the folder of \(registryFile); make one with "
+            + "`protoc --include_imports --descriptor_set_out=FILE.protoset FILE.proto`",
+          file: registryFile)
+      }
+      do {
+        pool = try DescriptorPool(protoset: [UInt8](data))
+      } catch {
+        var e = error
+        e.file = registryFile
+        e.message += " (\(absolute))"
+        throw e
+      }
+    case .protoFiles(let files, let imports):
+      let bytes = try ProtocCompiler(environment: environment).compile(
+        files: files, importPaths: imports, baseDirectory: base, registryFile: registryFile)
+      pool = try DescriptorPool(protoset: bytes)
+    }
+    await cache.store(pool, for: key)
+    return pool
+  }
+}
