@@ -65,7 +65,6 @@ struct GlobalOptions: ParsableArguments {
   @Flag(name: .customLong("emit-defaults"), help: "gRPC: print fields that hold their default value (0, \"\", [], false).")
   var emitDefaults = false
 
-
   func validate() throws {
     if let t = timeout, !(t > 0 && t.isFinite) {
       throw ValidationError("--timeout must be a positive number of seconds")
