@@ -11,8 +11,13 @@ final class JSONCollectingSink: CallEventSink {
 
   init() {}
 
-  /// Keeps body chunks; every other event is ignored.
+  /// Keeps body chunks (of the last response, should the call be retried);
+  /// every other event is ignored.
   func receive(_ event: CallEvent) throws {
+    if case .responseHead = event {
+      body.withLock { $0.removeAll() }
+      return
+    }
     guard case .bodyChunk(let bytes) = event else { return }
     try body.withLock { collected throws(APXError) in
       guard collected.count + bytes.count <= Self.limit else {

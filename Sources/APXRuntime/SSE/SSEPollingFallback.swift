@@ -67,14 +67,12 @@ struct SSEPollingFallback: Sendable {
     }
   }
 
-  /// One poll: the REST call with its body collected and parsed.
+  /// One poll: the REST call (through the executor, so auth and retries
+  /// apply as for `apx call`) with its body collected and parsed.
   private func poll(_ request: CallRequest, name: String) async throws -> (JSONValue, CallOutcome) {
-    let (plan, mask) = try await executor.plan(for: request)
     let collector = JSONCollectingSink()
-    let result = try await RESTCall(session: executor.session).run(
-      plan, options: RESTCallOptions(timeout: request.timeout, expectStatus: request.endpoint.expectStatus, mask: mask),
-      sink: collector)
-    return (try collector.json(endpoint: name), CallOutcome(status: result.status, headers: result.headers))
+    let outcome = try await executor.call(request, sink: collector)
+    return (try collector.json(endpoint: name), outcome)
   }
 
   /// Failures worth another poll: the network, a timeout, a 5xx answer.
