@@ -73,6 +73,14 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // In-process benchmarks (scripts/bench/bench.py runs the release build).
+    .executableTarget(
+      name: "apx-bench",
+      dependencies: [
+        "APXProtobuf", "APXCore", "APXDemoServer", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+      ],
+      path: "Sources/apx-bench"
+    ),
     .testTarget(name: "APXCoreTests", dependencies: ["APXCore"]),
     .testTarget(name: "APXProtobufTests", dependencies: ["APXProtobuf", "APXCore"], resources: [.copy("Fixtures")]),
     .testTarget(name: "APXRuntimeTests", dependencies: ["APXRuntime", "APXCore", "APXDemoServer"]),
