@@ -22,6 +22,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
   ],
   targets: [
     // Pure: bytes and values in, values out. No sockets, files, environment or clock.
@@ -60,6 +62,9 @@ let package = Package(
         .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
         .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
       ]
     ),
     // The executable: the only target that imports ArgumentParser, reads the
@@ -83,7 +88,20 @@ let package = Package(
     ),
     .testTarget(name: "APXCoreTests", dependencies: ["APXCore"]),
     .testTarget(name: "APXProtobufTests", dependencies: ["APXProtobuf", "APXCore"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "APXRuntimeTests", dependencies: ["APXRuntime", "APXCore", "APXDemoServer"]),
+    .testTarget(
+      name: "APXRuntimeTests",
+      dependencies: [
+        "APXRuntime", "APXCore", "APXDemoServer",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+      ]
+    ),
     .testTarget(
       name: "APXIntegrationTests",
       dependencies: ["APXDemoServer", "APXCore", .product(name: "NIOCore", package: "swift-nio")]

@@ -22,7 +22,7 @@ struct RESTCallTests {
   @Test func numberTextKeyOrderAndUnicodeArePreserved() async throws {
     try await withDemoServer { server in
       let r = try await APXProcess.run(
-        ["call", "gifs.gifs.trending", "per_page:=2", "--base-url", server.httpBaseURL], environment: Self.gifsEnv)
+        ["call", "gifs.trending", "per_page:=2", "--base-url", server.httpBaseURL], environment: Self.gifsEnv)
       #expect(r.status == 0, "\(r.stderr)")
       #expect(r.stdout.contains("\"id\":9007199254740993"))
       #expect(r.stdout.contains("\"rating\":1.10"))
@@ -45,7 +45,7 @@ struct RESTCallTests {
   @Test func selectIteratesArrays() async throws {
     try await withDemoServer { server in
       let r = try await APXProcess.run(
-        ["call", "gifs.gifs.trending", "per_page:=3", "--select", ".data.data[].title", "--base-url", server.httpBaseURL],
+        ["call", "gifs.trending", "per_page:=3", "--select", ".data.data[].title", "--base-url", server.httpBaseURL],
         environment: Self.gifsEnv)
       #expect(r.status == 0, "\(r.stderr)")
       let lines = r.stdout.split(separator: "\n")
@@ -57,7 +57,7 @@ struct RESTCallTests {
   @Test func rawOutputIsByteExact() async throws {
     try await withDemoServer { server in
       let raw = try await APXProcess.run(
-        ["call", "gifs.gifs.search", "q=cat", "-o", "raw", "--base-url", server.httpBaseURL], environment: Self.gifsEnv)
+        ["call", "gifs.search", "q=cat", "-o", "raw", "--base-url", server.httpBaseURL], environment: Self.gifsEnv)
       #expect(raw.status == 0, "\(raw.stderr)")
       let (direct, _) = try await URLSession.shared.data(from: URL(string: server.httpBaseURL + "/api/v1/demo-key/gifs/search?q=cat")!)
       #expect(raw.stdoutBytes == direct)
@@ -67,7 +67,7 @@ struct RESTCallTests {
   @Test func tableOutput() async throws {
     try await withDemoServer { server in
       let r = try await APXProcess.run(
-        ["call", "gifs.gifs.trending", "per_page:=2", "--select", ".data.data", "-o", "table", "--base-url", server.httpBaseURL],
+        ["call", "gifs.trending", "per_page:=2", "--select", ".data.data", "-o", "table", "--base-url", server.httpBaseURL],
         environment: Self.gifsEnv)
       #expect(r.status == 0, "\(r.stderr)")
       let header = try #require(r.stdout.split(separator: "\n").first)
@@ -176,7 +176,7 @@ struct RESTCallTests {
   @Test func apiKeyInPathIsMaskedInVerboseOutput() async throws {
     try await withDemoServer { server in
       let r = try await APXProcess.run(
-        ["call", "gifs.gifs.trending", "-v", "--base-url", server.httpBaseURL], environment: Self.gifsEnv)
+        ["call", "gifs.trending", "-v", "--base-url", server.httpBaseURL], environment: Self.gifsEnv)
       #expect(r.status == 0, "\(r.stderr)")
       #expect(!r.stderr.contains("demo-key"))
       #expect(r.stderr.contains("/api/v1/***/gifs/trending"))
@@ -184,7 +184,7 @@ struct RESTCallTests {
   }
 
   @Test func missingAPIKeyIsAnAuthError() async throws {
-    let r = try await APXProcess.run(["call", "gifs.gifs.trending", "--base-url", "http://127.0.0.1:9"])
+    let r = try await APXProcess.run(["call", "gifs.trending", "--base-url", "http://127.0.0.1:9"])
     #expect(r.status == 8)
     #expect(r.stderr.contains("GIFS_API_KEY"))
   }
@@ -224,7 +224,7 @@ struct RESTCallTests {
   }
 
   @Test func badParameterTypeIsAUsageError() async throws {
-    let r = try await APXProcess.run(["call", "gifs.gifs.trending", "per_page=many", "--base-url", "http://127.0.0.1:9"], environment: Self.gifsEnv)
+    let r = try await APXProcess.run(["call", "gifs.trending", "per_page=many", "--base-url", "http://127.0.0.1:9"], environment: Self.gifsEnv)
     #expect(r.status == 2)
     #expect(r.stderr.contains("per_page must be a whole number"))
   }

@@ -173,7 +173,9 @@ struct DemoServerMiscTests {
 
   @Test func stopEndsOpenEventStreams() async throws {
     let server = try await DemoServer.start(.init(rowDelay: 60))
-    let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    // withHTTPClient shuts the client down on every path: a thrown error must not
+    // leave a live client behind (its deinit traps and would kill the whole test run).
+    try await HTTPClient.withHTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup) { client in
     var upload = HTTPClientRequest(url: server.httpBaseURL + "/api/v2/imports")
     upload.method = .POST
     upload.headers.add(name: "Content-Type", value: "text/csv")
@@ -197,7 +199,7 @@ struct DemoServerMiscTests {
     }
     #expect(ended)
     #expect(await LoopbackPortProbe.accepts(port: server.httpPort) == false)
-    try await client.shutdown()
+    }
   }
 
   @Test func runUntilCancelledStopsWhenItsTaskIsCancelled() async throws {
