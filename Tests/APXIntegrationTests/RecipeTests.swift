@@ -92,4 +92,157 @@ struct RecipeTests {
       #expect(server.stats.requestsByRoute.isEmpty)
     }
   }
+
+  @Test func gifsPagesRunsGreenWithBoundedConcurrency() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(
+        ["run", Self.recipe("gifs-pages.json"), "--base-url", server.httpBaseURL],
+        environment: ["APX_STATE_DIR": Self.stateDirectory(), "GIFS_API_KEY": "demo-key"])
+      #expect(r.status == 0, "\(r.stderr)")
+      let output = try Self.json(r.stdout)
+      #expect(output["pages"] == .number("5"))
+      #expect(output["titles"]?.arrayValue?.count == 50)
+      #expect(output["titles"]?[0] == .string("Café ☕ dance"))
+      #expect(server.stats.views == 50)
+      #expect(server.stats.maxViewsInFlight <= 4, "concurrency bound: \(server.stats.maxViewsInFlight)")
+      #expect(server.stats.maxViewsInFlight >= 2, "the views did overlap")
+      #expect(!r.combined.contains("demo-key"), "the API key never shows")
+    }
+  }
+
+  @Test func gifsPagesNeedsTheAPIKey() async throws {
+    try await withDemoServer { server in
+      var env = ["APX_STATE_DIR": Self.stateDirectory()]
+      env["GIFS_API_KEY"] = ""
+      let r = try await APXProcess.run(["run", Self.recipe("gifs-pages.json"), "--base-url", server.httpBaseURL], environment: env)
+      #expect(r.status != 0)
+      #expect(r.stderr.contains("API key") || r.stderr.contains("GIFS_API_KEY"), "\(r.stderr)")
+    }
+  }
+
+  @Test func dryRunPrintsRequestsAndSendsNothing() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(
+        ["run", Self.recipe("gifs-pages.json"), "--dry-run", "--base-url", server.httpBaseURL],
+        environment: ["APX_STATE_DIR": Self.stateDirectory(), "GIFS_API_KEY": "demo-key"])
+      #expect(r.status == 0, "\(r.stderr)")
+      let lines = r.stdout.split(separator: "\n").map(String.init)
+      #expect(lines.count == 2)
+      let first = try Self.json(try #require(lines.first))
+      #expect(first["method"] == .string("GET"))
+      #expect(first["url"]?.stringValue?.contains("/gifs/trending?page=") == true)
+      #expect(!r.combined.contains("demo-key"), "secrets masked")
+      #expect(server.stats.requestsByRoute.isEmpty, "\(server.stats.requestsByRoute)")
+    }
+  }
+
+  @Test func eventsModeStreamsStepResultsAsNDJSON() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(
+        ["run", Self.recipe("import-csv.json"), "--events", "--base-url", server.httpBaseURL],
+        environment: ["APX_STATE_DIR": Self.stateDirectory()])
+      #expect(r.status == 0, "\(r.stderr)")
+      let values = try r.stdout.split(separator: "\n").map { try Self.json(String($0)) }
+      let types = values.compactMap { $0["type"]?.stringValue }
+      #expect(types.filter { $0 == "step" }.count == 3)
+      #expect(types.contains("item"))
+      #expect(types.last == "output")
+      #expect(values.last?["output"]?["status"] == .string("complete"))
+    }
+  }
+
+  @Test func testModeCountsChecksAndWritesJUnit() async throws {
+    let text = """
+      {
+        "name": "smoke",
+        "steps": [
+          { "id": "caps", "call": "books.capabilities.get",
+            "expect": { "status": 200, ".body.api": "books", ".body.version": "3" } },
+          { "id": "again", "call": "books.capabilities.get", "expect": { ".body.formats[0]": { "matches": "^text/" } } }
+        ]
+      }
+      """
+    let path = try temporaryFile("smoke.json", text)
+    let report = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml").path
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(
+        ["run", path, "--test", "--report", "junit", report, "--base-url", server.httpBaseURL],
+        environment: ["APX_STATE_DIR": Self.stateDirectory()])
+      #expect(r.status == 9, "\(r.stderr)")
+      #expect(r.stderr.contains("3 passed, 1 failed"), "\(r.stderr)")
+      let xml = try String(contentsOfFile: report, encoding: .utf8)
+      #expect(xml.hasPrefix("<?xml"))
+      #expect(xml.contains("<testsuite name=\"\(path)\" tests=\"6\" failures=\"1\""), "\(xml)")
+      #expect(xml.contains("<failure message=\".body.version is &quot;2&quot;, expected &quot;3&quot;\""), "\(xml)")
+      #expect(xml.contains("name=\"again: books.capabilities.get\""), "test mode runs on after a failed check")
+    }
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(
+        ["run", Self.recipe("import-csv.json"), "--test", "--report", "junit", report, "--base-url", server.httpBaseURL],
+        environment: ["APX_STATE_DIR": Self.stateDirectory()])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stderr.contains("6 passed, 0 failed"), "\(r.stderr)")
+      let xml = try String(contentsOfFile: report, encoding: .utf8)
+      #expect(xml.contains("failures=\"0\""))
+    }
+  }
+
+  @Test func interruptedRunResumesWithoutASecondUpload() async throws {
+    let state = Self.stateDirectory()
+    try await withDemoServer { server in
+      // Slow rows so that the watch is still running when Ctrl-C arrives.
+      let process = Process()
+      process.executableURL = APXProcess.binary
+      process.arguments = ["run", Self.recipe("import-csv.json"), "row_delay_ms=150", "--base-url", server.httpBaseURL]
+      var env = ProcessInfo.processInfo.environment
+      env["APX_STATE_DIR"] = state
+      env["APX_REGISTRY"] = APXProcess.endpoints
+      process.environment = env
+      let err = Pipe()
+      process.standardOutput = Pipe()
+      process.standardError = err
+      try process.run()
+      // Wait (bounded) until the journal holds the upload step and a few stream events.
+      let runs = state + "/runs"
+      let deadline = Date().addingTimeInterval(30)
+      var journal = ""
+      while Date() < deadline {
+        if let name = try? FileManager.default.contentsOfDirectory(atPath: runs).first,
+          let text = try? String(contentsOfFile: runs + "/" + name, encoding: .utf8)
+        {
+          journal = text
+          if text.contains("\"id\":\"upload\",\"state\":\"ok\""), text.components(separatedBy: "\"type\":\"event\"").count > 3 { break }
+        }
+        try await Task.sleep(nanoseconds: 10_000_000)
+      }
+      #expect(journal.contains("\"id\":\"upload\""), "the upload was journaled: \(journal)")
+      process.interrupt()
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 130)
+      let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      #expect(stderr.contains("--resume"), "\(stderr)")
+      #expect(server.stats.importsCreated == 1)
+      let files = try FileManager.default.contentsOfDirectory(atPath: runs)
+      #expect(files.count == 1)
+      let attributes = try FileManager.default.attributesOfItem(atPath: runs + "/" + files[0])
+      #expect((attributes[.posixPermissions] as? Int) == 0o600)
+
+      let r = try await APXProcess.run(
+        ["run", Self.recipe("import-csv.json"), "--resume", "--base-url", server.httpBaseURL],
+        environment: ["APX_STATE_DIR": state], timeout: 60)
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(server.stats.importsCreated == 1, "no second upload")
+      #expect(server.stats.idempotentReplays == 0, "the upload step was skipped, not replayed")
+      #expect(server.stats.streamConnections == 2, "the stream was resumed")
+      let output = try Self.json(r.stdout)
+      #expect(output["status"] == .string("complete"))
+      // 12 rows: queued, started, one progress event per row, complete — none lost, none twice.
+      #expect(output["events"] == .number("15"), "\(r.stdout)")
+      #expect(r.stderr.contains("resuming run"))
+
+      let again = try await APXProcess.run(
+        ["run", Self.recipe("import-csv.json"), "--resume", "--base-url", server.httpBaseURL], environment: ["APX_STATE_DIR": state])
+      #expect(again.status == 2, "nothing left to resume: \(again.stderr)")
+    }
+  }
 }

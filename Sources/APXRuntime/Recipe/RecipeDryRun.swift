@@ -25,15 +25,22 @@ public struct RecipeDryRun: Sendable {
     let scope = RecipeScope(
       environment: { env[$0] }, inputs: inputs,
       run: .object([JSONMember("id", .string(runID)), JSONMember("recipe", .string(recipe.name))]))
-    let resolve: (TemplateReference) throws(APXError) -> JSONValue? = { ref throws(APXError) in
-      switch ref.namespace {
-      case "env", "input", "run": return try scope.resolve(ref)
-      default: return .string(ref.description)  // known only when the recipe really runs
-      }
-    }
     var out: [JSONValue] = []
     for step in recipe.steps {
       guard let target = targets[step.api], let endpoint = target.api.endpoint(named: step.endpoint) else { continue }
+      // A loop shows its first call: loop.number 1, and the first item when the list is known already.
+      var stepScope = scope
+      stepScope.loop = .object([JSONMember("index", .int(0)), JSONMember("number", .int(1)), JSONMember("previous", .null)])
+      if let loop = step.foreach {
+        let first = (try? Template.renderStrings(in: loop.over, resolve: scope.resolve))?.arrayValue?.first
+        if let first { stepScope.item = (loop.name, first) }
+      }
+      let known = stepScope
+      let resolve: (TemplateReference) throws(APXError) -> JSONValue? = { ref throws(APXError) in
+        if let value = try? known.resolve(ref) { return value }
+        if ref.namespace == "env" || ref.namespace == "input" { return try known.resolve(ref) }
+        return .string(ref.description)  // known only when the recipe really runs
+      }
       var members: [JSONMember] = [JSONMember("step", .string(step.id)), JSONMember("call", .string(step.call))]
       if let loop = step.foreach {
         members.append(JSONMember("foreach", try Template.renderStrings(in: loop.over, resolve: resolve)))
@@ -51,7 +58,7 @@ public struct RecipeDryRun: Sendable {
         if rendered == .null { continue }
         message.append(JSONMember(member.key, rendered))
         if let param = endpoint.param(named: member.key), param.type == .file, case .string(let path) = rendered {
-          values.append((member.key, .file(path: path)))
+          values.append((member.key, .file(path: RecipePaths.resolve(path, recipeDirectory: recipeDirectory))))
         } else {
           values.append((member.key, .json(rendered)))
         }
@@ -69,8 +76,17 @@ public struct RecipeDryRun: Sendable {
         if let body = step.body {
           data = .json(Array(try Template.renderStrings(in: body, resolve: resolve).compactJSON.utf8))
         }
-        var plan = try RequestBuilder(api: target.api, endpoint: endpoint, baseURL: target.baseURL)
-          .build(RequestBuilder.Input(values: values, data: data, headers: headers))
+        var plan: HTTPRequestPlan
+        do {
+          plan = try RequestBuilder(api: target.api, endpoint: endpoint, baseURL: target.baseURL)
+            .build(RequestBuilder.Input(values: values, data: data, headers: headers))
+        } catch {
+          // Values that depend on earlier results cannot be checked yet: show them as given.
+          members.append(JSONMember("with", .object(message.map { JSONMember($0.key, .string(mask.mask(Template.interpolated($0.value)))) })))
+          members.append(JSONMember("note", .string(error.message)))
+          out.append(.object(members))
+          continue
+        }
         var planMask = mask
         for s in plan.secrets { planMask.add(s) }
         plan.headers = try plan.headers.map { h throws(APXError) in

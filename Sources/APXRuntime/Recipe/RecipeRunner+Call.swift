@@ -131,11 +131,7 @@ extension RecipeRunner {
   }
 
   /// A relative path that does not exist from the working directory is tried next to the recipe.
-  func resolvePath(_ path: String) -> String {
-    guard !path.hasPrefix("/"), let recipeDirectory, !FileManager.default.fileExists(atPath: path) else { return path }
-    let candidate = recipeDirectory + "/" + path
-    return FileManager.default.fileExists(atPath: candidate) ? candidate : path
-  }
+  func resolvePath(_ path: String) -> String { RecipePaths.resolve(path, recipeDirectory: recipeDirectory) }
 
   /// The id of the last SSE event among journaled items.
   static func lastEventID(in items: [JSONValue]) -> String? {
@@ -151,4 +147,14 @@ final class ItemCounter: Sendable {
   private let value: Mutex<Int>
   init(start: Int) { value = Mutex(start) }
   func increment() -> Int { value.withLock { $0 += 1; return $0 } }
+}
+
+/// File paths in recipes.
+enum RecipePaths {
+  /// A relative path that does not exist from the working directory is tried next to the recipe.
+  static func resolve(_ path: String, recipeDirectory: String?) -> String {
+    guard !path.hasPrefix("/"), let recipeDirectory, !FileManager.default.fileExists(atPath: path) else { return path }
+    let candidate = recipeDirectory + "/" + path
+    return FileManager.default.fileExists(atPath: candidate) ? candidate : path
+  }
 }
