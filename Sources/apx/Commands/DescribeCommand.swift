@@ -1,6 +1,7 @@
 import APXCore
 import APXRuntime
 import ArgumentParser
+import Foundation
 
 /// `apx describe API.ENDPOINT`: parameters, types, an example command.
 struct DescribeCommand: AsyncParsableCommand {
@@ -9,14 +10,63 @@ struct DescribeCommand: AsyncParsableCommand {
 
   @OptionGroup var global: GlobalOptions
 
-  @Argument(help: ArgumentHelp("The endpoint, API.ENDPOINT.", valueName: "API.ENDPOINT"), completion: .custom(EndpointCompletion.complete))
+  @Argument(
+    help: ArgumentHelp("The endpoint, API.ENDPOINT.", valueName: "API.ENDPOINT"),
+    completion: .custom(EndpointCompletion.complete))
   var target: String
 
   func run() async throws {
     let context = Context.shared
     let registry = RegistryFiles(directories: context.registryDirectories(global.registry))
     let t = try CallTarget.resolve(target, registry: registry)
-    try ValuePrinter.print(EndpointDescription.json(api: t.api, endpoint: t.endpoint), global: global, context: context)
+    var description = EndpointDescription.json(api: t.api, endpoint: t.endpoint)
+    if t.endpoint.kind == .grpc {
+      description = try await GRPCDescription.adding(to: description, api: t.api, endpoint: t.endpoint, global: global)
+    }
+    try ValuePrinter.print(description, global: global, context: context)
+  }
+}
+
+/// The gRPC part of `describe`: call shape, message types and a request
+/// JSON template, from the endpoint's schema (a reflection schema asks the
+/// server of the chosen environment, `--base-url` or `--demo`).
+enum GRPCDescription {
+  static func adding(to description: JSONValue, api: APIDefinition, endpoint: Endpoint, global: GlobalOptions)
+    async throws -> JSONValue
+  {
+    let context = Context.shared
+    guard case .object(var members) = description else { return description }
+    let summary: GRPCMethodSummary = try await DemoBackend.withOptionalDemo(global.demo) { demo in
+      let resolved = try BaseURLResolver.resolve(
+        api: api, environment: global.environment, override: global.baseURL, demo: demo,
+        processEnvironment: context.environment)
+      return try await GRPCSession.with(global.grpcSettings) {
+        try await GRPCInspector.describe(
+          api: api, endpoint: endpoint, baseURL: resolved.baseURL, environment: context.environment,
+          settings: global.grpcSettings, headers: global.headerFields, timeout: global.timeout ?? 10)
+      }
+    }
+    let at = (members.firstIndex { $0.key == "method" } ?? members.count - 1) + 1
+    members.insert(
+      contentsOf: [
+        JSONMember("shape", .string(summary.shape)),
+        JSONMember("request_type", .string(summary.requestType)),
+        JSONMember("response_type", .string(summary.responseType)),
+      ], at: min(at, members.count))
+    let template = JSONPrinter(style: .compact).string(summary.requestTemplate)
+    let quoted = "'" + template.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    let streaming = summary.shape == "client_streaming" || summary.shape == "bidi_streaming"
+    members.removeAll { $0.key == "example" }
+    members.append(JSONMember("request_template", summary.requestTemplate))
+    members.append(JSONMember("example", .string(CallExample.line(api: api, endpoint: endpoint))))
+    members.append(
+      JSONMember(
+        "example_json",
+        .string(
+          streaming
+            ? "printf '%s\\n' \(quoted) | apx call \(api.name).\(endpoint.name)   # one request message per line"
+            : "apx call \(api.name).\(endpoint.name) -d \(quoted)")))
+    return .object(members)
   }
 }
 
@@ -39,7 +89,8 @@ enum EndpointDescription {
     for p in e.params {
       var pm: [JSONMember] = [
         JSONMember("name", .string(p.name)), JSONMember("in", .string(p.location.rawValue)),
-        JSONMember("type", .string(p.type.rawValue)), JSONMember("required", .bool(p.required && p.defaultValue == nil)),
+        JSONMember("type", .string(p.type.rawValue)),
+        JSONMember("required", .bool(p.required && p.defaultValue == nil)),
       ]
       if let d = p.defaultValue { pm.append(JSONMember("default", d)) }
       if let d = p.description { pm.append(JSONMember("description", .string(d))) }
@@ -53,7 +104,9 @@ enum EndpointDescription {
     if let sse = e.sse {
       var sm: [JSONMember] = []
       if !sse.untilEvent.isEmpty { sm.append(JSONMember("until_event", .array(sse.untilEvent.map(JSONValue.string)))) }
-      if !sse.failOnEvent.isEmpty { sm.append(JSONMember("fail_on_event", .array(sse.failOnEvent.map(JSONValue.string)))) }
+      if !sse.failOnEvent.isEmpty {
+        sm.append(JSONMember("fail_on_event", .array(sse.failOnEvent.map(JSONValue.string))))
+      }
       if let f = sse.fallback { sm.append(JSONMember("fallback_poll", .string(f.poll))) }
       m.append(JSONMember("stream", .object(sm)))
     }

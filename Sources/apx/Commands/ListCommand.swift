@@ -12,13 +12,38 @@ struct ListCommand: AsyncParsableCommand {
   @Argument(help: ArgumentHelp("Only this API's endpoints.", valueName: "API"))
   var api: String?
 
+  @Option(
+    name: .customLong("grpc"),
+    help: ArgumentHelp(
+      "List the services and methods a gRPC server offers over reflection, without a registry entry (HOST:PORT or grpc://HOST:PORT plaintext, grpcs://HOST:PORT TLS).",
+      valueName: "ADDRESS"))
+  var grpcAddress: String?
+
+  func validate() throws {
+    if grpcAddress != nil, api != nil { throw ValidationError("give either an API or --grpc ADDRESS, not both") }
+  }
+
   func run() async throws {
     let context = Context.shared
+    if let grpcAddress {
+      let methods = try await GRPCInspector.listServices(
+        at: grpcAddress, settings: global.grpcSettings, headers: global.headerFields, timeout: global.timeout ?? 10)
+      let rows = methods.map { m in
+        JSONValue.object([
+          JSONMember("service", .string(m.service)), JSONMember("method", .string(m.method)),
+          JSONMember("shape", .string(m.shape)), JSONMember("request", .string(m.requestType)),
+          JSONMember("response", .string(m.responseType)),
+        ])
+      }
+      try ValuePrinter.print(.array(rows), global: global, context: context, tableByDefault: context.stdoutIsTerminal)
+      return
+    }
     let registry = RegistryFiles(directories: context.registryDirectories(global.registry))
     var rows: [JSONValue] = []
     if let api {
       let definition = try registry.load(api: api)
-      for e in definition.endpoints { rows.append(Self.row(definition, e)) }
+      let shapes = try await Self.grpcShapes(definition, global: global)
+      for e in definition.endpoints { rows.append(Self.row(definition, e, shape: shapes[e.name])) }
     } else {
       var problems: [String] = []
       for (name, path) in registry.list() {
@@ -39,7 +64,43 @@ struct ListCommand: AsyncParsableCommand {
     try ValuePrinter.print(.array(rows), global: global, context: context, tableByDefault: context.stdoutIsTerminal)
   }
 
-  static func row(_ api: APIDefinition, _ e: Endpoint) -> JSONValue {
+  /// Call shapes of an API's gRPC endpoints, by endpoint name: file schemas
+  /// are read locally, reflection schemas ask the server (skipped, with a
+  /// warning, when it cannot be reached).
+  static func grpcShapes(_ api: APIDefinition, global: GlobalOptions) async throws -> [String: String] {
+    let endpoints = api.endpoints.filter { $0.kind == .grpc }
+    guard !endpoints.isEmpty else { return [:] }
+    let context = Context.shared
+    return try await DemoBackend.withOptionalDemo(global.demo) { demo in
+      let base = try? BaseURLResolver.resolve(
+        api: api, environment: global.environment, override: global.baseURL, demo: demo,
+        processEnvironment: context.environment)
+      return try await GRPCSession.with(global.grpcSettings) {
+        var shapes: [String: String] = [:]
+        var unreachable: String?
+        for e in endpoints {
+          guard let base, unreachable == nil || !Self.usesReflection(e) else { continue }
+          do {
+            let summary = try await GRPCInspector.describe(
+              api: api, endpoint: e, baseURL: base.baseURL, environment: context.environment,
+              settings: global.grpcSettings, headers: global.headerFields, timeout: global.timeout ?? 3)
+            shapes[e.name] = summary.shape
+          } catch let error as APXError {
+            if Self.usesReflection(e) { unreachable = error.message }
+            context.warn("apx: warning: no call shape for \(api.name).\(e.name): \(error.message)")
+          }
+        }
+        return shapes
+      }
+    }
+  }
+
+  static func usesReflection(_ e: Endpoint) -> Bool {
+    if case .reflection = e.grpc?.schema { return true }
+    return false
+  }
+
+  static func row(_ api: APIDefinition, _ e: Endpoint, shape: String? = nil) -> JSONValue {
     var members = [
       JSONMember("endpoint", .string("\(api.name).\(e.name)")),
       JSONMember("kind", .string(e.kind.rawValue)),
@@ -47,6 +108,7 @@ struct ListCommand: AsyncParsableCommand {
     switch e.kind {
     case .grpc:
       members.append(JSONMember("target", .string("\(e.grpc?.service ?? "")/\(e.grpc?.method ?? "")")))
+      if let shape { members.append(JSONMember("shape", .string(shape))) }
     default:
       members.append(JSONMember("target", .string("\(e.method) \(e.path)")))
     }
@@ -74,7 +136,8 @@ enum ValuePrinter {
         context.stdout.write(result.stringValue! + "\n")
       default:
         let pretty = context.stdoutIsTerminal || format == .json
-        context.stdout.write(JSONPrinter(style: pretty ? .pretty : .compact, colors: color ? .default : nil).bytes(result) + [0x0A])
+        context.stdout.write(
+          JSONPrinter(style: pretty ? .pretty : .compact, colors: color ? .default : nil).bytes(result) + [0x0A])
       }
     }
     context.stdout.flush()

@@ -14,10 +14,10 @@ struct SchemaLoader {
   ///
   /// - Parameters:
   ///   - registryFile: the registry file that names the source (relative paths start at its folder).
-  ///   - reflection: asks the server; used only for `.reflection`.
+  ///   - reflection: asks the server; used only for `.reflection` (nil: no connection available).
   func pool(
     _ source: SchemaSource, service: String, registryFile: String, target: GRPCTarget,
-    reflection: () -> ReflectionClient
+    reflection: (() -> ReflectionClient)?
   ) async throws -> DescriptorPool {
     let base = SchemaPaths.folder(of: registryFile)
     let key: String
@@ -31,6 +31,9 @@ struct SchemaLoader {
     let pool: DescriptorPool
     switch source {
     case .reflection:
+      guard let reflection else {
+        throw APXError(.usage, "the schema of \(service) comes from server reflection, which needs a connection")
+      }
       pool = try DescriptorPool(serializedFiles: try await reflection().files(containing: service))
     case .protoset(let path):
       let absolute = SchemaPaths.resolve(path, against: base)

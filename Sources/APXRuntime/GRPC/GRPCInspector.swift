@@ -1,0 +1,104 @@
+import APXCore
+import APXProtobuf
+import GRPCCore
+
+/// One gRPC method as `apx list` and `apx describe` show it.
+public struct GRPCMethodSummary: Sendable {
+  /// Fully qualified service name.
+  public var service: String
+  public var method: String
+  /// `unary`, `server_streaming`, `client_streaming` or `bidi_streaming`.
+  public var shape: String
+  /// Fully qualified request and response message types.
+  public var requestType: String
+  public var responseType: String
+  /// A request JSON showing every field with a placeholder of its type.
+  public var requestTemplate: JSONValue
+
+  init(_ info: MethodInfo, pool: DescriptorPool) {
+    service = info.service
+    method = info.name
+    shape = Self.shape(clientStreaming: info.clientStreaming, serverStreaming: info.serverStreaming)
+    requestType = info.input.fullName
+    responseType = info.output.fullName
+    requestTemplate = pool.template(for: info.input)
+  }
+
+  /// The call shape's name.
+  public static func shape(clientStreaming: Bool, serverStreaming: Bool) -> String {
+    switch (clientStreaming, serverStreaming) {
+    case (false, false): "unary"
+    case (false, true): "server_streaming"
+    case (true, false): "client_streaming"
+    case (true, true): "bidi_streaming"
+    }
+  }
+}
+
+/// Schema questions without a call: the shape and request template of a
+/// registry endpoint (`apx describe`), and every service and method a server
+/// offers over reflection (`apx list --grpc HOST:PORT`).
+public enum GRPCInspector {
+  /// The method behind a gRPC endpoint. A protoset or .proto schema is read
+  /// locally; a reflection schema asks the server at `baseURL`.
+  public static func describe(
+    api: APIDefinition, endpoint: Endpoint, baseURL: String, environment: [String: String],
+    settings: GRPCSettings = GRPCSettings(), headers: [HeaderField] = [], timeout: Double = 10
+  ) async throws -> GRPCMethodSummary {
+    guard let options = endpoint.grpc else {
+      throw APXError(.usage, "\(api.name).\(endpoint.name) is not a gRPC endpoint")
+    }
+    let target = try GRPCTarget(parsing: baseURL)
+    let loader = SchemaLoader(cache: (GRPCSession.current ?? GRPCSession()).schemas, environment: environment)
+    let metadata = try GRPCMetadata.metadata(headers.map { HeaderField($0.name.lowercased(), $0.value) })
+    do {
+      let pool: DescriptorPool
+      if case .reflection = options.schema {
+        pool = try await GRPCConnection.with(target, settings: settings) { client in
+          try await loader.pool(
+            options.schema, service: options.service, registryFile: api.sourceFile, target: target,
+            reflection: { ReflectionClient(client: client, metadata: metadata, timeout: GRPCRetry.duration(timeout)) })
+        }
+      } else {
+        pool = try await loader.pool(
+          options.schema, service: options.service, registryFile: api.sourceFile, target: target,
+          reflection: nil)
+      }
+      return GRPCMethodSummary(try pool.method(service: options.service, method: options.method), pool: pool)
+    } catch let error as RPCError {
+      throw reflectionFailure(error, target: target, settings: settings)
+    }
+  }
+
+  /// Every method of every service `address` offers over reflection, sorted by service.
+  public static func listServices(
+    at address: String, settings: GRPCSettings = GRPCSettings(), headers: [HeaderField] = [], timeout: Double = 10
+  ) async throws -> [GRPCMethodSummary] {
+    let target = try GRPCTarget(parsing: address)
+    let metadata = try GRPCMetadata.metadata(headers.map { HeaderField($0.name.lowercased(), $0.value) })
+    do {
+      return try await GRPCConnection.with(target, settings: settings) { client in
+        let reflection = ReflectionClient(client: client, metadata: metadata, timeout: GRPCRetry.duration(timeout))
+        var out: [GRPCMethodSummary] = []
+        for service in try await reflection.listServices() {
+          let pool = try DescriptorPool(serializedFiles: try await reflection.files(containing: service))
+          for name in try pool.methods(of: service) {
+            out.append(GRPCMethodSummary(try pool.method(service: service, method: name), pool: pool))
+          }
+        }
+        return out
+      }
+    } catch let error as RPCError {
+      throw reflectionFailure(error, target: target, settings: settings)
+    }
+  }
+
+  private static func reflectionFailure(_ error: RPCError, target: GRPCTarget, settings: GRPCSettings) -> APXError {
+    var e = GRPCFailure(
+      target: target, path: "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo", apiName: "API", pool: nil,
+      mask: SecretMask(), timeout: nil
+    ).error(error)
+    e.message = "cannot read the schema of \(target) over reflection: " + e.message
+    return e
+  }
+}
