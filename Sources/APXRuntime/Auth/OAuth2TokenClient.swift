@@ -9,8 +9,8 @@ import NIOCore
 struct OAuth2TokenClient: Sendable {
   let session: HTTPSession
   let clock: any RetryClock
-  /// Seconds a token request may take.
-  var timeout: Double = 30
+  /// Seconds a token request may take; nil waits as long as any request without `--timeout`.
+  var timeout: Double?
 
   /// The OAuth2 settings of one API with `${env:...}` templates resolved.
   struct Settings: Sendable {
@@ -128,7 +128,8 @@ struct OAuth2TokenClient: Sendable {
     let status: Int
     let body: ByteBuffer
     do {
-      let response = try await session.send(plan, deadline: .now() + .milliseconds(Int64(timeout * 1000)))
+      let deadline: NIODeadline = timeout.map { .now() + .milliseconds(Int64(min($0, 1e9) * 1000)) } ?? .distantFuture
+      let response = try await session.send(plan, deadline: deadline)
       status = Int(response.status.code)
       body = try await response.body.collect(upTo: 1 << 20)
     } catch {

@@ -104,10 +104,12 @@ struct TokenCommandRunner: Sendable {
     return nil
   }
 
-  /// Reads a pipe to its end on a background queue (so both pipes drain at once).
+  /// Reads a pipe to its end on a queue of its own (so both pipes drain at once). Not a global
+  /// queue: on Linux those share their width-limited threads with Swift concurrency, which a
+  /// blocking read would starve.
   static func readAll(_ handle: FileHandle) async -> Data {
     await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
+      DispatchQueue(label: "apx.token-command.read").async {
         continuation.resume(returning: handle.readDataToEndOfFile())
       }
     }
