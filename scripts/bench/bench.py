@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Side-by-side benchmarks of whole processes: apx against curl, HTTPie and jq.
+"""Side-by-side benchmarks of whole processes: apx against curl, HTTPie, jq and a Python
+grpcio client (scripts/bench/grpc_client.py), plus apx-bench's in-process codec benchmark.
 
 Runs on loopback against the embedded demo backend (started here from the
 release build), prints a table of medians, throughputs, peak RSS and ratios,
 and exits. Never used by tests; figures go into the README's performance table.
 
     scripts/bench/build-release.sh      # static release build in .build-release/
+    swift build -c release --static-swift-stdlib --scratch-path .build-release --product apx-bench  # for codec
     python3 scripts/bench/bench.py [--quick] [--only NAME ...]
 """
 import argparse
@@ -21,20 +23,30 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 APX = os.environ.get("APX_BENCH_BINARY", os.path.join(ROOT, ".build-release", "release", "apx"))
 BENCH_REGISTRY = os.path.join(ROOT, "scripts", "bench", "registry")
+APX_BENCH = os.environ.get("APX_BENCH_TOOL", os.path.join(ROOT, ".build-release", "release", "apx-bench"))
+PROTOSET = os.path.join(ROOT, "Protos", "classnotes.protoset")
+GRPC_CLIENT = os.path.join(ROOT, "scripts", "bench", "grpc_client.py")
+RECIPES = os.path.join(ROOT, "scripts", "bench", "recipes")
 
 
 def run(cmd, stdout=subprocess.DEVNULL, shell=False, env=None):
-    """Runs one process; returns (wall seconds, peak RSS of the process tree in MB, exit code)."""
+    """Runs one process; returns (wall seconds, peak RSS in MB, exit code).
+
+    Peak RSS comes from GNU time's %M when available: the rusage of a child
+    forked from this (large) Python process would count its pre-exec copy.
+    """
+    timed = not shell and os.path.exists("/usr/bin/time")
+    full = ["/usr/bin/time", "-f", "%M", "-o", "/tmp/apx-bench-rss"] + cmd if timed else cmd
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE, shell=shell, env=env)
-    _, status, usage = os.wait4(proc.pid, 0)
+    proc = subprocess.run(full, stdout=stdout, stderr=subprocess.PIPE, shell=shell, env=env)
     wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    err = proc.stderr.read().decode(errors="replace")
-    proc.stderr.close()
     if proc.returncode != 0:
-        raise SystemExit(f"command failed ({proc.returncode}): {cmd}\n{err}")
-    return wall, usage.ru_maxrss / 1024.0, proc.returncode
+        raise SystemExit(f"command failed ({proc.returncode}): {cmd}\n{proc.stderr.decode(errors='replace')}")
+    rss = float("nan")
+    if timed:
+        with open("/tmp/apx-bench-rss") as f:
+            rss = int(f.read().strip().splitlines()[-1]) / 1024.0
+    return wall, rss, proc.returncode
 
 
 def median_wall(cmd, runs, shell=False, env=None):
@@ -125,7 +137,167 @@ def bench_sse(base, report, count):
                better="higher")
 
 
-BENCHES = ["small", "pretty", "raw", "registry", "sse"]
+def run_logged(cmd, stdout=subprocess.DEVNULL, env=None):
+    """Like run(), for commands that write a lot to stderr (a recipe prints a line per step):
+    stderr goes to a temporary file instead of a pipe that could fill up and block the child."""
+    with tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=stdout, stderr=err, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        code = os.waitstatus_to_exitcode(status)
+        if code != 0:
+            err.seek(0)
+            tail = err.read()[-4000:].decode(errors="replace")
+            raise SystemExit(f"command failed ({code}): {' '.join(cmd)[:300]}\n{tail}")
+    return wall, usage.ru_maxrss / 1024.0, code
+
+
+def output_of(cmd, env=None):
+    """stdout of one run (for checking a benchmark measures a working command)."""
+    proc = subprocess.run(cmd, capture_output=True, env=env)
+    if proc.returncode != 0:
+        raise SystemExit(f"command failed ({proc.returncode}): {' '.join(cmd)[:300]}\n"
+                         + proc.stderr.decode(errors="replace")[-4000:])
+    return proc.stdout.decode()
+
+
+def attempt(name, bench, *args):
+    """Runs one benchmark; a failure is printed and the next benchmark still runs."""
+    try:
+        bench(*args)
+    except SystemExit as failure:
+        print(f"  ({name} did not run: {failure})", flush=True)
+
+
+def bench_codec(report, iterations):
+    """In-process: APXProtobuf (JSON value <-> wire, schema from the protoset) against swift-protobuf
+    generated code (struct <-> wire) on the same Lesson; see Sources/apx-bench/."""
+    if not os.access(APX_BENCH, os.X_OK):
+        raise SystemExit(f"{APX_BENCH} not found: swift build -c release --static-swift-stdlib "
+                         "--scratch-path .build-release --product apx-bench")
+    r = json.loads(output_of([APX_BENCH, "codec", "--json", "--iterations", str(iterations), "--protoset", PROTOSET]))
+    apx = r["apx_encode_ns"] + r["apx_decode_ns"]
+    generated = r["generated_encode_ns"] + r["generated_decode_ns"]
+    print(f"  (Lesson of {r['message_bytes']} bytes; ns/op encode {r['apx_encode_ns']} vs {r['generated_encode_ns']}, "
+          f"decode {r['apx_decode_ns']} vs {r['generated_decode_ns']})", flush=True)
+    report.add("codec: Lesson encode+decode, kop/s apx / generated", 1e6 / apx, 1e6 / generated, "kop/s", ">= 0.3x",
+               better="higher")
+    report.add("codec: JSON text->wire->JSON text, kop/s apx / gen.", 1e6 / r["apx_text_ns"],
+               1e6 / r["generated_text_ns"], "kop/s", "(reference)", better="higher")
+
+
+def grpc_registry(folder, grpc_url, reflection):
+    """A copy of Endpoints/classnotes.json aimed at the demo's gRPC port, protoset paths made absolute;
+    with reflection=True, lessons.get reads its schema over server reflection instead of the protoset."""
+    with open(os.path.join(ROOT, "Endpoints", "classnotes.json")) as f:
+        registry = json.load(f)
+    registry.pop("$schema", None)
+    registry["environments"] = {"demo": {"base_url": grpc_url}}
+    for endpoint in registry["endpoints"].values():
+        if "protoset" in endpoint.get("schema", {}):
+            endpoint["schema"]["protoset"] = PROTOSET
+    if reflection:
+        registry["endpoints"]["lessons.get"]["schema"] = {"reflection": True}
+    os.makedirs(folder)
+    with open(os.path.join(folder, "classnotes.json"), "w") as out:
+        json.dump(registry, out, indent=2)
+    return folder
+
+
+def bench_grpc(grpc_url, report, runs, count):
+    target = grpc_url.split("://", 1)[1]
+    python = [sys.executable, GRPC_CLIENT, "--target", target, "--protoset", PROTOSET, "--method"]
+    with tempfile.TemporaryDirectory() as tmp:
+        with_protoset = grpc_registry(os.path.join(tmp, "protoset"), grpc_url, reflection=False)
+        with_reflection = grpc_registry(os.path.join(tmp, "reflection"), grpc_url, reflection=True)
+
+        def get(registry):
+            return [APX, "call", "classnotes.lessons.get", "id=les_0001", "--registry", registry]
+
+        unary_python = python + ["classnotes.v1.ClassNotesAPI/GetLesson", "--data", '{"id": "les_0001"}']
+        for cmd in [get(with_protoset), get(with_reflection), unary_python]:
+            if json.loads(output_of(cmd)).get("id") != "les_0001":
+                raise SystemExit(f"unexpected answer from {' '.join(cmd)}")
+        apx = median_wall(get(with_protoset), runs)
+        reflection = median_wall(get(with_reflection), runs)
+        grpcio = median_wall(unary_python, max(5, runs // 3))
+        report.add("gRPC unary (protoset): median wall, apx / grpcio", apx * 1000, grpcio * 1000, "ms", "<= 0.15x")
+        report.add("gRPC unary: median wall, reflection / protoset", reflection * 1000, apx * 1000, "ms", "<= 1.3x")
+
+        def stream(n):
+            return [APX, "call", "classnotes.lessons.status", "lesson_id=les_0001", f"count:={n}", "-o", "ndjson",
+                    "--registry", with_protoset]
+
+        lines = output_of(stream(1000)).splitlines()
+        if len(lines) != 1000 or json.loads(lines[-1]).get("sequence") != "1000":
+            raise SystemExit(f"apx streamed {len(lines)} lines for 1000 messages (last: {lines[-1:]})")
+        wall, rss, _ = run_logged(stream(count))
+        report.note(f"gRPC stream {count:,} messages -o ndjson: msg/s", count / wall, "msg/s", ">= 50,000")
+        report.note(f"gRPC stream {count:,} messages: apx peak RSS", rss, "MB", "<= 64 MB")
+        data = json.dumps({"lessonId": "les_0001", "count": count})
+        py_wall, _, _ = run_logged(python + ["classnotes.v1.ClassNotesAPI/StreamProcessingStatus", "--data", data])
+        report.add(f"gRPC stream {count:,}: msg/s, apx / grpcio", count / wall, count / py_wall, "msg/s",
+                   "(reference)", better="higher")
+
+
+def demo_stats(base):
+    return json.loads(subprocess.run(["curl", "-s", base + "/_demo/stats"], capture_output=True).stdout)
+
+
+def bench_recipes(base, report, runs, items):
+    # Method for the per-step overhead: `apx run` of 1,000 sequential GET steps against the
+    # demo, minus one `curl -s URL URL ...` process fetching the same 1,000 URLs over one
+    # kept-alive connection. curl's time is the server's share plus the least any client
+    # needs (loopback round trips, parsing); what remains is apx's own cost per step:
+    # start-up, recipe loading and validation, templating, checks, journal, output.
+    seq = os.path.join(RECIPES, "seq-1000.json")
+    with open(seq) as f:
+        steps = len(json.load(f)["steps"])
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, APX_STATE_DIR=os.path.join(tmp, "state"), GIFS_API_KEY="demo-key")
+        cmd = [APX, "run", seq, "--registry", BENCH_REGISTRY, "--base-url", base]
+        if json.loads(output_of(cmd, env=env)).get("last") != 42:
+            raise SystemExit("the seq-1000 recipe did not print the last step's body id")
+        curl_cmd = ["curl", "-s"] + [base + "/api/v2/bench/small"] * steps
+        # Paired runs (apx, then curl, repeated) so both see the same machine load; the
+        # overhead is the median of the per-pair differences.
+        run(curl_cmd)  # warm-up (apx's warm-up was the check above)
+        pairs = [(run_logged(cmd, env=env)[0], run(curl_cmd)[0]) for _ in range(runs)]
+        overhead = statistics.median(a - c for a, c in pairs)
+        apx, curl = statistics.median(a for a, _ in pairs), statistics.median(c for _, c in pairs)
+        report.note(f"recipe {steps:,} sequential REST steps: overhead/step", overhead * 1000 / steps, "ms", "< 1 ms")
+        report.add(f"recipe {steps:,} steps: total wall, apx run / curl", apx * 1000, curl * 1000, "ms", "(reference)")
+
+        # foreach: a GIF view per item, cycling through the demo catalogue's slugs.
+        slugs, page = [], 1
+        while True:
+            answer = json.loads(subprocess.run(
+                ["curl", "-s", f"{base}/api/v1/demo-key/gifs/trending?per_page=50&page={page}"],
+                capture_output=True).stdout)["data"]
+            slugs += [gif["slug"] for gif in answer["data"]]
+            if not answer.get("has_next"):
+                break
+            page += 1
+        listing = os.path.join(tmp, "slugs.json")
+        with open(listing, "w") as out:
+            json.dump([slugs[i % len(slugs)] for i in range(items)], out)
+        gifs = os.path.join(tmp, "gifs")
+        os.makedirs(gifs)
+        shutil.copy(os.path.join(ROOT, "Endpoints", "gifs.json"), gifs)
+        views = demo_stats(base)["views"]
+        wall, rss, _ = run_logged([APX, "run", os.path.join(RECIPES, "foreach-10000.json"), f"slugs:=@{listing}",
+                                   "--registry", gifs, "--base-url", base], env=env)
+        stats = demo_stats(base)
+        if stats["views"] - views != items:
+            raise SystemExit(f"the demo server saw {stats['views'] - views} views, not {items}")
+        report.note(f"recipe foreach {items:,} items, concurrency 16: peak RSS", rss, "MB", "<= 100 MB")
+        # Each view takes the server 20 ms, so 16 at a time cannot exceed 800 items/s.
+        report.note(f"recipe foreach {items:,} items: items/s", items / wall, "item/s", "<= 800 (server-bound)")
+        print(f"  (the demo server saw at most {stats['maxViewsInFlight']} views in flight at once)", flush=True)
+
+
+BENCHES = ["small", "pretty", "raw", "registry", "sse", "codec", "grpc", "recipes"]
 
 
 def main():
@@ -156,6 +328,12 @@ def main():
             bench_sse(base, report, 100_000 if args.quick else 1_000_000)
             if not args.quick:
                 bench_sse(base, report, 100_000)
+        if "codec" in only:
+            attempt("codec", bench_codec, report, 50_000 if args.quick else 300_000)
+        if "grpc" in only:
+            attempt("grpc", bench_grpc, urls["grpc"], report, runs, 100_000)
+        if "recipes" in only:
+            attempt("recipes", bench_recipes, base, report, 3 if args.quick else 5, 10_000)
     finally:
         demo.terminate()
         demo.wait(timeout=10)

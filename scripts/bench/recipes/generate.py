@@ -32,7 +32,7 @@ def foreach_recipe():
         "inputs": {"slugs": {"type": "json", "required": True, "description": "A JSON array of GIF slugs."}},
         "steps": [{
             "id": "views",
-            "call": "gifs.gifs.view",
+            "call": "gifs.view",
             "foreach": {"over": "${input.slugs}", "as": "slug", "concurrency": 16},
             "with": {"slug": "${slug}"},
             "expect": {"status": 204},
