@@ -140,6 +140,12 @@ def bench_sse(base, report, count):
 def run_logged(cmd, stdout=subprocess.DEVNULL, env=None):
     """Like run(), for commands that write a lot to stderr (a recipe prints a line per step):
     stderr goes to a temporary file instead of a pipe that could fill up and block the child."""
+    wall, usage, code = run_usage(cmd, stdout=stdout, env=env)
+    return wall, usage.ru_maxrss / 1024.0, code
+
+
+def run_usage(cmd, stdout=subprocess.DEVNULL, env=None):
+    """Runs one process, stderr to a temporary file; returns (wall seconds, rusage, exit code)."""
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=stdout, stderr=err, env=env)
@@ -150,7 +156,7 @@ def run_logged(cmd, stdout=subprocess.DEVNULL, env=None):
             err.seek(0)
             tail = err.read()[-4000:].decode(errors="replace")
             raise SystemExit(f"command failed ({code}): {' '.join(cmd)[:300]}\n{tail}")
-    return wall, usage.ru_maxrss / 1024.0, code
+    return wall, usage, code
 
 
 def output_of(cmd, env=None):
@@ -160,6 +166,18 @@ def output_of(cmd, env=None):
         raise SystemExit(f"command failed ({proc.returncode}): {' '.join(cmd)[:300]}\n"
                          + proc.stderr.decode(errors="replace")[-4000:])
     return proc.stdout.decode()
+
+
+def interleaved_medians(cmds, runs):
+    """Median wall time of each command, run in rounds (one of each per round, after a warm-up
+    round) so that changes in machine load during the benchmark hit every command alike."""
+    walls = [[] for _ in cmds]
+    for round in range(runs + 1):
+        for i, cmd in enumerate(cmds):
+            wall = run(cmd)[0]
+            if round > 0:
+                walls[i].append(wall)
+    return [statistics.median(w) for w in walls]
 
 
 def attempt(name, bench, *args):
@@ -219,9 +237,7 @@ def bench_grpc(grpc_url, report, runs, count):
         for cmd in [get(with_protoset), get(with_reflection), unary_python]:
             if json.loads(output_of(cmd)).get("id") != "les_0001":
                 raise SystemExit(f"unexpected answer from {' '.join(cmd)}")
-        apx = median_wall(get(with_protoset), runs)
-        reflection = median_wall(get(with_reflection), runs)
-        grpcio = median_wall(unary_python, max(5, runs // 3))
+        apx, reflection, grpcio = interleaved_medians([get(with_protoset), get(with_reflection), unary_python], runs)
         report.add("gRPC unary (protoset): median wall, apx / grpcio", apx * 1000, grpcio * 1000, "ms", "<= 0.15x")
         report.add("gRPC unary: median wall, reflection / protoset", reflection * 1000, apx * 1000, "ms", "<= 1.3x")
 
@@ -232,7 +248,9 @@ def bench_grpc(grpc_url, report, runs, count):
         lines = output_of(stream(1000)).splitlines()
         if len(lines) != 1000 or json.loads(lines[-1]).get("sequence") != "1000":
             raise SystemExit(f"apx streamed {len(lines)} lines for 1000 messages (last: {lines[-1:]})")
-        wall, rss, _ = run_logged(stream(count))
+        streamed = [run_logged(stream(count)) for _ in range(3)]
+        wall = statistics.median(w for w, _, _ in streamed)
+        rss = max(r for _, r, _ in streamed)
         report.note(f"gRPC stream {count:,} messages -o ndjson: msg/s", count / wall, "msg/s", ">= 50,000")
         report.note(f"gRPC stream {count:,} messages: apx peak RSS", rss, "MB", "<= 64 MB")
         data = json.dumps({"lessonId": "les_0001", "count": count})
@@ -263,10 +281,17 @@ def bench_recipes(base, report, runs, items):
         # Paired runs (apx, then curl, repeated) so both see the same machine load; the
         # overhead is the median of the per-pair differences.
         run(curl_cmd)  # warm-up (apx's warm-up was the check above)
-        pairs = [(run_logged(cmd, env=env)[0], run(curl_cmd)[0]) for _ in range(runs)]
+        pairs, cpu = [], []
+        for _ in range(runs):
+            wall, usage, _ = run_usage(cmd, env=env)
+            pairs.append((wall, run(curl_cmd)[0]))
+            cpu.append(usage.ru_utime + usage.ru_stime)
         overhead = statistics.median(a - c for a, c in pairs)
         apx, curl = statistics.median(a for a, _ in pairs), statistics.median(c for _, c in pairs)
         report.note(f"recipe {steps:,} sequential REST steps: overhead/step", overhead * 1000 / steps, "ms", "< 1 ms")
+        # A second view that machine load hardly moves: the CPU time apx itself used, per step.
+        report.note(f"recipe {steps:,} steps: apx CPU (user+sys) per step", statistics.median(cpu) * 1000 / steps,
+                    "ms", "(reference)")
         report.add(f"recipe {steps:,} steps: total wall, apx run / curl", apx * 1000, curl * 1000, "ms", "(reference)")
 
         # foreach: a GIF view per item, cycling through the demo catalogue's slugs.
