@@ -245,4 +245,21 @@ struct RecipeTests {
       #expect(again.status == 2, "nothing left to resume: \(again.stderr)")
     }
   }
+
+  @Test func lessonLifecycleRunsGreenOverGRPC() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(
+        ["run", Self.recipe("lesson-lifecycle.json"), "--base-url", "grpc://127.0.0.1:\(server.grpcPort)"],
+        environment: ["APX_STATE_DIR": Self.stateDirectory()])
+      #expect(r.status == 0, "\(r.stderr)")
+      let output = try Self.json(r.stdout)
+      #expect(output["stage"] == .string("COMPLETED"))
+      #expect(output["updates"] == .number("4"))
+      #expect(output["listed"] == .number("25"))
+      let deleted = output["deleted"]?.arrayValue ?? []
+      #expect(deleted.count == 25)
+      #expect(deleted.contains(output["lesson"] ?? .null))
+      #expect(r.stderr.contains("step delete (classnotes.lessons.batch_delete): ok, 3 calls"), "chunks of 10: \(r.stderr)")
+    }
+  }
 }

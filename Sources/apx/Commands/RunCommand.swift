@@ -137,7 +137,12 @@ struct RunCommand: AsyncParsableCommand {
         let runner = RecipeRunner(
           recipe: recipe, targets: targets, executor: executor, options: options, journal: journal, observer: reporter,
           runID: runID, resume: record, recipeDirectory: recipeDirectory)
-        return await InterruptibleRun.run { await runner.run(inputs: inputs) }
+        // One gRPC session (schema cache, channels) for the whole run, like the one HTTP session.
+        try global.grpcSettings.validate()
+        let grpcSession = GRPCSession(settings: global.grpcSettings)
+        return await InterruptibleRun.run {
+          await GRPCSession.$current.withValue(grpcSession) { await runner.run(inputs: inputs) }
+        }
       }
     }
     guard let result else { return }
