@@ -31,7 +31,7 @@ import Testing
       #expect(call.status == 0, "\(call.stderr)")
       #expect(call.stderr.contains("Authorization: Bearer ***"))
       let gifs = try await APXProcess.run(
-        ["call", "gifs.gifs.trending", "per_page=1", "-v", "--base-url", server.httpBaseURL], environment: env)
+        ["call", "gifs.trending", "per_page=1", "-v", "--base-url", server.httpBaseURL], environment: env)
       #expect(gifs.status == 0, "\(gifs.stderr)")
       #expect(gifs.stderr.contains("/api/v1/***/gifs/trending"))
 
