@@ -25,6 +25,10 @@ public enum CallEvent: Sendable {
   case progress(fraction: Double?, done: Double?, total: Double?)
   /// A human-readable note for stderr (warnings, state changes).
   case note(String)
+  /// The transport has handed on everything it received so far (one network
+  /// chunk's worth of stream items): a good moment to flush output. Streams
+  /// that send it let printers flush once per chunk instead of once per item.
+  case batchEnd
 }
 
 /// Receives call events in order. Implemented by the CLI's output and by the

@@ -39,6 +39,9 @@ public struct HTTPSession: Sendable {
     // AHC retries refused connections until the connect timeout by default; apx's
     // own retry policy decides instead, so a dead server fails in milliseconds.
     config.connectionPool.retryConnectionEstablishment = false
+    // AHC's default of 8 HTTP/1.1 connections per host capped recipe `foreach`
+    // concurrency at 8 (measured: 8 views in flight with concurrency 16).
+    config.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
     config.decompression = .disabled
     if options.insecure || options.caCertificatePath != nil {
       var tls = TLSConfiguration.makeClientConfiguration()

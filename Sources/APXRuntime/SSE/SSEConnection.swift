@@ -88,8 +88,12 @@ struct SSEConnection: Sendable {
       deliveredEvents = true
       schedule.eventReceived()
       for event in batch {
-        if try delivery.deliver(event, to: sink) == .stop { return .finished(status: status, headers: headers) }
+        if try delivery.deliver(event, to: sink) == .stop {
+          try sink.receive(.batchEnd)
+          return .finished(status: status, headers: headers)
+        }
       }
+      try sink.receive(.batchEnd)
     }
     if !endsWithEvent { return .finished(status: status, headers: headers) }
     return .interrupted(

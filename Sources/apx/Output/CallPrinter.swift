@@ -31,6 +31,10 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
   private var contentType = ""
   /// Stream items printed so far.
   private(set) var messageCount = 0
+  /// Set once the transport signals chunk ends (`.batchEnd`).
+  private var flushesPerBatch = false
+  /// Reused output buffer for stream items.
+  private var scratch: [UInt8] = []
   // --- progress display (SSE watch): draws on stderr only when it is a terminal ---
   private lazy var progressDisplay = ProgressDisplay(
     stderr: context.stderr, enabled: context.stderrIsTerminal, stdoutIsTerminal: context.stdoutIsTerminal)
@@ -80,6 +84,11 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       break  // drawn by the progress display when stderr is a terminal
     case .note(let text):
       context.warn("apx: \(text)")
+    case .batchEnd:
+      // From now on this stream says when a chunk is done: flush then, not per item.
+      flushesPerBatch = true
+      context.stdout.flush()
+      if context.stdout.closed { throw StdoutClosed() }
     }
   }
 
@@ -171,9 +180,14 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
 
   private func printMessage(_ value: JSONValue) throws {
     messageCount += 1
-    let results = try settings.select.map { try $0.select(in: value) } ?? [value]
-    for result in results { writeValue(result, forceCompact: settings.format != .json) }
-    context.stdout.flush()
+    if let select = settings.select {
+      for result in try select.select(in: value) { writeValue(result, forceCompact: settings.format != .json) }
+    } else {
+      writeValue(value, forceCompact: settings.format != .json)
+    }
+    // Streams that signal chunk ends are flushed there (a write per event cost 13% of
+    // a 1M-event run); others are flushed per item so slow streams show up live.
+    if !flushesPerBatch { context.stdout.flush() }
     if context.stdout.closed { throw StdoutClosed() }
   }
 
@@ -183,10 +197,10 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       return
     }
     let pretty = settings.pretty && settings.format != .ndjson && !forceCompact
-    var out: [UInt8] = []
-    JSONPrinter(style: pretty ? .pretty : .compact, colors: settings.colors).write(value, into: &out)
-    out.append(UInt8(ascii: "\n"))
-    context.stdout.write(out)
+    scratch.removeAll(keepingCapacity: true)
+    JSONPrinter(style: pretty ? .pretty : .compact, colors: settings.colors).write(value, into: &scratch)
+    scratch.append(UInt8(ascii: "\n"))
+    context.stdout.write(scratch[...])
   }
 
   static func looksLikeJSON(_ bytes: [UInt8]) -> Bool {

@@ -34,6 +34,31 @@ final class OutputStream: @unchecked Sendable {
     }
   }
 
+  /// Writes a large block straight through (after what is buffered), saving a
+  /// copy into the buffer on the `-o raw` hot path.
+  func write(_ bytes: [UInt8]) {
+    guard bytes.count >= capacity / 4 else {
+      write(bytes[...])
+      return
+    }
+    lock.withLock {
+      flushLocked()
+      guard !closed else { return }
+      bytes.withUnsafeBytes { raw in
+        var offset = 0
+        while offset < raw.count {
+          let n = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+          if n < 0 {
+            if errno == EINTR { continue }
+            closed = true
+            return
+          }
+          offset += n
+        }
+      }
+    }
+  }
+
   func write(_ text: String) { write(text.utf8) }
 
   func flush() { lock.withLock { flushLocked() } }
