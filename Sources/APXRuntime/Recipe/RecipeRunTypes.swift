@@ -50,6 +50,21 @@ public struct RecipeStepRecord: Sendable {
   public var error: APXError?
   /// Calls made (foreach items, `until` repetitions; 1 for a plain step).
   public var calls: Int
+
+  /// Makes a record.
+  public init(
+    id: String, call: String, state: RecipeStepState, result: JSONValue, checks: [RecipeCheckResult], duration: Double,
+    error: APXError? = nil, calls: Int
+  ) {
+    self.id = id
+    self.call = call
+    self.state = state
+    self.result = result
+    self.checks = checks
+    self.duration = duration
+    self.error = error
+    self.calls = calls
+  }
 }
 
 /// Receives a run's progress: the CLI turns it into status lines on stderr,
@@ -112,6 +127,17 @@ public struct RecipeRunResult: Sendable {
   public var failure: APXError?
   /// Ctrl-C or a cancelled task stopped it.
   public var interrupted: Bool
+
+  /// Makes a result.
+  public init(
+    output: JSONValue?, records: [RecipeStepRecord], checks: [RecipeCheckResult], failure: APXError?, interrupted: Bool
+  ) {
+    self.output = output
+    self.records = records
+    self.checks = checks
+    self.failure = failure
+    self.interrupted = interrupted
+  }
 
   /// Checks passed and failed in all.
   public var checkCounts: (passed: Int, failed: Int) {

@@ -1,0 +1,81 @@
+import APXCore
+import APXRuntime
+import Foundation
+import Testing
+
+/// The run journal and the JUnit report, without a network.
+@Suite("Recipe journal and JUnit report")
+struct RecipeJournalTests {
+  static func stateDirectory() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("apx-journal-\(UUID().uuidString)").path
+  }
+
+  @Test func journalMasksSecretsAndReadsBackForResume() throws {
+    let state = Self.stateDirectory()
+    let journal = try RecipeJournal(stateDirectory: state, runID: "run-1", mask: SecretMask(secrets: ["s3cret-token"]))
+    journal.append(
+      .object([
+        JSONMember("type", .string("start")), JSONMember("recipe", .string("/r/import.json")),
+        JSONMember("inputs", .object([JSONMember("csv", .string("b.csv")), JSONMember("key", .string("***"))])),
+        JSONMember("secret_inputs", .array([.string("key")])),
+      ]), sync: true)
+    journal.append(
+      .object([
+        JSONMember("type", .string("step")), JSONMember("id", .string("upload")), JSONMember("state", .string("ok")),
+        JSONMember("result", .object([JSONMember("token", .string("Bearer s3cret-token"))])),
+      ]), sync: true)
+    journal.append(
+      .object([
+        JSONMember("type", .string("event")), JSONMember("step", .string("watch")),
+        JSONMember("item", .object([JSONMember("id", .string("evt-1"))])),
+      ]))
+    journal.append(.object([JSONMember("type", .string("end")), JSONMember("state", .string("interrupted"))]), sync: true)
+
+    let text = try String(contentsOfFile: journal.path, encoding: .utf8)
+    #expect(!text.contains("s3cret-token"))
+    #expect(text.contains("Bearer ***"))
+    let attributes = try FileManager.default.attributesOfItem(atPath: journal.path)
+    #expect((attributes[.posixPermissions] as? Int) == 0o600)
+
+    let record = try RecipeJournalRecord.read(path: journal.path)
+    #expect(record.runID == "run-1")
+    #expect(record.recipePath == "/r/import.json")
+    #expect(record.secretInputs == ["key"])
+    #expect(record.finished["upload"]?["token"] == .string("Bearer ***"))
+    #expect(record.partialEvents["watch"]?.count == 1)
+    #expect(!record.completed)
+    #expect(record.lastState == "interrupted")
+    #expect(RecipeJournalRecord.latestUnfinished(stateDirectory: state, recipePath: "/r/import.json")?.runID == "run-1")
+    #expect(RecipeJournalRecord.latestUnfinished(stateDirectory: state, recipePath: "/r/other.json") == nil)
+  }
+
+  @Test func completedRunsAreNotResumed() throws {
+    let state = Self.stateDirectory()
+    let journal = try RecipeJournal(stateDirectory: state, runID: "run-2", mask: SecretMask())
+    journal.append(.object([JSONMember("type", .string("start")), JSONMember("recipe", .string("/r/a.json"))]))
+    journal.append(.object([JSONMember("type", .string("end")), JSONMember("state", .string("ok"))]), sync: true)
+    #expect(try RecipeJournalRecord.read(path: journal.path).completed)
+    #expect(RecipeJournalRecord.latestUnfinished(stateDirectory: state, recipePath: "/r/a.json") == nil)
+  }
+
+  @Test func junitHasOneTestcasePerStepAndCheck() {
+    let records = [
+      RecipeStepRecord(
+        id: "upload", call: "books.imports.create", state: .failed, result: .object([]),
+        checks: [
+          RecipeCheckResult(step: "upload", name: "status is 202", passed: 1, failed: 0),
+          RecipeCheckResult(step: "upload", name: ".body.id exists", passed: 0, failed: 1, failure: ".body.id does not exist & <so>"),
+        ], duration: 0.25, error: APXError(.expectation, "check failed"), calls: 1),
+      RecipeStepRecord(
+        id: "maybe", call: "books.imports.status", state: .skipped, result: .object([]), checks: [], duration: 0,
+        error: nil, calls: 0),
+    ]
+    let result = RecipeRunResult(output: nil, records: records, checks: records.flatMap(\.checks), failure: nil, interrupted: false)
+    let xml = JUnitReport(recipe: "r.json", result: result, stepIDs: ["upload", "maybe", "never"]).xml()
+    #expect(xml.contains("<testsuite name=\"r.json\" tests=\"5\" failures=\"1\" errors=\"0\" skipped=\"2\" time=\"0.250\">"), "\(xml)")
+    #expect(xml.contains("<testcase classname=\"upload\" name=\"status is 202\" time=\"0.000\"/>"))
+    #expect(xml.contains("<failure message=\".body.id does not exist &amp; &lt;so&gt;\">"))
+    #expect(xml.contains("name=\"never: not run\""))
+    #expect(result.checkCounts == (1, 1))
+  }
+}
