@@ -1,0 +1,101 @@
+import APXCore
+import APXRuntime
+import Foundation
+import Testing
+
+@Suite("gRPC schema sources: protoset, reflection, .proto via protoc", .timeLimit(.minutes(1)))
+struct GRPCSchemaSourceTests {
+  @Test func reflectionAndProtosetGiveTheSameAnswer() async throws {
+    try await GRPCHarness.run { h in
+      let viaProtoset = try await h.call(try h.endpoint("lessons.get"), values: [("id", .string("les_0002"))])
+      let viaReflection = try await h.call(
+        try h.endpoint("lessons.get") { $0.grpc?.schema = .reflection }, values: [("id", .string("les_0002"))])
+      #expect(viaProtoset.messages == viaReflection.messages)
+      #expect(!viaReflection.messages.isEmpty)
+    }
+  }
+
+  @Test func protoFilesCompiledWithProtoc() async throws {
+    let environment = ProcessInfo.processInfo.environment
+    let hasCompiler =
+      environment["PATH"]?.split(separator: ":").contains {
+        FileManager.default.isExecutableFile(atPath: "\($0)/protoc")
+      }
+      == true || Self.pythonHasGRPCTools()
+    guard hasCompiler else {
+      // Neither protoc nor grpcio-tools: covered by protocMissingSaysHowToGetIt instead.
+      return
+    }
+    try await GRPCHarness.run { h in
+      let endpoint = try h.endpoint("lessons.get") {
+        $0.grpc?.schema = .protoFiles(files: ["../Protos/classnotes/v1/classnotes.proto"], importPaths: ["../Protos"])
+      }
+      let log = try await h.call(endpoint, values: [("id", .string("les_0001"))])
+      #expect(log.messages.first?["id"] == .string("les_0001"))
+    }
+  }
+
+  @Test func protocMissingSaysHowToGetIt() async throws {
+    try await GRPCHarness.run { h in
+      let endpoint = try h.endpoint("lessons.get") {
+        $0.grpc?.schema = .protoFiles(files: ["../Protos/classnotes/v1/classnotes.proto"], importPaths: ["../Protos"])
+      }
+      let error = await h.failure(
+        endpoint, values: [("id", .string("les_0001"))], environment: ["PATH": "/nonexistent", "APX_PROTOC": ""])
+      #expect(error?.message.contains("needs protoc") == true)
+      #expect(error?.hint?.contains("apt-get install protobuf-compiler") == true)
+      #expect(error?.hint?.contains("pip install grpcio-tools") == true)
+    }
+  }
+
+  @Test func aMissingProtosetNamesTheFileAndTheRegistry() async throws {
+    try await GRPCHarness.run { h in
+      let endpoint = try h.endpoint("lessons.get") { $0.grpc?.schema = .protoset(path: "missing.protoset") }
+      let error = await h.failure(endpoint, values: [("id", .string("les_0001"))])
+      #expect(error?.status == .invalidDefinition)
+      #expect(error?.message.contains("missing.protoset") == true)
+    }
+  }
+
+  @Test func reflectionForAnUnknownServiceSaysSo() async throws {
+    try await GRPCHarness.run { h in
+      let endpoint = try h.endpoint("lessons.create") { $0.grpc?.service = "classnotes.v1.NoSuchAPI" }
+      let error = await h.failure(endpoint, values: [("title", .string("x"))])
+      #expect(error?.status == .usage)
+      #expect(error?.message.contains("NoSuchAPI") == true)
+    }
+  }
+
+  @Test func listServicesOverReflection() async throws {
+    try await GRPCHarness.run { h in
+      let methods = try await GRPCInspector.listServices(at: "127.0.0.1:\(h.server.port)")
+      let names = Set(methods.map { "\($0.service)/\($0.method)" })
+      #expect(names.contains("classnotes.v1.ClassNotesAPI/SyncDocuments"))
+      #expect(methods.first { $0.method == "SyncDocuments" }?.shape == "bidi_streaming")
+      #expect(methods.first { $0.method == "UploadDocumentChunks" }?.shape == "client_streaming")
+      #expect(names.contains("grpc.reflection.v1.ServerReflection/ServerReflectionInfo"))
+    }
+  }
+
+  @Test func describeGivesShapeAndTemplate() async throws {
+    try await GRPCHarness.run { h in
+      let endpoint = try h.endpoint("lessons.status")
+      let summary = try await GRPCInspector.describe(
+        api: h.api, endpoint: endpoint, baseURL: h.baseURL, environment: [:])
+      #expect(summary.shape == "server_streaming")
+      #expect(summary.requestTemplate["lessonId"] == .string(""))
+      #expect(summary.responseType == "classnotes.v1.ProcessingStatus")
+    }
+  }
+
+  static func pythonHasGRPCTools() -> Bool {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", "import grpc_tools.protoc"]
+    process.standardError = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+  }
+}
