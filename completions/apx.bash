@@ -173,22 +173,22 @@ _apx() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    call|list|describe|validate|demo|completions|help)
+    call|list|describe|validate|demo|completions|auth|run|help)
         # Offer subcommand argument completions
         "_apx_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'call list describe validate demo completions help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'call list describe validate demo completions auth run help' -- "${cur}"))
         ;;
     esac
 }
 
 _apx_call() {
     repeating_flags=()
-    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --version -h --help)
+    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --emit-defaults --token-stdin --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --timeout --retry --color --cacert -d --data --max-events)
+    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size -d --data --max-events)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -215,6 +215,9 @@ _apx_call() {
     '--timeout')
         return
         ;;
+    '--connect-timeout')
+        return
+        ;;
     '--retry')
         return
         ;;
@@ -223,6 +226,18 @@ _apx_call() {
         return
         ;;
     '--cacert')
+        return
+        ;;
+    '--cert')
+        return
+        ;;
+    '--key')
+        return
+        ;;
+    '--authority')
+        return
+        ;;
+    '--max-message-size')
         return
         ;;
     '-d'|'--data')
@@ -244,9 +259,9 @@ _apx_call() {
 
 _apx_list() {
     repeating_flags=()
-    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --version -h --help)
+    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --timeout --retry --color --cacert)
+    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size --grpc)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -273,6 +288,9 @@ _apx_list() {
     '--timeout')
         return
         ;;
+    '--connect-timeout')
+        return
+        ;;
     '--retry')
         return
         ;;
@@ -281,6 +299,21 @@ _apx_list() {
         return
         ;;
     '--cacert')
+        return
+        ;;
+    '--cert')
+        return
+        ;;
+    '--key')
+        return
+        ;;
+    '--authority')
+        return
+        ;;
+    '--max-message-size')
+        return
+        ;;
+    '--grpc')
         return
         ;;
     esac
@@ -288,9 +321,9 @@ _apx_list() {
 
 _apx_describe() {
     repeating_flags=()
-    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --version -h --help)
+    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --timeout --retry --color --cacert)
+    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -317,6 +350,9 @@ _apx_describe() {
     '--timeout')
         return
         ;;
+    '--connect-timeout')
+        return
+        ;;
     '--retry')
         return
         ;;
@@ -325,6 +361,18 @@ _apx_describe() {
         return
         ;;
     '--cacert')
+        return
+        ;;
+    '--cert')
+        return
+        ;;
+    '--key')
+        return
+        ;;
+    '--authority')
+        return
+        ;;
+    '--max-message-size')
         return
         ;;
     esac
@@ -340,9 +388,9 @@ _apx_describe() {
 
 _apx_validate() {
     repeating_flags=()
-    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --version -h --help)
+    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --timeout --retry --color --cacert)
+    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -369,6 +417,9 @@ _apx_validate() {
     '--timeout')
         return
         ;;
+    '--connect-timeout')
+        return
+        ;;
     '--retry')
         return
         ;;
@@ -377,6 +428,18 @@ _apx_validate() {
         return
         ;;
     '--cacert')
+        return
+        ;;
+    '--cert')
+        return
+        ;;
+    '--key')
+        return
+        ;;
+    '--authority')
+        return
+        ;;
+    '--max-message-size')
         return
         ;;
     esac
@@ -417,6 +480,335 @@ _apx_completions() {
     repeating_options=()
     non_repeating_options=()
     __apx_offer_flags_options 1
+}
+
+_apx_auth() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __apx_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    login|status|token|logout)
+        # Offer subcommand argument completions
+        "_apx_auth_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'login status token logout' -- "${cur}"))
+        ;;
+    esac
+}
+
+_apx_auth_login() {
+    repeating_flags=()
+    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    repeating_options=(--registry -H --header)
+    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
+    __apx_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--registry')
+        return
+        ;;
+    '--env')
+        return
+        ;;
+    '--base-url')
+        return
+        ;;
+    '-o'|'--output')
+        __apx_add_completions -W 'json'$'\n''ndjson'$'\n''raw'$'\n''table'
+        return
+        ;;
+    '--select')
+        return
+        ;;
+    '-H'|'--header')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--connect-timeout')
+        return
+        ;;
+    '--retry')
+        return
+        ;;
+    '--color')
+        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        return
+        ;;
+    '--cert')
+        return
+        ;;
+    '--key')
+        return
+        ;;
+    '--authority')
+        return
+        ;;
+    '--max-message-size')
+        return
+        ;;
+    esac
+}
+
+_apx_auth_status() {
+    repeating_flags=()
+    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    repeating_options=(--registry -H --header)
+    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
+    __apx_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--registry')
+        return
+        ;;
+    '--env')
+        return
+        ;;
+    '--base-url')
+        return
+        ;;
+    '-o'|'--output')
+        __apx_add_completions -W 'json'$'\n''ndjson'$'\n''raw'$'\n''table'
+        return
+        ;;
+    '--select')
+        return
+        ;;
+    '-H'|'--header')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--connect-timeout')
+        return
+        ;;
+    '--retry')
+        return
+        ;;
+    '--color')
+        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        return
+        ;;
+    '--cert')
+        return
+        ;;
+    '--key')
+        return
+        ;;
+    '--authority')
+        return
+        ;;
+    '--max-message-size')
+        return
+        ;;
+    esac
+}
+
+_apx_auth_token() {
+    repeating_flags=()
+    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    repeating_options=(--registry -H --header)
+    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
+    __apx_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--registry')
+        return
+        ;;
+    '--env')
+        return
+        ;;
+    '--base-url')
+        return
+        ;;
+    '-o'|'--output')
+        __apx_add_completions -W 'json'$'\n''ndjson'$'\n''raw'$'\n''table'
+        return
+        ;;
+    '--select')
+        return
+        ;;
+    '-H'|'--header')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--connect-timeout')
+        return
+        ;;
+    '--retry')
+        return
+        ;;
+    '--color')
+        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        return
+        ;;
+    '--cert')
+        return
+        ;;
+    '--key')
+        return
+        ;;
+    '--authority')
+        return
+        ;;
+    '--max-message-size')
+        return
+        ;;
+    esac
+}
+
+_apx_auth_logout() {
+    repeating_flags=()
+    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    repeating_options=(--registry -H --header)
+    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
+    __apx_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--registry')
+        return
+        ;;
+    '--env')
+        return
+        ;;
+    '--base-url')
+        return
+        ;;
+    '-o'|'--output')
+        __apx_add_completions -W 'json'$'\n''ndjson'$'\n''raw'$'\n''table'
+        return
+        ;;
+    '--select')
+        return
+        ;;
+    '-H'|'--header')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--connect-timeout')
+        return
+        ;;
+    '--retry')
+        return
+        ;;
+    '--color')
+        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        return
+        ;;
+    '--cert')
+        return
+        ;;
+    '--key')
+        return
+        ;;
+    '--authority')
+        return
+        ;;
+    '--max-message-size')
+        return
+        ;;
+    esac
+}
+
+_apx_run() {
+    repeating_flags=()
+    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --emit-defaults --events --dry-run --test --resume --version -h --help)
+    repeating_options=(--registry -H --header --report)
+    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
+    __apx_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--registry')
+        return
+        ;;
+    '--env')
+        return
+        ;;
+    '--base-url')
+        return
+        ;;
+    '-o'|'--output')
+        __apx_add_completions -W 'json'$'\n''ndjson'$'\n''raw'$'\n''table'
+        return
+        ;;
+    '--select')
+        return
+        ;;
+    '-H'|'--header')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--connect-timeout')
+        return
+        ;;
+    '--retry')
+        return
+        ;;
+    '--color')
+        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        return
+        ;;
+    '--cert')
+        return
+        ;;
+    '--key')
+        return
+        ;;
+    '--authority')
+        return
+        ;;
+    '--max-message-size')
+        return
+        ;;
+    '--report')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __apx_add_completions -o plusdirs -fX '!*.@(json)'
+        return
+        ;;
+    esac
 }
 
 _apx_help() {

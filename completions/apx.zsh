@@ -56,13 +56,15 @@ _apx() {
             'validate:Check registry files; print file:line:column errors and exit 3 when any is invalid.'
             'demo:Run the embedded demo backend (books, gifs, classnotes gRPC) on 127.0.0.1 until Ctrl-C.'
             'completions:Print a shell completion script (bash, zsh or fish).'
+            'auth:Manage stored tokens (OAuth2 client credentials, token commands).'
+            'run:Run a recipe: chained calls with their data flowing forward; prints the recipe'\''s output as JSON.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        call|list|describe|validate|demo|completions|help)
+        call|list|describe|validate|demo|completions|auth|run|help)
             "_apx_${words[1]}" && ret=0
             ;;
         esac
@@ -85,16 +87,23 @@ _apx_call() {
         '--select[Print only the values at this jq-style path, e.g. .data.items\[\].id]:PATH:'
         '*'{-H,--header}'[Add a header, '\''Name\: value'\'' (repeatable; '\''Name\:'\'' removes one).]:HEADER:'
         '--timeout[Give up after this many seconds (all attempts together).]:SECONDS:'
+        '--connect-timeout[Give up connecting after this many seconds (default 10).]:SECONDS:'
         '--retry[Maximum attempts for retryable failures (overrides the registry).]:N:'
         '--no-retry[Never retry.]'
         '(-v --verbose)'{-v,--verbose}'[Print requests, responses and retries to stderr (secrets masked).]'
         '--color[Colour\: auto, always or never (auto honours NO_COLOR).]:WHEN:{__apx_complete "${___color[@]}"}'
         '--insecure[Skip TLS certificate verification (prints a warning).]'
         '--cacert[Trust the CA certificates in this PEM file.]:FILE:'
+        '--cert[gRPC mutual TLS\: the client certificate chain (PEM).]:FILE:'
+        '--key[gRPC mutual TLS\: the client certificate'\''s private key (PEM).]:FILE:'
+        '--authority[gRPC\: send this \:authority (and TLS server name) instead of the host.]:HOST\[\:PORT\]:'
+        '--max-message-size[gRPC\: the largest message sent or received, in bytes (default 4 MiB).]:BYTES:'
+        '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
         ':API.ENDPOINT:{__apx_custom_complete ---completion call -- positional@0 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '*:PARAM:'
         '(-d --data)'{-d,--data}'[The request body\: JSON text, @file or @- for stdin.]:BODY:'
         '--max-events[Stop a stream after this many events or messages.]:N:'
+        '--token-stdin[Read a bearer token from stdin and use it instead of the registry'\''s auth.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -116,13 +125,20 @@ _apx_list() {
         '--select[Print only the values at this jq-style path, e.g. .data.items\[\].id]:PATH:'
         '*'{-H,--header}'[Add a header, '\''Name\: value'\'' (repeatable; '\''Name\:'\'' removes one).]:HEADER:'
         '--timeout[Give up after this many seconds (all attempts together).]:SECONDS:'
+        '--connect-timeout[Give up connecting after this many seconds (default 10).]:SECONDS:'
         '--retry[Maximum attempts for retryable failures (overrides the registry).]:N:'
         '--no-retry[Never retry.]'
         '(-v --verbose)'{-v,--verbose}'[Print requests, responses and retries to stderr (secrets masked).]'
         '--color[Colour\: auto, always or never (auto honours NO_COLOR).]:WHEN:{__apx_complete "${___color[@]}"}'
         '--insecure[Skip TLS certificate verification (prints a warning).]'
         '--cacert[Trust the CA certificates in this PEM file.]:FILE:'
+        '--cert[gRPC mutual TLS\: the client certificate chain (PEM).]:FILE:'
+        '--key[gRPC mutual TLS\: the client certificate'\''s private key (PEM).]:FILE:'
+        '--authority[gRPC\: send this \:authority (and TLS server name) instead of the host.]:HOST\[\:PORT\]:'
+        '--max-message-size[gRPC\: the largest message sent or received, in bytes (default 4 MiB).]:BYTES:'
+        '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
         ':API:'
+        '--grpc[List the services and methods a gRPC server offers over reflection, without a registry entry (HOST\:PORT or grpc\://HOST\:PORT plaintext, grpcs\://HOST\:PORT TLS).]:ADDRESS:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -144,12 +160,18 @@ _apx_describe() {
         '--select[Print only the values at this jq-style path, e.g. .data.items\[\].id]:PATH:'
         '*'{-H,--header}'[Add a header, '\''Name\: value'\'' (repeatable; '\''Name\:'\'' removes one).]:HEADER:'
         '--timeout[Give up after this many seconds (all attempts together).]:SECONDS:'
+        '--connect-timeout[Give up connecting after this many seconds (default 10).]:SECONDS:'
         '--retry[Maximum attempts for retryable failures (overrides the registry).]:N:'
         '--no-retry[Never retry.]'
         '(-v --verbose)'{-v,--verbose}'[Print requests, responses and retries to stderr (secrets masked).]'
         '--color[Colour\: auto, always or never (auto honours NO_COLOR).]:WHEN:{__apx_complete "${___color[@]}"}'
         '--insecure[Skip TLS certificate verification (prints a warning).]'
         '--cacert[Trust the CA certificates in this PEM file.]:FILE:'
+        '--cert[gRPC mutual TLS\: the client certificate chain (PEM).]:FILE:'
+        '--key[gRPC mutual TLS\: the client certificate'\''s private key (PEM).]:FILE:'
+        '--authority[gRPC\: send this \:authority (and TLS server name) instead of the host.]:HOST\[\:PORT\]:'
+        '--max-message-size[gRPC\: the largest message sent or received, in bytes (default 4 MiB).]:BYTES:'
+        '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
         ':API.ENDPOINT:{__apx_custom_complete ---completion describe -- positional@0 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -172,12 +194,18 @@ _apx_validate() {
         '--select[Print only the values at this jq-style path, e.g. .data.items\[\].id]:PATH:'
         '*'{-H,--header}'[Add a header, '\''Name\: value'\'' (repeatable; '\''Name\:'\'' removes one).]:HEADER:'
         '--timeout[Give up after this many seconds (all attempts together).]:SECONDS:'
+        '--connect-timeout[Give up connecting after this many seconds (default 10).]:SECONDS:'
         '--retry[Maximum attempts for retryable failures (overrides the registry).]:N:'
         '--no-retry[Never retry.]'
         '(-v --verbose)'{-v,--verbose}'[Print requests, responses and retries to stderr (secrets masked).]'
         '--color[Colour\: auto, always or never (auto honours NO_COLOR).]:WHEN:{__apx_complete "${___color[@]}"}'
         '--insecure[Skip TLS certificate verification (prints a warning).]'
         '--cacert[Trust the CA certificates in this PEM file.]:FILE:'
+        '--cert[gRPC mutual TLS\: the client certificate chain (PEM).]:FILE:'
+        '--key[gRPC mutual TLS\: the client certificate'\''s private key (PEM).]:FILE:'
+        '--authority[gRPC\: send this \:authority (and TLS server name) instead of the host.]:HOST\[\:PORT\]:'
+        '--max-message-size[gRPC\: the largest message sent or received, in bytes (default 4 MiB).]:BYTES:'
+        '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
         '*:PATH:_files -g '\''*.json'\'''
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -205,6 +233,213 @@ _apx_completions() {
     local -i ret=1
     local -ar arg_specs=(
         ':SHELL:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_auth() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'login:Get a new token for an API now and store it (prints a summary, not the token).'
+            'status:Show stored tokens: API, environment, type, expiry (never the token).'
+            'token:Print a valid token for an API (refreshed if needed): the one command that shows a token.'
+            'logout:Delete the stored token of an API (in --env, or its default environment).'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        login|status|token|logout)
+            "_apx_auth_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_apx_auth_login() {
+    local -i ret=1
+    local -ar ___output=('json' 'ndjson' 'raw' 'table')
+    local -ar ___color=('auto' 'always' 'never')
+    local -ar arg_specs=(
+        '*--registry[A folder of registry files (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR:'
+        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
+        '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
+        '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
+        '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
+        '--select[Print only the values at this jq-style path, e.g. .data.items\[\].id]:PATH:'
+        '*'{-H,--header}'[Add a header, '\''Name\: value'\'' (repeatable; '\''Name\:'\'' removes one).]:HEADER:'
+        '--timeout[Give up after this many seconds (all attempts together).]:SECONDS:'
+        '--connect-timeout[Give up connecting after this many seconds (default 10).]:SECONDS:'
+        '--retry[Maximum attempts for retryable failures (overrides the registry).]:N:'
+        '--no-retry[Never retry.]'
+        '(-v --verbose)'{-v,--verbose}'[Print requests, responses and retries to stderr (secrets masked).]'
+        '--color[Colour\: auto, always or never (auto honours NO_COLOR).]:WHEN:{__apx_complete "${___color[@]}"}'
+        '--insecure[Skip TLS certificate verification (prints a warning).]'
+        '--cacert[Trust the CA certificates in this PEM file.]:FILE:'
+        '--cert[gRPC mutual TLS\: the client certificate chain (PEM).]:FILE:'
+        '--key[gRPC mutual TLS\: the client certificate'\''s private key (PEM).]:FILE:'
+        '--authority[gRPC\: send this \:authority (and TLS server name) instead of the host.]:HOST\[\:PORT\]:'
+        '--max-message-size[gRPC\: the largest message sent or received, in bytes (default 4 MiB).]:BYTES:'
+        '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
+        ':API:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_auth_status() {
+    local -i ret=1
+    local -ar ___output=('json' 'ndjson' 'raw' 'table')
+    local -ar ___color=('auto' 'always' 'never')
+    local -ar arg_specs=(
+        '*--registry[A folder of registry files (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR:'
+        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
+        '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
+        '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
+        '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
+        '--select[Print only the values at this jq-style path, e.g. .data.items\[\].id]:PATH:'
+        '*'{-H,--header}'[Add a header, '\''Name\: value'\'' (repeatable; '\''Name\:'\'' removes one).]:HEADER:'
+        '--timeout[Give up after this many seconds (all attempts together).]:SECONDS:'
+        '--connect-timeout[Give up connecting after this many seconds (default 10).]:SECONDS:'
+        '--retry[Maximum attempts for retryable failures (overrides the registry).]:N:'
+        '--no-retry[Never retry.]'
+        '(-v --verbose)'{-v,--verbose}'[Print requests, responses and retries to stderr (secrets masked).]'
+        '--color[Colour\: auto, always or never (auto honours NO_COLOR).]:WHEN:{__apx_complete "${___color[@]}"}'
+        '--insecure[Skip TLS certificate verification (prints a warning).]'
+        '--cacert[Trust the CA certificates in this PEM file.]:FILE:'
+        '--cert[gRPC mutual TLS\: the client certificate chain (PEM).]:FILE:'
+        '--key[gRPC mutual TLS\: the client certificate'\''s private key (PEM).]:FILE:'
+        '--authority[gRPC\: send this \:authority (and TLS server name) instead of the host.]:HOST\[\:PORT\]:'
+        '--max-message-size[gRPC\: the largest message sent or received, in bytes (default 4 MiB).]:BYTES:'
+        '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
+        ':API:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_auth_token() {
+    local -i ret=1
+    local -ar ___output=('json' 'ndjson' 'raw' 'table')
+    local -ar ___color=('auto' 'always' 'never')
+    local -ar arg_specs=(
+        '*--registry[A folder of registry files (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR:'
+        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
+        '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
+        '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
+        '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
+        '--select[Print only the values at this jq-style path, e.g. .data.items\[\].id]:PATH:'
+        '*'{-H,--header}'[Add a header, '\''Name\: value'\'' (repeatable; '\''Name\:'\'' removes one).]:HEADER:'
+        '--timeout[Give up after this many seconds (all attempts together).]:SECONDS:'
+        '--connect-timeout[Give up connecting after this many seconds (default 10).]:SECONDS:'
+        '--retry[Maximum attempts for retryable failures (overrides the registry).]:N:'
+        '--no-retry[Never retry.]'
+        '(-v --verbose)'{-v,--verbose}'[Print requests, responses and retries to stderr (secrets masked).]'
+        '--color[Colour\: auto, always or never (auto honours NO_COLOR).]:WHEN:{__apx_complete "${___color[@]}"}'
+        '--insecure[Skip TLS certificate verification (prints a warning).]'
+        '--cacert[Trust the CA certificates in this PEM file.]:FILE:'
+        '--cert[gRPC mutual TLS\: the client certificate chain (PEM).]:FILE:'
+        '--key[gRPC mutual TLS\: the client certificate'\''s private key (PEM).]:FILE:'
+        '--authority[gRPC\: send this \:authority (and TLS server name) instead of the host.]:HOST\[\:PORT\]:'
+        '--max-message-size[gRPC\: the largest message sent or received, in bytes (default 4 MiB).]:BYTES:'
+        '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
+        ':API:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_auth_logout() {
+    local -i ret=1
+    local -ar ___output=('json' 'ndjson' 'raw' 'table')
+    local -ar ___color=('auto' 'always' 'never')
+    local -ar arg_specs=(
+        '*--registry[A folder of registry files (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR:'
+        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
+        '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
+        '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
+        '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
+        '--select[Print only the values at this jq-style path, e.g. .data.items\[\].id]:PATH:'
+        '*'{-H,--header}'[Add a header, '\''Name\: value'\'' (repeatable; '\''Name\:'\'' removes one).]:HEADER:'
+        '--timeout[Give up after this many seconds (all attempts together).]:SECONDS:'
+        '--connect-timeout[Give up connecting after this many seconds (default 10).]:SECONDS:'
+        '--retry[Maximum attempts for retryable failures (overrides the registry).]:N:'
+        '--no-retry[Never retry.]'
+        '(-v --verbose)'{-v,--verbose}'[Print requests, responses and retries to stderr (secrets masked).]'
+        '--color[Colour\: auto, always or never (auto honours NO_COLOR).]:WHEN:{__apx_complete "${___color[@]}"}'
+        '--insecure[Skip TLS certificate verification (prints a warning).]'
+        '--cacert[Trust the CA certificates in this PEM file.]:FILE:'
+        '--cert[gRPC mutual TLS\: the client certificate chain (PEM).]:FILE:'
+        '--key[gRPC mutual TLS\: the client certificate'\''s private key (PEM).]:FILE:'
+        '--authority[gRPC\: send this \:authority (and TLS server name) instead of the host.]:HOST\[\:PORT\]:'
+        '--max-message-size[gRPC\: the largest message sent or received, in bytes (default 4 MiB).]:BYTES:'
+        '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
+        ':API:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_run() {
+    local -i ret=1
+    local -ar ___output=('json' 'ndjson' 'raw' 'table')
+    local -ar ___color=('auto' 'always' 'never')
+    local -ar arg_specs=(
+        '*--registry[A folder of registry files (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR:'
+        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
+        '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
+        '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
+        '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
+        '--select[Print only the values at this jq-style path, e.g. .data.items\[\].id]:PATH:'
+        '*'{-H,--header}'[Add a header, '\''Name\: value'\'' (repeatable; '\''Name\:'\'' removes one).]:HEADER:'
+        '--timeout[Give up after this many seconds (all attempts together).]:SECONDS:'
+        '--connect-timeout[Give up connecting after this many seconds (default 10).]:SECONDS:'
+        '--retry[Maximum attempts for retryable failures (overrides the registry).]:N:'
+        '--no-retry[Never retry.]'
+        '(-v --verbose)'{-v,--verbose}'[Print requests, responses and retries to stderr (secrets masked).]'
+        '--color[Colour\: auto, always or never (auto honours NO_COLOR).]:WHEN:{__apx_complete "${___color[@]}"}'
+        '--insecure[Skip TLS certificate verification (prints a warning).]'
+        '--cacert[Trust the CA certificates in this PEM file.]:FILE:'
+        '--cert[gRPC mutual TLS\: the client certificate chain (PEM).]:FILE:'
+        '--key[gRPC mutual TLS\: the client certificate'\''s private key (PEM).]:FILE:'
+        '--authority[gRPC\: send this \:authority (and TLS server name) instead of the host.]:HOST\[\:PORT\]:'
+        '--max-message-size[gRPC\: the largest message sent or received, in bytes (default 4 MiB).]:BYTES:'
+        '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
+        ':RECIPE:_files -g '\''*.json'\'''
+        '*:INPUT:'
+        '--events[Print every step'\''s result (and stream items) as NDJSON on stdout.]'
+        '--dry-run[Print the requests that would be sent (secrets masked) and send nothing.]'
+        '--test[Count checks passed and failed; exit 9 when any failed.]'
+        '--report[Write a report\: junit FILE.]:FORMAT FILE:'
+        '--resume[Resume the latest unfinished run of this recipe (or the RUN_ID given among the inputs).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
