@@ -49,12 +49,17 @@ struct RecipeTests {
   @Test func importCSVFallsBackToPollingWhenTheStreamIsRefused() async throws {
     // refuse_stream is a query parameter of imports.create: run a copy of the recipe that sets it.
     let text = try String(contentsOfFile: Self.recipe("import-csv.json"), encoding: .utf8)
-      .replacingOccurrences(of: "\"row_delay_ms\": \"${input.row_delay_ms}\"", with: "\"row_delay_ms\": \"${input.row_delay_ms}\", \"refuse_stream\": true")
-      .replacingOccurrences(of: "\"default\": \"data/books.csv\"", with: "\"default\": \"\(Self.recipes.path)/data/books.csv\"")
+      .replacingOccurrences(
+        of: "\"row_delay_ms\": \"${input.row_delay_ms}\"",
+        with: "\"row_delay_ms\": \"${input.row_delay_ms}\", \"refuse_stream\": true"
+      )
+      .replacingOccurrences(
+        of: "\"default\": \"data/books.csv\"", with: "\"default\": \"\(Self.recipes.path)/data/books.csv\"")
     let path = try temporaryFile("import-poll.json", text)
     try await withDemoServer { server in
       let r = try await APXProcess.run(
-        ["run", path, "--base-url", server.httpBaseURL], environment: ["APX_STATE_DIR": Self.stateDirectory()], timeout: 120)
+        ["run", path, "--base-url", server.httpBaseURL], environment: ["APX_STATE_DIR": Self.stateDirectory()],
+        timeout: 120)
       #expect(r.status == 0, "\(r.stderr)")
       #expect(try Self.json(r.stdout)["status"] == .string("complete"))
       #expect(server.stats.streamsRefused >= 1)
@@ -78,7 +83,8 @@ struct RecipeTests {
     let csv = try temporaryFile("b.csv", "title\nA\n")
     try await withDemoServer { server in
       let r = try await APXProcess.run(
-        ["run", path, "csv=@\(csv)", "--base-url", server.httpBaseURL], environment: ["APX_STATE_DIR": Self.stateDirectory()])
+        ["run", path, "csv=@\(csv)", "--base-url", server.httpBaseURL],
+        environment: ["APX_STATE_DIR": Self.stateDirectory()])
       #expect(r.status == 3, "\(r.stderr)")
       #expect(r.stderr.contains("\(path):7:27"), "\(r.stderr)")
       #expect(r.stderr.contains("did you mean \"upload\"?"), "\(r.stderr)")
@@ -114,7 +120,8 @@ struct RecipeTests {
     try await withDemoServer { server in
       var env = ["APX_STATE_DIR": Self.stateDirectory()]
       env["GIFS_API_KEY"] = ""
-      let r = try await APXProcess.run(["run", Self.recipe("gifs-pages.json"), "--base-url", server.httpBaseURL], environment: env)
+      let r = try await APXProcess.run(
+        ["run", Self.recipe("gifs-pages.json"), "--base-url", server.httpBaseURL], environment: env)
       #expect(r.status != 0)
       #expect(r.stderr.contains("API key") || r.stderr.contains("GIFS_API_KEY"), "\(r.stderr)")
     }
@@ -178,7 +185,10 @@ struct RecipeTests {
     }
     try await withDemoServer { server in
       let r = try await APXProcess.run(
-        ["run", Self.recipe("import-csv.json"), "--test", "--report", "junit", report, "--base-url", server.httpBaseURL],
+        [
+          "run", Self.recipe("import-csv.json"), "--test", "--report", "junit", report, "--base-url",
+          server.httpBaseURL,
+        ],
         environment: ["APX_STATE_DIR": Self.stateDirectory()])
       #expect(r.status == 0, "\(r.stderr)")
       #expect(r.stderr.contains("6 passed, 0 failed"), "\(r.stderr)")
@@ -211,7 +221,11 @@ struct RecipeTests {
           let text = try? String(contentsOfFile: runs + "/" + name, encoding: .utf8)
         {
           journal = text
-          if text.contains("\"id\":\"upload\",\"state\":\"ok\""), text.components(separatedBy: "\"type\":\"event\"").count > 3 { break }
+          if text.contains("\"id\":\"upload\",\"state\":\"ok\""),
+            text.components(separatedBy: "\"type\":\"event\"").count > 3
+          {
+            break
+          }
         }
         try await Task.sleep(nanoseconds: 10_000_000)
       }
@@ -241,7 +255,8 @@ struct RecipeTests {
       #expect(r.stderr.contains("resuming run"))
 
       let again = try await APXProcess.run(
-        ["run", Self.recipe("import-csv.json"), "--resume", "--base-url", server.httpBaseURL], environment: ["APX_STATE_DIR": state])
+        ["run", Self.recipe("import-csv.json"), "--resume", "--base-url", server.httpBaseURL],
+        environment: ["APX_STATE_DIR": state])
       #expect(again.status == 2, "nothing left to resume: \(again.stderr)")
     }
   }
@@ -259,7 +274,8 @@ struct RecipeTests {
       let deleted = output["deleted"]?.arrayValue ?? []
       #expect(deleted.count == 25)
       #expect(deleted.contains(output["lesson"] ?? .null))
-      #expect(r.stderr.contains("step delete (classnotes.lessons.batch_delete): ok, 3 calls"), "chunks of 10: \(r.stderr)")
+      #expect(
+        r.stderr.contains("step delete (classnotes.lessons.batch_delete): ok, 3 calls"), "chunks of 10: \(r.stderr)")
     }
   }
 }

@@ -48,11 +48,15 @@ public enum RecipeCheckEvaluator {
       case .null: return fail("does not exist, expected text matching /\(pattern)/")
       default: text = shown.compactJSON
       }
-      if !RecipeRegex.matches(pattern, text) { return fail("is \(shown.compactJSON), expected a match of /\(pattern)/") }
+      if !RecipeRegex.matches(pattern, text) {
+        return fail("is \(shown.compactJSON), expected a match of /\(pattern)/")
+      }
     }
     if check.less != nil || check.greater != nil {
       guard let d = Self.number(shown) else { return fail("is \(shown.compactJSON), expected a number") }
-      if let less = check.less, !(d < less) { return fail("is \(shown.compactJSON), expected < \(RecipeNumber.text(less))") }
+      if let less = check.less, !(d < less) {
+        return fail("is \(shown.compactJSON), expected < \(RecipeNumber.text(less))")
+      }
       if let greater = check.greater, !(d > greater) {
         return fail("is \(shown.compactJSON), expected > \(RecipeNumber.text(greater))")
       }
@@ -94,7 +98,8 @@ public enum RecipeCheckEvaluator {
     if a == b { return true }
     switch (a, b) {
     case (.number(let x), .number(let y)): return Double(x) == Double(y)
-    case (.number(let x), .string(let y)), (.string(let y), .number(let x)): return Double(x) != nil && Double(x) == Double(y)
+    case (.number(let x), .string(let y)), (.string(let y), .number(let x)):
+      return Double(x) != nil && Double(x) == Double(y)
     case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
     case (.object(let x), .object(let y)):
       return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && equal($0.value, $1.value) }

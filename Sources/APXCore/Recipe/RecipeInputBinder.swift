@@ -67,7 +67,9 @@ public enum RecipeInputBinder {
   /// Converts one value to the input's type.
   public static func convert(_ value: JSONValue, to input: RecipeInput, isFile: Bool) throws(APXError) -> JSONValue {
     func mismatch(_ expected: String) -> APXError {
-      APXError(.usage, "the input \(input.name) must be \(expected), got \(value.compactJSON)", hint: "pass \(input.name)=\(placeholder(input))")
+      APXError(
+        .usage, "the input \(input.name) must be \(expected), got \(value.compactJSON)",
+        hint: "pass \(input.name)=\(placeholder(input))")
     }
     switch (input.type, value) {
     case (.string, .string), (.file, .string), (.number, .number), (.boolean, .bool), (.json, _):

@@ -58,7 +58,8 @@ public enum RecipeLoader {
         let p: [JSONPathComponent] = [.key("inputs"), .key(member.key)]
         if !seen.insert(member.key).inserted { r.fail(p, "duplicate input \"\(member.key)\"", hint: "remove one") }
         if !isName(member.key) {
-          r.fail(p, "the input name \"\(member.key)\" may hold only letters, digits and '_' (not starting with a digit)")
+          r.fail(
+            p, "the input name \"\(member.key)\" may hold only letters, digits and '_' (not starting with a digit)")
         }
         if let input = decodeInput(&r, name: member.key, value: member.value, at: p) { recipe.inputs.append(input) }
       }
@@ -153,7 +154,9 @@ public enum RecipeLoader {
       step.body = b
       checkTemplates(&r, b, at: p + [.key("body")])
     }
-    if let e = f.first(where: { $0.key == "expect" })?.value { step.expect = decodeExpect(&r, e, at: p + [.key("expect")]) }
+    if let e = f.first(where: { $0.key == "expect" })?.value {
+      step.expect = decodeExpect(&r, e, at: p + [.key("expect")])
+    }
     if let c = f.first(where: { $0.key == "capture" })?.value, let members = r.object(c, at: p + [.key("capture")]) {
       for m in members {
         let cp = p + [.key("capture"), .key(m.key)]
@@ -167,8 +170,12 @@ public enum RecipeLoader {
         step.capture.append(RecipeCapture(name: m.key, path: path))
       }
     }
-    if let u = f.first(where: { $0.key == "until" })?.value { step.until = decodeCondition(&r, u, at: p + [.key("until")]) }
-    if let c = f.first(where: { $0.key == "if" })?.value { step.condition = decodeCondition(&r, c, at: p + [.key("if")]) }
+    if let u = f.first(where: { $0.key == "until" })?.value {
+      step.until = decodeCondition(&r, u, at: p + [.key("until")])
+    }
+    if let c = f.first(where: { $0.key == "if" })?.value {
+      step.condition = decodeCondition(&r, c, at: p + [.key("if")])
+    }
     step.maxIterations = r.optionalInt(f, "max_iterations", at: p, range: 1...1_000_000)
     step.interval = r.optionalNumber(f, "interval", at: p, range: 0...86_400)
     step.maxEvents = r.optionalInt(f, "max_events", at: p, range: 1...Int.max)
@@ -192,7 +199,9 @@ public enum RecipeLoader {
       switch m.key {
       case "status":
         if case .array(let items) = m.value {
-          expect.status = items.enumerated().compactMap { r.int($0.element, at: mp + [.index($0.offset)], range: 100...599) }
+          expect.status = items.enumerated().compactMap {
+            r.int($0.element, at: mp + [.index($0.offset)], range: 100...599)
+          }
         } else if let s = r.int(m.value, at: mp, range: 100...599) {
           expect.status = [s]
         }
@@ -245,18 +254,23 @@ public enum RecipeLoader {
       checkTemplates(&r, e, at: p + [.key("equals")])
     }
     if let o = f.first(where: { $0.key == "one_of" })?.value {
-      if case .array(let items) = o { check.oneOf = items } else {
+      if case .array(let items) = o {
+        check.oneOf = items
+      } else {
         r.fail(p + [.key("one_of")], "expected an array of values, got \(o.typeName)")
       }
     }
     check.exists = r.optionalBool(f, "exists", at: p)
     if let pattern = r.optionalString(f, "matches", at: p) {
       if let problem = RecipeRegex.problem(in: pattern) {
-        r.fail(p + [.key("matches")], "invalid regular expression: \(problem)", hint: "Swift Regex syntax, e.g. \"^job_[0-9a-f]+$\"")
+        r.fail(
+          p + [.key("matches")], "invalid regular expression: \(problem)",
+          hint: "Swift Regex syntax, e.g. \"^job_[0-9a-f]+$\"")
       }
       check.matches = pattern
     }
-    check.less = r.optionalNumber(f, "less", at: p, range: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
+    check.less = r.optionalNumber(
+      f, "less", at: p, range: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
     check.greater = r.optionalNumber(
       f, "greater", at: p, range: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
     return check
@@ -270,7 +284,8 @@ public enum RecipeLoader {
       do {
         let template = try Template(parsing: s)
         if template.references.isEmpty {
-          r.fail(p, "the condition \"\(s)\" has no ${...} reference, so it never changes", hint: "e.g. \"${input.enabled}\"")
+          r.fail(
+            p, "the condition \"\(s)\" has no ${...} reference, so it never changes", hint: "e.g. \"${input.enabled}\"")
           return nil
         }
         return .truthy(template)
@@ -281,13 +296,15 @@ public enum RecipeLoader {
     case .object:
       return decodeCheck(&r, value, at: p, path: nil).map(RecipeCondition.check)
     default:
-      r.fail(p, "expected a template string or a check object, got \(value.typeName)",
+      r.fail(
+        p, "expected a template string or a check object, got \(value.typeName)",
         hint: "e.g. \"${input.enabled}\" or {\"path\": \".body.has_next\", \"equals\": false}")
       return nil
     }
   }
 
-  static func decodeForeach(_ r: inout DocumentReader, _ value: JSONValue, at p: [JSONPathComponent]) -> RecipeForeach? {
+  static func decodeForeach(_ r: inout DocumentReader, _ value: JSONValue, at p: [JSONPathComponent]) -> RecipeForeach?
+  {
     guard let f = r.object(value, at: p, allowed: foreachKeys) else { return nil }
     guard let over = f.first(where: { $0.key == "over" })?.value else {
       r.fail(p, "missing required key \"over\"", hint: "the list to loop over, e.g. \"${steps.list.body.items}\"")
@@ -345,7 +362,9 @@ public enum RecipeLoader {
     guard let first = s.unicodeScalars.first, first == "_" || first.properties.isAlphabetic, first.isASCII else {
       return false
     }
-    return s.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+    return s.unicodeScalars.allSatisfy {
+      $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
+    }
   }
 
   static func isStepID(_ s: String) -> Bool {

@@ -48,7 +48,8 @@ public enum RecipeRetention: Sendable, Hashable {
       switch value {
       case .array(let items): return .array(items.map(trim))
       case .object(let members):
-        return .object(members.filter { $0.key == "status" || $0.key == "skipped" || $0.key == "error" || keeps($0.key) })
+        return .object(
+          members.filter { $0.key == "status" || $0.key == "skipped" || $0.key == "error" || keeps($0.key) })
       default: return value
       }
     }

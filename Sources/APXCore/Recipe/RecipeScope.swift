@@ -32,7 +32,9 @@ public struct RecipeScope: Sendable {
     case "env":
       return reference.variable.flatMap(environment).map(JSONValue.string)
     case "steps":
-      guard let id = reference.firstKey else { return try select(reference, .object(steps.map { JSONMember($0.key, $0.value) }), reference.path.steps[...]) }
+      guard let id = reference.firstKey else {
+        return try select(reference, .object(steps.map { JSONMember($0.key, $0.value) }), reference.path.steps[...])
+      }
       guard let result = steps[id] else {
         throw APXError(
           .usage, "cannot resolve \(reference): the step \"\(id)\" has no result",
@@ -52,11 +54,13 @@ public struct RecipeScope: Sendable {
       if let item, item.name == reference.namespace {
         return try select(reference, item.value, reference.path.steps[...])
       }
-      throw APXError(.usage, "unknown namespace '\(reference.namespace)' in \(reference)", hint: "run `apx validate` on the recipe")
+      throw APXError(
+        .usage, "unknown namespace '\(reference.namespace)' in \(reference)", hint: "run `apx validate` on the recipe")
     }
   }
 
-  private func select(_ reference: TemplateReference, _ root: JSONValue, _ steps: ArraySlice<JSONPathStep>) throws(APXError)
+  private func select(_ reference: TemplateReference, _ root: JSONValue, _ steps: ArraySlice<JSONPathStep>)
+    throws(APXError)
     -> JSONValue?
   {
     if steps.isEmpty { return root }
@@ -66,7 +70,8 @@ public struct RecipeScope: Sendable {
       results = try path.selectStrictly(in: root)
     } catch {
       throw APXError(
-        .usage, "cannot resolve \(reference): \(error.message)", hint: error.hint ?? "check the path against the step's result",
+        .usage, "cannot resolve \(reference): \(error.message)",
+        hint: error.hint ?? "check the path against the step's result",
         cause: error.cause)
     }
     if path.iterates { return .array(results) }

@@ -65,16 +65,22 @@ public struct RecipeValidator {
       checkReferences(step, endpoints: endpoints)
     }
     if let output = recipe.output {
-      checkTemplates(in: output, at: [.key("output")], stepIndex: recipe.steps.count, endpoints: endpoints, loopName: nil, hasLoop: false)
+      checkTemplates(
+        in: output, at: [.key("output")], stepIndex: recipe.steps.count, endpoints: endpoints, loopName: nil,
+        hasLoop: false)
     }
     for input in recipe.inputs {
       if let d = input.defaultValue {
-        checkTemplates(in: d, at: [.key("inputs"), .key(input.name), .key("default")], stepIndex: -1, endpoints: [:], loopName: nil, hasLoop: false)
+        checkTemplates(
+          in: d, at: [.key("inputs"), .key(input.name), .key("default")], stepIndex: -1, endpoints: [:], loopName: nil,
+          hasLoop: false)
       }
     }
   }
 
-  private mutating func fail(_ path: [JSONPathComponent], _ message: String, hint: String? = nil, fallback: SourceLocation? = nil) {
+  private mutating func fail(
+    _ path: [JSONPathComponent], _ message: String, hint: String? = nil, fallback: SourceLocation? = nil
+  ) {
     var location = document?.location(of: path)
     if location == nil {
       // Fall back to the nearest enclosing element that has a location.
@@ -85,7 +91,9 @@ public struct RecipeValidator {
       }
     }
     errors.append(
-      APXError(.invalidDefinition, message, hint: hint, file: recipe.file, location: location ?? fallback, path: path.rendered))
+      APXError(
+        .invalidDefinition, message, hint: hint, file: recipe.file, location: location ?? fallback, path: path.rendered)
+    )
   }
 
   private mutating func checkTarget(_ step: RecipeStep) -> Endpoint? {
@@ -93,12 +101,15 @@ public struct RecipeValidator {
     guard !step.endpoint.isEmpty else { return nil }  // the loader already reported it
     guard let api = registry.apis[step.api] else {
       if let failure = registry.failures[step.api] {
-        fail(p, "the API \"\(step.api)\" cannot be loaded: \(failure.message)", hint: "run `apx validate` on its registry file")
+        fail(
+          p, "the API \"\(step.api)\" cannot be loaded: \(failure.message)",
+          hint: "run `apx validate` on its registry file")
       } else {
         fail(
           p, "no API named \"\(step.api)\" in the registry",
           hint: Suggestions.hint(for: step.api, in: registry.known)
-            ?? (registry.known.isEmpty ? "pass --registry DIR" : "known APIs: \(registry.known.joined(separator: ", "))"))
+            ?? (registry.known.isEmpty
+              ? "pass --registry DIR" : "known APIs: \(registry.known.joined(separator: ", "))"))
       }
       return nil
     }
@@ -151,14 +162,18 @@ public struct RecipeValidator {
       }
       if !Self.fits(input: input.type, param: param.type) {
         fail(
-          p, "the input \"\(name)\" is a \(input.type.rawValue), but \(param.name) of \(step.call) takes \(ParamCoercionNames.name(param.type))",
-          hint: param.type == .file ? "declare the input with \"type\": \"file\"" : "change the input's type or pass a literal value")
+          p,
+          "the input \"\(name)\" is a \(input.type.rawValue), but \(param.name) of \(step.call) takes \(ParamCoercionNames.name(param.type))",
+          hint: param.type == .file
+            ? "declare the input with \"type\": \"file\"" : "change the input's type or pass a literal value")
       }
       return
     }
     if param.type == .file {
       guard case .string = value else {
-        fail(p, "\(param.name) of \(step.call) takes a file path, got \(value.typeName)", hint: "e.g. \"${input.csv}\" or \"data/books.csv\"")
+        fail(
+          p, "\(param.name) of \(step.call) takes a file path, got \(value.typeName)",
+          hint: "e.g. \"${input.csv}\" or \"data/books.csv\"")
         return
       }
       return
@@ -193,7 +208,9 @@ public struct RecipeValidator {
 
   private mutating func checkStreamOptions(_ step: RecipeStep, _ endpoint: Endpoint) {
     if step.maxEvents != nil, endpoint.kind == .rest || endpoint.kind == .jsonrpc {
-      fail(step.documentPath + [.key("max_events")], "max_events applies to streams, but \(step.call) is a \(endpoint.kind.rawValue) call")
+      fail(
+        step.documentPath + [.key("max_events")],
+        "max_events applies to streams, but \(step.call) is a \(endpoint.kind.rawValue) call")
     }
     if step.until != nil, step.foreach != nil, endpoint.kind == .rest || endpoint.kind == .jsonrpc {
       fail(
@@ -207,17 +224,29 @@ public struct RecipeValidator {
     let loopName = step.foreach?.name
     let hasLoop = step.foreach != nil || (step.until != nil && !Self.isStream(endpoints[step.id]))
     if let over = step.foreach?.over {
-      checkTemplates(in: over, at: p + [.key("foreach"), .key("over")], stepIndex: step.index, endpoints: endpoints, loopName: nil, hasLoop: false)
+      checkTemplates(
+        in: over, at: p + [.key("foreach"), .key("over")], stepIndex: step.index, endpoints: endpoints, loopName: nil,
+        hasLoop: false)
     }
-    checkCondition(step.condition, at: p + [.key("if")], step: step, endpoints: endpoints, loopName: nil, hasLoop: false)
-    checkTemplates(in: .object(step.with), at: p + [.key("with")], stepIndex: step.index, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
-    checkTemplates(in: .object(step.headers), at: p + [.key("headers")], stepIndex: step.index, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
+    checkCondition(
+      step.condition, at: p + [.key("if")], step: step, endpoints: endpoints, loopName: nil, hasLoop: false)
+    checkTemplates(
+      in: .object(step.with), at: p + [.key("with")], stepIndex: step.index, endpoints: endpoints, loopName: loopName,
+      hasLoop: hasLoop)
+    checkTemplates(
+      in: .object(step.headers), at: p + [.key("headers")], stepIndex: step.index, endpoints: endpoints,
+      loopName: loopName, hasLoop: hasLoop)
     if let body = step.body {
-      checkTemplates(in: body, at: p + [.key("body")], stepIndex: step.index, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
+      checkTemplates(
+        in: body, at: p + [.key("body")], stepIndex: step.index, endpoints: endpoints, loopName: loopName,
+        hasLoop: hasLoop)
     }
-    checkCondition(step.until, at: p + [.key("until")], step: step, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
+    checkCondition(
+      step.until, at: p + [.key("until")], step: step, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
     for (i, check) in (step.expect?.checks ?? []).enumerated() {
-      checkCheck(check, at: p + [.key("expect"), .key("checks"), .index(i)], step: step, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
+      checkCheck(
+        check, at: p + [.key("expect"), .key("checks"), .index(i)], step: step, endpoints: endpoints,
+        loopName: loopName, hasLoop: hasLoop)
     }
   }
 
@@ -227,7 +256,8 @@ public struct RecipeValidator {
   ) {
     switch condition {
     case .truthy(let t):
-      checkTemplates(in: .string(t.text), at: p, stepIndex: step.index, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
+      checkTemplates(
+        in: .string(t.text), at: p, stepIndex: step.index, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
     case .check(let c):
       checkCheck(c, at: p, step: step, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
     case nil:
@@ -240,10 +270,12 @@ public struct RecipeValidator {
     hasLoop: Bool
   ) {
     if case .template(let t) = check.subject {
-      checkTemplates(in: .string(t.text), at: p, stepIndex: step.index, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
+      checkTemplates(
+        in: .string(t.text), at: p, stepIndex: step.index, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
     }
     if let equals = check.equals {
-      checkTemplates(in: equals, at: p, stepIndex: step.index, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
+      checkTemplates(
+        in: equals, at: p, stepIndex: step.index, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
     }
   }
 
@@ -265,19 +297,22 @@ public struct RecipeValidator {
       return  // syntax errors were reported by the loader
     }
     for (path, ref) in found {
-      let where_ = p + path.steps.compactMap { step -> JSONPathComponent? in
-        switch step.kind {
-        case .key(let k): return .key(k)
-        case .index(let i): return .index(i)
-        default: return nil
+      let where_ =
+        p
+        + path.steps.compactMap { step -> JSONPathComponent? in
+          switch step.kind {
+          case .key(let k): return .key(k)
+          case .index(let i): return .index(i)
+          default: return nil
+          }
         }
-      }
       checkReference(ref, at: where_, stepIndex: stepIndex, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
     }
   }
 
   private mutating func checkReference(
-    _ ref: TemplateReference, at p: [JSONPathComponent], stepIndex: Int, endpoints: [String: Endpoint], loopName: String?,
+    _ ref: TemplateReference, at p: [JSONPathComponent], stepIndex: Int, endpoints: [String: Endpoint],
+    loopName: String?,
     hasLoop: Bool
   ) {
     switch ref.namespace {
@@ -304,11 +339,15 @@ public struct RecipeValidator {
       }
     case Self.loopNamespace:
       guard hasLoop else {
-        fail(p, "\(ref) is only defined inside a foreach step or a step repeated with until", hint: "add \"foreach\" or \"until\" to this step")
+        fail(
+          p, "\(ref) is only defined inside a foreach step or a step repeated with until",
+          hint: "add \"foreach\" or \"until\" to this step")
         return
       }
       guard let key = ref.firstKey, ["index", "number", "previous"].contains(key) else {
-        fail(p, "\(ref) is not a loop value", hint: "use ${loop.index} (from 0), ${loop.number} (from 1) or ${loop.previous}")
+        fail(
+          p, "\(ref) is not a loop value",
+          hint: "use ${loop.index} (from 0), ${loop.number} (from 1) or ${loop.previous}")
         return
       }
     default:
@@ -339,7 +378,9 @@ public struct RecipeValidator {
     }
     guard target < stepIndex else {
       fail(
-        p, target == stepIndex ? "\(ref) refers to the step's own result" : "\(ref) refers to the step \"\(id)\", which runs later",
+        p,
+        target == stepIndex
+          ? "\(ref) refers to the step's own result" : "\(ref) refers to the step \"\(id)\", which runs later",
         hint: target == stepIndex
           ? "check the step's own result with \"expect\" paths such as \".body.id\", or capture it"
           : "a step can only use the results of steps that ran before it; move \"\(id)\" earlier")

@@ -37,8 +37,10 @@ public struct JUnitReport: Sendable {
           classname: record.id, name: "\(record.id): \(record.call)", time: record.duration,
           failure: callFailed ? record.error?.message ?? "failed" : nil, skipped: record.state == .skipped))
       for check in record.checks {
-        let failure: String? = check.failed > 0
-          ? (check.failure ?? check.name) + (check.passed + check.failed > 1 ? " (\(check.failed) of \(check.passed + check.failed) failed)" : "")
+        let failure: String? =
+          check.failed > 0
+          ? (check.failure ?? check.name)
+            + (check.passed + check.failed > 1 ? " (\(check.failed) of \(check.passed + check.failed) failed)" : "")
           : nil
         cases.append(Case(classname: record.id, name: check.name, time: 0, failure: failure, skipped: false))
       }
@@ -50,12 +52,16 @@ public struct JUnitReport: Sendable {
     let skipped = cases.filter(\.skipped).count
     let total = result.records.reduce(0.0) { $0 + $1.duration }
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    out += "<testsuites name=\"apx\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(Self.time(total))\">\n"
-    out += "  <testsuite name=\"\(Self.escape(recipe))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(Self.time(total))\">\n"
+    out +=
+      "<testsuites name=\"apx\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(Self.time(total))\">\n"
+    out +=
+      "  <testsuite name=\"\(Self.escape(recipe))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(Self.time(total))\">\n"
     for c in cases {
-      out += "    <testcase classname=\"\(Self.escape(c.classname))\" name=\"\(Self.escape(c.name))\" time=\"\(Self.time(c.time))\""
+      out +=
+        "    <testcase classname=\"\(Self.escape(c.classname))\" name=\"\(Self.escape(c.name))\" time=\"\(Self.time(c.time))\""
       if let failure = c.failure {
-        out += ">\n      <failure message=\"\(Self.escape(failure))\">\(Self.escape(failure))</failure>\n    </testcase>\n"
+        out +=
+          ">\n      <failure message=\"\(Self.escape(failure))\">\(Self.escape(failure))</failure>\n    </testcase>\n"
       } else if c.skipped {
         out += ">\n      <skipped/>\n    </testcase>\n"
       } else {

@@ -11,7 +11,8 @@ public struct RecipeDryRun: Sendable {
   public let recipeDirectory: String?
 
   /// Makes a dry run.
-  public init(recipe: Recipe, targets: [String: RecipeTarget], environment: [String: String], recipeDirectory: String?) {
+  public init(recipe: Recipe, targets: [String: RecipeTarget], environment: [String: String], recipeDirectory: String?)
+  {
     self.recipe = recipe
     self.targets = targets
     self.environment = environment
@@ -30,7 +31,9 @@ public struct RecipeDryRun: Sendable {
       guard let target = targets[step.api], let endpoint = target.api.endpoint(named: step.endpoint) else { continue }
       // A loop shows its first call: loop.number 1, and the first item when the list is known already.
       var stepScope = scope
-      stepScope.loop = .object([JSONMember("index", .int(0)), JSONMember("number", .int(1)), JSONMember("previous", .null)])
+      stepScope.loop = .object([
+        JSONMember("index", .int(0)), JSONMember("number", .int(1)), JSONMember("previous", .null),
+      ])
       if let loop = step.foreach {
         let first = (try? Template.renderStrings(in: loop.over, resolve: scope.resolve))?.arrayValue?.first
         if let first { stepScope.item = (loop.name, first) }
@@ -65,10 +68,13 @@ public struct RecipeDryRun: Sendable {
       }
       var headers: [HeaderField] = []
       for member in step.headers {
-        headers.append(HeaderField(member.key, Template.interpolated(try Template.renderStrings(in: member.value, resolve: resolve))))
+        headers.append(
+          HeaderField(member.key, Template.interpolated(try Template.renderStrings(in: member.value, resolve: resolve)))
+        )
       }
       if endpoint.kind == .grpc {
-        members.append(JSONMember("grpc", .string((endpoint.grpc.map { "\($0.service)/\($0.method)" }) ?? endpoint.name)))
+        members.append(
+          JSONMember("grpc", .string((endpoint.grpc.map { "\($0.service)/\($0.method)" }) ?? endpoint.name)))
         members.append(JSONMember("url", .string(mask.mask(target.baseURL))))
         members.append(JSONMember("message", .object(message)))
       } else {
@@ -82,7 +88,9 @@ public struct RecipeDryRun: Sendable {
             .build(RequestBuilder.Input(values: values, data: data, headers: headers))
         } catch {
           // Values that depend on earlier results cannot be checked yet: show them as given.
-          members.append(JSONMember("with", .object(message.map { JSONMember($0.key, .string(mask.mask(Template.interpolated($0.value)))) })))
+          members.append(
+            JSONMember(
+              "with", .object(message.map { JSONMember($0.key, .string(mask.mask(Template.interpolated($0.value)))) })))
           members.append(JSONMember("note", .string(error.message)))
           out.append(.object(members))
           continue
@@ -90,7 +98,8 @@ public struct RecipeDryRun: Sendable {
         var planMask = mask
         for s in plan.secrets { planMask.add(s) }
         plan.headers = try plan.headers.map { h throws(APXError) in
-          HeaderField(h.name, try TemplateResolver.resolveText(h.value, environment: environment, mask: &planMask, secret: true))
+          HeaderField(
+            h.name, try TemplateResolver.resolveText(h.value, environment: environment, mask: &planMask, secret: true))
         }
         members.append(JSONMember("method", .string(plan.method)))
         members.append(JSONMember("url", .string(planMask.mask(plan.url))))
@@ -127,7 +136,8 @@ public struct RecipeDryRun: Sendable {
                 return .object([JSONMember("name", .string(name)), JSONMember("value", .string(mask.mask(value)))])
               case .file(let name, let path, _, let type):
                 return .object([
-                  JSONMember("name", .string(name)), JSONMember("file", .string(path)), JSONMember("content_type", .string(type)),
+                  JSONMember("name", .string(name)), JSONMember("file", .string(path)),
+                  JSONMember("content_type", .string(type)),
                 ])
               }
             }))

@@ -95,7 +95,9 @@ public struct RecipeRunOptions: Sendable {
   public var headers: [HeaderField]
 
   /// Makes options.
-  public init(testMode: Bool = false, timeout: Double? = nil, maxAttemptsOverride: Int? = nil, headers: [HeaderField] = []) {
+  public init(
+    testMode: Bool = false, timeout: Double? = nil, maxAttemptsOverride: Int? = nil, headers: [HeaderField] = []
+  ) {
     self.testMode = testMode
     self.timeout = timeout
     self.maxAttemptsOverride = maxAttemptsOverride

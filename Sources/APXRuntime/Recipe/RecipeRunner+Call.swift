@@ -21,7 +21,9 @@ extension RecipeRunner {
   func callOnce(
     _ step: RecipeStep, target: RecipeTarget, endpoint: Endpoint, scope: RecipeScope, streamJournal: Bool
   ) async throws -> CallResult {
-    let request = try makeRequest(step, target: target, endpoint: endpoint, scope: scope, resumeFrom: streamJournal ? resume?.partialEvents[step.id] : nil)
+    let request = try makeRequest(
+      step, target: target, endpoint: endpoint, scope: scope,
+      resumeFrom: streamJournal ? resume?.partialEvents[step.id] : nil)
     let retention = (laterRetention[step.id] ?? .none).union(recipe.ownRetention(of: step))
     let isStream = endpoint.kind == .sse || endpoint.kind == .grpc
     let untilCheck: (@Sendable (JSONValue) throws -> Bool)?
@@ -39,7 +41,8 @@ extension RecipeRunner {
     if isStream {
       onItem = { (item: JSONValue) -> Void in
         journal?.append(
-          .object([JSONMember("type", .string("event")), JSONMember("step", .string(stepID)), JSONMember("item", item)]))
+          .object([JSONMember("type", .string("event")), JSONMember("step", .string(stepID)), JSONMember("item", item)])
+        )
         observer?.streamItem(step, item: item)
         if let n = counter?.increment() { observer?.stepProgress(step, done: n, total: nil) }
       }
@@ -71,10 +74,17 @@ extension RecipeRunner {
     var out: [CheckOutcome] = []
     if let allowed = expect.status {
       let status = result["status"]?.intValue
-      let name = "status is " + (allowed.count == 1 ? "\(allowed[0])" : "one of \(allowed.map(String.init).joined(separator: ", "))")
+      let name =
+        "status is "
+        + (allowed.count == 1 ? "\(allowed[0])" : "one of \(allowed.map(String.init).joined(separator: ", "))")
       let passed = status.map(allowed.contains) ?? false
       out.append(
-        CheckOutcome(name: name, passed: passed, failure: passed ? nil : "status is \(status.map(String.init) ?? "missing"), expected \(allowed.map(String.init).joined(separator: " or "))"))
+        CheckOutcome(
+          name: name, passed: passed,
+          failure: passed
+            ? nil
+            : "status is \(status.map(String.init) ?? "missing"), expected \(allowed.map(String.init).joined(separator: " or "))"
+        ))
     }
     for check in expect.checks {
       let o = try RecipeCheckEvaluator.evaluate(check, on: result, resolve: scope.resolve)
@@ -146,7 +156,11 @@ extension RecipeRunner {
 final class ItemCounter: Sendable {
   private let value: Mutex<Int>
   init(start: Int) { value = Mutex(start) }
-  func increment() -> Int { value.withLock { $0 += 1; return $0 } }
+  func increment() -> Int {
+    value.withLock {
+      $0 += 1; return $0
+    }
+  }
 }
 
 /// File paths in recipes.

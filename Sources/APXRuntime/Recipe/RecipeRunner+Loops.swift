@@ -41,7 +41,9 @@ extension RecipeRunner {
     }
     let items: [JSONValue]
     if let size = loop.chunk {
-      items = stride(from: 0, to: values.count, by: size).map { .array(Array(values[$0..<min($0 + size, values.count)])) }
+      items = stride(from: 0, to: values.count, by: size).map {
+        .array(Array(values[$0..<min($0 + size, values.count)]))
+      }
     } else {
       items = values
     }
@@ -62,7 +64,8 @@ extension RecipeRunner {
         itemScope.loop = .object([JSONMember("index", .int(index)), JSONMember("number", .int(index + 1))])
         group.addTask {
           do {
-            let r = try await self.callOnce(step, target: target, endpoint: endpoint, scope: itemScope, streamJournal: false)
+            let r = try await self.callOnce(
+              step, target: target, endpoint: endpoint, scope: itemScope, streamJournal: false)
             return (index, r, nil)
           } catch {
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
@@ -81,7 +84,8 @@ extension RecipeRunner {
           failures.append(error)
           if keep {
             results[index] = .object([
-              JSONMember("status", .null), JSONMember("error", .object([JSONMember("message", .string(error.message))])),
+              JSONMember("status", .null),
+              JSONMember("error", .object([JSONMember("message", .string(error.message))])),
             ])
           }
           if !step.continueOnError {

@@ -146,7 +146,9 @@ public struct RecipeRunner: Sendable {
       }
     }
     guard let target = targets[step.api], let endpoint = target.api.endpoint(named: step.endpoint) else {
-      throw APXError(.invalidDefinition, "step \"\(step.id)\": \(step.call) is not in the registry", hint: "run `apx validate` on the recipe")
+      throw APXError(
+        .invalidDefinition, "step \"\(step.id)\": \(step.call) is not in the registry",
+        hint: "run `apx validate` on the recipe")
     }
     if step.foreach != nil {
       return try await runForeach(step, target: target, endpoint: endpoint, scope: scope)
@@ -157,7 +159,10 @@ public struct RecipeRunner: Sendable {
     let outcome = try await callOnce(step, target: target, endpoint: endpoint, scope: scope, streamJournal: true)
     var record = RecipeStepRecord(
       id: step.id, call: step.call, state: .ok, result: outcome.result,
-      checks: outcome.checks.map { RecipeCheckResult(step: step.id, name: $0.name, passed: $0.passed ? 1 : 0, failed: $0.passed ? 0 : 1, failure: $0.failure) },
+      checks: outcome.checks.map {
+        RecipeCheckResult(
+          step: step.id, name: $0.name, passed: $0.passed ? 1 : 0, failed: $0.passed ? 0 : 1, failure: $0.failure)
+      },
       duration: 0, error: nil, calls: 1)
     if let failed = outcome.checks.first(where: { !$0.passed }) {
       record.state = .failed

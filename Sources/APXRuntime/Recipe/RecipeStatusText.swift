@@ -13,7 +13,9 @@ public enum RecipeStatusText {
     if record.calls > 1 { details.append("\(record.calls) calls") }
     if let count = record.result["count"]?.intValue { details.append("\(count) item\(count == 1 ? "" : "s")") }
     let checks = record.checks.reduce((0, 0)) { ($0.0 + $1.passed, $0.1 + $1.failed) }
-    if checks.0 + checks.1 > 0 { details.append("checks \(checks.0) passed" + (checks.1 > 0 ? ", \(checks.1) failed" : "")) }
+    if checks.0 + checks.1 > 0 {
+      details.append("checks \(checks.0) passed" + (checks.1 > 0 ? ", \(checks.1) failed" : ""))
+    }
     if record.state != .skipped && record.state != .resumed { details.append(seconds(record.duration)) }
     if !terminal {
       var text = "step \(step.id) (\(step.call)): \(record.state.rawValue)"
@@ -30,7 +32,11 @@ public enum RecipeStatusText {
     }
     let head = colors ? "\u{1B}[\(color)m\(mark)\u{1B}[0m" : mark
     var text = "\(head) \(step.id)  \(step.call)"
-    if record.state == .skipped { text += "  skipped" } else if record.state == .resumed { text += "  done before (resumed)" }
+    if record.state == .skipped {
+      text += "  skipped"
+    } else if record.state == .resumed {
+      text += "  done before (resumed)"
+    }
     if !details.isEmpty, record.state != .resumed { text += "  " + details.joined(separator: "  ") }
     if let error = record.error, record.state == .failed { text += "\n    " + error.message }
     return text
@@ -40,7 +46,8 @@ public enum RecipeStatusText {
   public static func progress(step: RecipeStep, done: Int, total: Int?, width: Int = 24) -> String {
     guard let total, total > 0 else { return "\r\u{1B}[2K… \(step.id)  \(done) item\(done == 1 ? "" : "s")" }
     let filled = min(width, done * width / total)
-    return "\r\u{1B}[2K… \(step.id)  [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+    return "\r\u{1B}[2K… \(step.id)  [" + String(repeating: "#", count: filled)
+      + String(repeating: ".", count: width - filled)
       + "]  \(done)/\(total)"
   }
 

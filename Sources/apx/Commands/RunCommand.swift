@@ -31,7 +31,9 @@ struct RunCommand: AsyncParsableCommand {
   @Argument(help: ArgumentHelp("The recipe file.", valueName: "RECIPE"), completion: .file(extensions: ["json"]))
   var recipePath: String
 
-  @Argument(help: ArgumentHelp("Inputs: name=value, name:=json, name=@file; with --resume, optionally a RUN_ID.", valueName: "INPUT"))
+  @Argument(
+    help: ArgumentHelp(
+      "Inputs: name=value, name:=json, name=@file; with --resume, optionally a RUN_ID.", valueName: "INPUT"))
   var params: [String] = []
 
   @Flag(name: .customLong("events"), help: "Print every step's result (and stream items) as NDJSON on stdout.")
@@ -43,10 +45,14 @@ struct RunCommand: AsyncParsableCommand {
   @Flag(name: .customLong("test"), help: "Count checks passed and failed; exit 9 when any failed.")
   var test = false
 
-  @Option(name: .customLong("report"), parsing: .upToNextOption, help: ArgumentHelp("Write a report: junit FILE.", valueName: "FORMAT FILE"))
+  @Option(
+    name: .customLong("report"), parsing: .upToNextOption,
+    help: ArgumentHelp("Write a report: junit FILE.", valueName: "FORMAT FILE"))
   var report: [String] = []
 
-  @Flag(name: .customLong("resume"), help: "Resume the latest unfinished run of this recipe (or the RUN_ID given among the inputs).")
+  @Flag(
+    name: .customLong("resume"),
+    help: "Resume the latest unfinished run of this recipe (or the RUN_ID given among the inputs).")
   var resume = false
 
   func validate() throws {
@@ -60,7 +66,8 @@ struct RunCommand: AsyncParsableCommand {
 
   func run() async throws {
     let context = Context.shared
-    let loaded = try RecipeFile.load(path: recipePath, registryDirectories: context.registryDirectories(global.registry))
+    let loaded = try RecipeFile.load(
+      path: recipePath, registryDirectories: context.registryDirectories(global.registry))
     let recipe = loaded.recipe
 
     var resumeID: String?
@@ -79,9 +86,13 @@ struct RunCommand: AsyncParsableCommand {
       if let record {
         let givenNames = Set(given.map(\.name))
         for name in record.secretInputs where !givenNames.contains(name) {
-          throw APXError(.usage, "the secret input \"\(name)\" is not kept in the journal", hint: "pass \(name)=... again with --resume")
+          throw APXError(
+            .usage, "the secret input \"\(name)\" is not kept in the journal",
+            hint: "pass \(name)=... again with --resume")
         }
-        let earlier = record.inputs.filter { !givenNames.contains($0.key) && !record.secretInputs.contains($0.key) && $0.value != .null }
+        let earlier = record.inputs.filter {
+          !givenNames.contains($0.key) && !record.secretInputs.contains($0.key) && $0.value != .null
+        }
         given = earlier.map { RecipeInputBinder.Given(name: $0.key, value: $0.value) } + given
       }
     }
@@ -92,10 +103,13 @@ struct RunCommand: AsyncParsableCommand {
       switch ref.namespace {
       case "env": return ref.variable.flatMap { environment[$0] }.map(JSONValue.string)
       case "run": return try ref.path.selectStrictly(in: runValues).first
-      default: throw APXError(.usage, "\(ref) cannot be used in an input's default", hint: "defaults may use ${env:NAME} and ${run.id}")
+      default:
+        throw APXError(
+          .usage, "\(ref) cannot be used in an input's default", hint: "defaults may use ${env:NAME} and ${run.id}")
       }
     }
-    let mask = RecipeSecrets.mask(recipe: recipe, inputs: inputs, apis: loaded.registry.apis.values.map { $0 }, environment: environment)
+    let mask = RecipeSecrets.mask(
+      recipe: recipe, inputs: inputs, apis: loaded.registry.apis.values.map { $0 }, environment: environment)
 
     if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
     let reporter = StepStatusReporter(context: context, events: events, terminal: context.stderrIsTerminal, mask: mask)
@@ -108,12 +122,15 @@ struct RunCommand: AsyncParsableCommand {
       var targets: [String: RecipeTarget] = [:]
       for (name, api) in loaded.registry.apis {
         let resolved = try BaseURLResolver.resolve(
-          api: api, environment: global.environment, override: global.baseURL, demo: demo, processEnvironment: environment)
+          api: api, environment: global.environment, override: global.baseURL, demo: demo,
+          processEnvironment: environment)
         targets[name] = RecipeTarget(api: api, baseURL: resolved.baseURL, environmentName: resolved.environmentName)
       }
       if dryRun {
-        let lines = try RecipeDryRun(recipe: recipe, targets: targets, environment: environment, recipeDirectory: recipeDirectory)
-          .requests(inputs: inputs, runID: runID, mask: mask)
+        let lines = try RecipeDryRun(
+          recipe: recipe, targets: targets, environment: environment, recipeDirectory: recipeDirectory
+        )
+        .requests(inputs: inputs, runID: runID, mask: mask)
         for line in lines { context.stdout.write(JSONPrinter(style: .compact).string(line) + "\n") }
         return nil
       }
@@ -128,7 +145,8 @@ struct RunCommand: AsyncParsableCommand {
         ]), sync: true)
       if record != nil { context.warn("apx: resuming run \(runID)") }
       return try await HTTPSession.with(
-        HTTPSessionOptions(connectTimeout: global.connectTimeout, insecure: global.insecure, caCertificatePath: global.cacert)
+        HTTPSessionOptions(
+          connectTimeout: global.connectTimeout, insecure: global.insecure, caCertificatePath: global.cacert)
       ) { session in
         // One token manager per run: every step shares one token and one refresh.
         let tokens = TokenManager(
@@ -166,17 +184,22 @@ struct RunCommand: AsyncParsableCommand {
       do {
         try xml.write(toFile: report[1], atomically: true, encoding: .utf8)
       } catch {
-        throw APXError(.usage, "cannot write the report \(report[1])", hint: "check the folder exists and is writable", cause: "\(error)")
+        throw APXError(
+          .usage, "cannot write the report \(report[1])", hint: "check the folder exists and is writable",
+          cause: "\(error)")
       }
     }
     if test { context.warn("\(counts.passed) passed, \(counts.failed) failed") }
     if result.interrupted {
       throw APXError(
-        .interrupted, "the run \(runID) was interrupted", hint: "resume it with: apx run \(recipePath) --resume \(runID)")
+        .interrupted, "the run \(runID) was interrupted",
+        hint: "resume it with: apx run \(recipePath) --resume \(runID)")
     }
     if var failure = result.failure {
       if failure.hint == nil || failure.status == .expectation {
-        failure.hint = (failure.hint.map { $0 + "\n  " } ?? "") + "fix the cause, then resume with: apx run \(recipePath) --resume \(runID)"
+        failure.hint =
+          (failure.hint.map { $0 + "\n  " } ?? "")
+          + "fix the cause, then resume with: apx run \(recipePath) --resume \(runID)"
       }
       if test, counts.failed > 0, failure.status == .expectation {
         throw ExitCode(ExitStatus.expectation.code)
@@ -217,7 +240,8 @@ struct RecipeFile {
     if !errors.isEmpty { throw APXErrors(errors) }
     let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     return RecipeFile(
-      recipe: recipe, registry: registry, absolutePath: (absolute as NSString).standardizingPath, document: reader.document)
+      recipe: recipe, registry: registry, absolutePath: (absolute as NSString).standardizingPath,
+      document: reader.document)
   }
 }
 
@@ -244,7 +268,9 @@ enum RecipeInputArguments {
         do {
           out.append(.init(name: argument.name, value: try JSONParser.parse(try FileBytes.read(path))))
         } catch let e as JSONSyntaxError {
-          throw APXError(.usage, "\(path) is not valid JSON: \(e.message) at \(e.location)", hint: "\(argument.name):=@file needs a JSON file")
+          throw APXError(
+            .usage, "\(path) is not valid JSON: \(e.message) at \(e.location)",
+            hint: "\(argument.name):=@file needs a JSON file")
         }
       case .stdinPath(let pathText):
         let document = try stdin.read()
@@ -255,7 +281,9 @@ enum RecipeInputArguments {
       }
     }
     for g in out where g.isFile {
-      if recipe.input(named: g.name)?.type == .file, let path = g.value.stringValue, !FileManager.default.fileExists(atPath: path) {
+      if recipe.input(named: g.name)?.type == .file, let path = g.value.stringValue,
+        !FileManager.default.fileExists(atPath: path)
+      {
         throw APXError(.usage, "\(path) does not exist (input \(g.name))", hint: "check the path")
       }
     }
@@ -273,7 +301,9 @@ enum RecipeResume {
       }
       let record = try RecipeJournalRecord.read(path: path)
       if record.recipePath != recipePath {
-        throw APXError(.usage, "the run \(runID) belongs to \(record.recipePath), not \(recipePath)", hint: "run that recipe with --resume \(runID)")
+        throw APXError(
+          .usage, "the run \(runID) belongs to \(record.recipePath), not \(recipePath)",
+          hint: "run that recipe with --resume \(runID)")
       }
       if record.completed {
         throw APXError(.usage, "the run \(runID) already completed", hint: "run the recipe again without --resume")
@@ -291,7 +321,9 @@ enum RecipeResume {
 enum RecipeSecrets {
   /// Secret inputs' values and the values of every environment variable the
   /// recipe or its APIs' auth settings read.
-  static func mask(recipe: Recipe, inputs: JSONValue, apis: [APIDefinition], environment: [String: String]) -> SecretMask {
+  static func mask(recipe: Recipe, inputs: JSONValue, apis: [APIDefinition], environment: [String: String])
+    -> SecretMask
+  {
     var mask = SecretMask()
     for input in recipe.inputs where input.secret {
       if let v = inputs[input.name], v != .null { mask.add(Template.interpolated(v)) }
@@ -371,7 +403,11 @@ final class StepStatusReporter: RecipeObserver, @unchecked Sendable {
 
   func stepStarted(_ step: RecipeStep) {
     if events {
-      emit(.object([JSONMember("type", .string("step_started")), JSONMember("step", .string(step.id)), JSONMember("call", .string(step.call))]))
+      emit(
+        .object([
+          JSONMember("type", .string("step_started")), JSONMember("step", .string(step.id)),
+          JSONMember("call", .string(step.call)),
+        ]))
     }
   }
 
@@ -390,7 +426,8 @@ final class StepStatusReporter: RecipeObserver, @unchecked Sendable {
 
   func streamItem(_ step: RecipeStep, item: JSONValue) {
     if events {
-      emit(.object([JSONMember("type", .string("item")), JSONMember("step", .string(step.id)), JSONMember("item", item)]))
+      emit(
+        .object([JSONMember("type", .string("item")), JSONMember("step", .string(step.id)), JSONMember("item", item)]))
     }
   }
 
@@ -398,7 +435,8 @@ final class StepStatusReporter: RecipeObserver, @unchecked Sendable {
     if events {
       emit(
         .object([
-          JSONMember("type", .string("item_result")), JSONMember("step", .string(step.id)), JSONMember("index", .int(index)),
+          JSONMember("type", .string("item_result")), JSONMember("step", .string(step.id)),
+          JSONMember("index", .int(index)),
           JSONMember("result", result),
         ]))
     }
@@ -415,7 +453,8 @@ final class StepStatusReporter: RecipeObserver, @unchecked Sendable {
     }
     if events {
       var members = [
-        JSONMember("type", .string("step")), JSONMember("step", .string(step.id)), JSONMember("call", .string(step.call)),
+        JSONMember("type", .string("step")), JSONMember("step", .string(step.id)),
+        JSONMember("call", .string(step.call)),
         JSONMember("state", .string(record.state.rawValue)), JSONMember("result", record.result),
       ]
       if let error = record.error { members.append(JSONMember("error", .string(error.message))) }

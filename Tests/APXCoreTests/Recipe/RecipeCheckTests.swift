@@ -4,11 +4,15 @@ import Testing
 /// `expect` checks, conditions, the run scope and input binding.
 @Suite("Recipe checks and scope")
 struct RecipeCheckTests {
-  static let result = try! JSONParser.parse(
-    #"{"status": 202, "body": {"job_id": "imp_1f", "rows": 12, "ratio": 1.0, "tags": ["a"], "none": null}}"#)
+  static let result: JSONValue =
+    (try? JSONParser.parse(
+      #"{"status": 202, "body": {"job_id": "imp_1f", "rows": 12, "ratio": 1.0, "tags": ["a"], "none": null}}"#))
+    ?? .null
 
-  static func check(_ path: String, equals: JSONValue? = nil, exists: Bool? = nil, matches: String? = nil,
-    less: Double? = nil, greater: Double? = nil) throws -> RecipeCheckEvaluator.Outcome {
+  static func check(
+    _ path: String, equals: JSONValue? = nil, exists: Bool? = nil, matches: String? = nil,
+    less: Double? = nil, greater: Double? = nil
+  ) throws -> RecipeCheckEvaluator.Outcome {
     let c = RecipeCheck(
       subject: .path(try JSONPath(parsing: path)), equals: equals, exists: exists, matches: matches, less: less,
       greater: greater)
@@ -40,11 +44,14 @@ struct RecipeCheckTests {
       environment: { $0 == "MODE" ? "fast" : nil },
       inputs: .object([JSONMember("on", .bool(true)), JSONMember("off", .string("false"))]),
       steps: ["a": Self.result])
-    #expect(try RecipeCheckEvaluator.holds(.truthy(Template(parsing: "${input.on}")), on: .null, resolve: scope.resolve))
-    #expect(!(try RecipeCheckEvaluator.holds(.truthy(Template(parsing: "${input.off}")), on: .null, resolve: scope.resolve)))
+    #expect(
+      try RecipeCheckEvaluator.holds(.truthy(Template(parsing: "${input.on}")), on: .null, resolve: scope.resolve))
+    #expect(
+      !(try RecipeCheckEvaluator.holds(.truthy(Template(parsing: "${input.off}")), on: .null, resolve: scope.resolve)))
     let byTemplate = RecipeCheck(subject: .template(try Template(parsing: "${steps.a.body.rows}")), greater: 10)
     #expect(try RecipeCheckEvaluator.holds(.check(byTemplate), on: .null, resolve: scope.resolve))
-    #expect(try Template(parsing: "${env:MODE}-${steps.a.body.tags[0]}").render(resolve: scope.resolve) == .string("fast-a"))
+    #expect(
+      try Template(parsing: "${env:MODE}-${steps.a.body.tags[0]}").render(resolve: scope.resolve) == .string("fast-a"))
     #expect(throws: APXError.self) { try Template(parsing: "${steps.b.body}").render(resolve: scope.resolve) }
     #expect(throws: APXError.self) { try Template(parsing: "${steps.a.body.nope}").render(resolve: scope.resolve) }
     for falsy: JSONValue in [.null, .bool(false), .number("0"), .string(""), .array([]), .object([])] {
@@ -84,7 +91,9 @@ struct RecipeCheckTests {
     #expect(bound["key"] == .string("k-RUN"))
 
     do {
-      _ = try RecipeInputBinder.bind(recipe, given: [.init(name: "n", value: .string("many")), .init(name: "cvs", value: .string("x"))], resolve: resolve)
+      _ = try RecipeInputBinder.bind(
+        recipe, given: [.init(name: "n", value: .string("many")), .init(name: "cvs", value: .string("x"))],
+        resolve: resolve)
       Issue.record("expected errors")
     } catch {
       let messages = error.errors.map(\.message)

@@ -111,7 +111,9 @@ struct RecipeValidationTests {
     #expect(messages.contains("no API named \"movies\" in the registry"))
     #expect(messages.contains("books.imports.status has no parameter \"jobid\""))
     #expect(messages.contains("step \"c\" does not bind the required parameter \"job_id\" of books.imports.status"))
-    #expect(messages.contains { $0.contains("the input \"flag\" is a boolean, but csv of books.imports.create takes a file") })
+    #expect(
+      messages.contains { $0.contains("the input \"flag\" is a boolean, but csv of books.imports.create takes a file") }
+    )
     #expect(messages.contains { $0.contains("row_delay_ms must be a number") })
     #expect(messages.contains { $0.contains("verbose must be true or false") })
   }

@@ -29,7 +29,8 @@ struct RecipeJournalTests {
         JSONMember("type", .string("event")), JSONMember("step", .string("watch")),
         JSONMember("item", .object([JSONMember("id", .string("evt-1"))])),
       ]))
-    journal.append(.object([JSONMember("type", .string("end")), JSONMember("state", .string("interrupted"))]), sync: true)
+    journal.append(
+      .object([JSONMember("type", .string("end")), JSONMember("state", .string("interrupted"))]), sync: true)
 
     let text = try String(contentsOfFile: journal.path, encoding: .utf8)
     #expect(!text.contains("s3cret-token"))
@@ -64,15 +65,19 @@ struct RecipeJournalTests {
         id: "upload", call: "books.imports.create", state: .failed, result: .object([]),
         checks: [
           RecipeCheckResult(step: "upload", name: "status is 202", passed: 1, failed: 0),
-          RecipeCheckResult(step: "upload", name: ".body.id exists", passed: 0, failed: 1, failure: ".body.id does not exist & <so>"),
+          RecipeCheckResult(
+            step: "upload", name: ".body.id exists", passed: 0, failed: 1, failure: ".body.id does not exist & <so>"),
         ], duration: 0.25, error: APXError(.expectation, "check failed"), calls: 1),
       RecipeStepRecord(
         id: "maybe", call: "books.imports.status", state: .skipped, result: .object([]), checks: [], duration: 0,
         error: nil, calls: 0),
     ]
-    let result = RecipeRunResult(output: nil, records: records, checks: records.flatMap(\.checks), failure: nil, interrupted: false)
+    let result = RecipeRunResult(
+      output: nil, records: records, checks: records.flatMap(\.checks), failure: nil, interrupted: false)
     let xml = JUnitReport(recipe: "r.json", result: result, stepIDs: ["upload", "maybe", "never"]).xml()
-    #expect(xml.contains("<testsuite name=\"r.json\" tests=\"5\" failures=\"1\" errors=\"0\" skipped=\"2\" time=\"0.250\">"), "\(xml)")
+    #expect(
+      xml.contains("<testsuite name=\"r.json\" tests=\"5\" failures=\"1\" errors=\"0\" skipped=\"2\" time=\"0.250\">"),
+      "\(xml)")
     #expect(xml.contains("<testcase classname=\"upload\" name=\"status is 202\" time=\"0.000\"/>"))
     #expect(xml.contains("<failure message=\".body.id does not exist &amp; &lt;so&gt;\">"))
     #expect(xml.contains("name=\"never: not run\""))
