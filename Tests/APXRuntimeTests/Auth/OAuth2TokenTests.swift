@@ -50,12 +50,14 @@ import Testing
   @Test func anExpiredTokenIsRefreshedWithoutTheUserNoticing() async throws {
     let clock = ManualClock()
     let sink = RecordingSink()
-    let (requests, issued) = try await withDemo(.init(tokenLifetime: 1, requireAuth: true)) { server, session in
+    // The server's tokens live 30 s of real time, so a slow machine cannot make the server
+    // reject the first one; the client's clock is moved past that expiry instead.
+    let (requests, issued) = try await withDemo(.init(tokenLifetime: 30, requireAuth: true)) { server, session in
       let api = try registry(AuthFixture.api)
       let (executor, _) = executor(session, store: AuthFixture.store(), clock: clock)
       let request = try callRequest(api, "capabilities", baseURL: server.httpBaseURL)
       #expect(try await executor.call(request, sink: RecordingSink()).status == 200)
-      clock.advance(by: 5)  // the 1 s token is long past its expiry now
+      clock.advance(by: 60)  // the 30 s token is long past its expiry for the client now
       #expect(try await executor.call(request, sink: sink).status == 200)
       return (server.stats.tokenRequests, server.stats.tokensIssued)
     }
