@@ -50,8 +50,8 @@ public enum ParamCoercion {
     if let allowed = param.allowed, !allowed.contains(result),
       !allowed.contains(where: { $0.stringValue == result.stringValue && result.stringValue != nil })
     {
-      let list = allowed.map { JSONPrinterLite.compact($0) }.joined(separator: ", ")
-      throw APXError(.usage, "\(param.name) must be one of \(list), got \(JSONPrinterLite.compact(result))")
+      let list = allowed.map { $0.compactJSON }.joined(separator: ", ")
+      throw APXError(.usage, "\(param.name) must be one of \(list), got \(result.compactJSON)")
     }
     return result
   }
@@ -70,30 +70,7 @@ public enum ParamCoercion {
 
   static func mismatch(_ param: Param, _ value: JSONValue, _ expected: String) -> APXError {
     APXError(
-      .usage, "\(param.name) must be \(expected), got \(JSONPrinterLite.compact(value))",
+      .usage, "\(param.name) must be \(expected), got \(value.compactJSON)",
       hint: param.type == .array || param.type == .json ? "pass JSON with \(param.name):=..." : nil)
-  }
-}
-
-/// A minimal compact printer for messages (the fast printers live in JSON/).
-enum JSONPrinterLite {
-  static func compact(_ value: JSONValue) -> String {
-    switch value {
-    case .null: return "null"
-    case .bool(let b): return b ? "true" : "false"
-    case .number(let n): return n
-    case .string(let s): return "\"" + s.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
-    case .array(let items): return "[" + items.map(compact).joined(separator: ",") + "]"
-    case .object(let members):
-      return "{" + members.map { compact(.string($0.key)) + ":" + compact($0.value) }.joined(separator: ",") + "}"
-    }
-  }
-}
-
-extension String {
-  func replacingAll(_ target: Character, with replacement: String) -> String {
-    var out = ""
-    for ch in self { if ch == target { out += replacement } else { out.append(ch) } }
-    return out
   }
 }

@@ -131,11 +131,11 @@ public struct RequestBuilder {
           bodyFields.append(JSONMember(wire, value))
         case .form:
           for item in value.arrayValue ?? [value] {
-            formFields.append((wire, Self.text(item) ?? JSONPrinterLite.compact(item)))
+            formFields.append((wire, Self.text(item) ?? item.compactJSON))
           }
         case .multipart:
           for item in value.arrayValue ?? [value] {
-            parts.append(.field(name: wire, value: Self.text(item) ?? JSONPrinterLite.compact(item)))
+            parts.append(.field(name: wire, value: Self.text(item) ?? item.compactJSON))
           }
         }
       }
@@ -165,19 +165,19 @@ public struct RequestBuilder {
       body = .file(path: rawFile.path, contentType: rawFile.contentType)
     } else if !parts.isEmpty || endpoint.bodyEncoding == .multipart {
       let fields = bodyFields.map {
-        MultipartPart.field(name: $0.key, value: Self.text($0.value) ?? JSONPrinterLite.compact($0.value))
+        MultipartPart.field(name: $0.key, value: Self.text($0.value) ?? $0.value.compactJSON)
       }
       let formParts = formFields.map { MultipartPart.field(name: $0.0, value: $0.1) }
       body = .multipart(fields + formParts + parts, boundary: input.boundary)
     } else if !formFields.isEmpty || endpoint.bodyEncoding == .form {
-      let fields = formFields + bodyFields.map { ($0.key, Self.text($0.value) ?? JSONPrinterLite.compact($0.value)) }
+      let fields = formFields + bodyFields.map { ($0.key, Self.text($0.value) ?? $0.value.compactJSON) }
       let encoded = fields.map {
         PercentEncoding.encode($0.0, allowed: .queryComponent) + "="
           + PercentEncoding.encode($0.1, allowed: .queryComponent)
       }.joined(separator: "&")
       body = .bytes(Array(encoded.utf8), contentType: "application/x-www-form-urlencoded")
     } else if !bodyFields.isEmpty {
-      body = .bytes(Array(JSONPrinterLite.compact(.object(bodyFields)).utf8), contentType: "application/json")
+      body = .bytes(Array(JSONValue.object(bodyFields).compactJSON.utf8), contentType: "application/json")
     }
     if let type = body.contentType, !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
       headers.append(HeaderField("Content-Type", type))
