@@ -101,7 +101,7 @@ public struct RecipeRunner: Sendable {
           JSONMember("type", .string("step")), JSONMember("id", .string(step.id)),
           JSONMember("state", .string(record.state.rawValue)), JSONMember("result", kept),
           JSONMember("duration_ms", .int(Int(record.duration * 1000))),
-        ]), sync: true)
+        ]), sync: !safeToRepeat(step))
       observer?.stepFinished(step, record: record)
       records.append(record)
       if record.state == .failed {
@@ -193,5 +193,16 @@ public struct RecipeRunner: Sendable {
   static func preview(_ value: JSONValue) -> String {
     let text = value.compactJSON
     return text.count > 300 ? String(text.prefix(300)) + "…" : text
+  }
+
+  /// Whether a step may run again harmlessly after a crash (a GET, an idempotent
+  /// endpoint, one sent with an idempotency key): its journal line need not be
+  /// forced to disk. Steps that are not safe to repeat (the CSV upload) are
+  /// fsync'd, so `--resume` never repeats them; the per-step fsync was most of
+  /// a 1,000-step recipe's overhead (1.01 ms per step on disk vs 0.34 on tmpfs).
+  func safeToRepeat(_ step: RecipeStep) -> Bool {
+    guard let target = targets[step.api], let endpoint = target.api.endpoint(named: step.endpoint) else { return false }
+    guard endpoint.kind != .grpc else { return false }
+    return isRetrySafe(method: endpoint.method, idempotent: endpoint.idempotent, hasIdempotencyKey: endpoint.idempotencyKey)
   }
 }
