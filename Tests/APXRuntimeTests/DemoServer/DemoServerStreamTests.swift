@@ -72,8 +72,10 @@ struct DemoServerStreamTests {
 
   @Test func silenceIsFilledWithKeepAliveComments() async throws {
     try await DemoHTTPHarness.run { demo in
-      // One slow row: the stream stays silent for ~0.3 s between events.
-      let created = try await demo.createImport("title\nslow\n", query: "?row_delay_ms=150")
+      // Twenty slow rows: ~3 s of job with 150 ms of silence between events, so the stream
+      // sees silence even when a loaded machine delays the GET (one row raced under CI load).
+      let rows = (1...20).map { "slow \($0)\n" }.joined()
+      let created = try await demo.createImport("title\n" + rows, query: "?row_delay_ms=150")
       let id = try #require(created.json["job_id"] as? String)
       let reply = try await demo.send(.GET, "/api/v2/imports/\(id)/stream?keepalive_ms=20")
       let sse = ParsedSSE(reply.body)
