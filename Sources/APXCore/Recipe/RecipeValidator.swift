@@ -228,8 +228,11 @@ public struct RecipeValidator {
         in: over, at: p + [.key("foreach"), .key("over")], stepIndex: step.index, endpoints: endpoints, loopName: nil,
         hasLoop: false)
     }
+    // A foreach step's `if` is evaluated per item, so it may read the item and `${loop.index}`;
+    // any other step's `if` is evaluated once, before the step, where no loop variable exists.
     checkCondition(
-      step.condition, at: p + [.key("if")], step: step, endpoints: endpoints, loopName: nil, hasLoop: false)
+      step.condition, at: p + [.key("if")], step: step, endpoints: endpoints, loopName: loopName,
+      hasLoop: step.foreach != nil)
     checkTemplates(
       in: .object(step.with), at: p + [.key("with")], stepIndex: step.index, endpoints: endpoints, loopName: loopName,
       hasLoop: hasLoop)

@@ -3,7 +3,8 @@ import APXCore
 /// A JUnit XML report of a run (`apx run --report junit FILE`), the format CI
 /// systems read: one `<testsuite>` for the recipe, one `<testcase>` per step
 /// (its call) and one per check, with `<failure>` for what failed and
-/// `<skipped/>` for steps that did not run.
+/// `<skipped/>` for steps that did not run and for the foreach items a
+/// per-item `if` skipped (one testcase per such step).
 public struct JUnitReport: Sendable {
   /// The recipe file (the suite's name).
   public var recipe: String
@@ -36,6 +37,13 @@ public struct JUnitReport: Sendable {
         Case(
           classname: record.id, name: "\(record.id): \(record.call)", time: record.duration,
           failure: callFailed ? record.error?.message ?? "failed" : nil, skipped: record.state == .skipped))
+      if record.skippedItems > 0 {
+        let total = record.calls + record.skippedItems + record.resumedItems
+        cases.append(
+          Case(
+            classname: record.id, name: "\(record.id): \(record.skippedItems) of \(total) items skipped (if)", time: 0,
+            failure: nil, skipped: true))
+      }
       for check in record.checks {
         let failure: String? =
           check.failed > 0

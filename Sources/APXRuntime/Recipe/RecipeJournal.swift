@@ -11,13 +11,16 @@ import Synchronization
 #endif
 
 /// The journal of one recipe run: JSON lines in `<state>/runs/<run-id>.jsonl`
-/// (mode 0600), written as the run goes and fsync'd after each step, with
-/// secrets masked. `apx run --resume` reads it back to skip finished steps
+/// (mode 0600), written as the run goes (one `write` per line, so a killed
+/// process loses nothing) and fsync'd after the steps and loop items that are
+/// not safe to repeat (see `RecipeRunner.safeToRepeat`), with secrets masked. `apx run --resume` reads it back to skip finished steps
 /// and to resume a stream from its last event.
 ///
 /// Lines: `{"type":"start",…}` once per start or resume, `{"type":"step",…}`
-/// per finished step, `{"type":"event",…}` per stream item, `{"type":"end",…}`
-/// when the run stops (`state` ok, failed or interrupted).
+/// per finished step, `{"type":"event",…}` per stream item,
+/// `{"type":"item","step":…,"index":…,"of":…,"result":…}` per finished
+/// foreach item (`result` only when a later step or the output reads it),
+/// `{"type":"end",…}` when the run stops (`state` ok, failed or interrupted).
 public final class RecipeJournal: Sendable {
   /// The run's id (the file name without `.jsonl`).
   public let runID: String
@@ -108,6 +111,8 @@ public struct RecipeJournalRecord: Sendable {
   public var finished: [String: JSONValue]
   /// Stream items of steps that did not finish, by step id, in order.
   public var partialEvents: [String: [JSONValue]]
+  /// Foreach items that finished in steps that did not, by step id.
+  public var finishedItems: [String: RecipeFinishedItems] = [:]
   /// Whether the last recorded state is a successful end.
   public var completed: Bool
   /// The state of the last end line (`ok`, `failed`, `interrupted`), nil when the process died.
@@ -139,7 +144,17 @@ public struct RecipeJournalRecord: Sendable {
         if state == "ok" || state == "skipped" {
           record.finished[id] = value["result"] ?? .null
           record.partialEvents[id] = nil
+          record.finishedItems[id] = nil
         }
+      case "item":
+        guard let id = value["step"]?.stringValue, let index = value["index"]?.intValue,
+          let count = value["of"]?.intValue, index >= 0, index < count
+        else { continue }
+        if record.finishedItems[id]?.count != count {
+          // The loop's list changed size between runs: indexes no longer name the same items.
+          record.finishedItems[id] = RecipeFinishedItems(count: count)
+        }
+        record.finishedItems[id]?.results[index] = value["result"] ?? .null
       case "event":
         guard let id = value["step"]?.stringValue, let item = value["item"] else { continue }
         record.partialEvents[id, default: []].append(item)
@@ -166,5 +181,21 @@ public struct RecipeJournalRecord: Sendable {
       if record.recipePath == recipePath, !record.completed { return record }
     }
     return nil
+  }
+}
+
+/// The items of one foreach step that finished before a run stopped: the
+/// loop's item (or chunk) count and each finished item's journaled result
+/// (null when nothing later reads it).
+public struct RecipeFinishedItems: Sendable, Hashable {
+  /// How many items (or chunks) the loop had.
+  public var count: Int
+  /// Results of finished items, by index.
+  public var results: [Int: JSONValue]
+
+  /// Makes an empty set of finished items for a loop of `count` items.
+  public init(count: Int, results: [Int: JSONValue] = [:]) {
+    self.count = count
+    self.results = results
   }
 }

@@ -50,11 +50,15 @@ public struct RecipeStepRecord: Sendable {
   public var error: APXError?
   /// Calls made (foreach items, `until` repetitions; 1 for a plain step).
   public var calls: Int
+  /// Foreach items not run because the step's per-item `if` did not hold for them.
+  public var skippedItems: Int
+  /// Foreach items not run because they had finished in the run being resumed.
+  public var resumedItems: Int
 
   /// Makes a record.
   public init(
     id: String, call: String, state: RecipeStepState, result: JSONValue, checks: [RecipeCheckResult], duration: Double,
-    error: APXError? = nil, calls: Int
+    error: APXError? = nil, calls: Int, skippedItems: Int = 0, resumedItems: Int = 0
   ) {
     self.id = id
     self.call = call
@@ -64,6 +68,8 @@ public struct RecipeStepRecord: Sendable {
     self.duration = duration
     self.error = error
     self.calls = calls
+    self.skippedItems = skippedItems
+    self.resumedItems = resumedItems
   }
 }
 

@@ -135,8 +135,9 @@ public struct RecipeRunner: Sendable {
   }
 
   /// Runs one step: its `if`, then a plain call, a loop, or a repeated call.
+  /// (A foreach step's `if` that reads the item is left to the loop, per item.)
   func runStep(_ step: RecipeStep, scope: RecipeScope) async throws -> RecipeStepRecord {
-    if let condition = step.condition {
+    if let condition = step.condition, !step.conditionIsPerItem {
       let holds = try RecipeCheckEvaluator.holds(condition, on: .null, resolve: scope.resolve)
       if !holds {
         return RecipeStepRecord(
@@ -196,13 +197,18 @@ public struct RecipeRunner: Sendable {
   }
 
   /// Whether a step may run again harmlessly after a crash (a GET, an idempotent
-  /// endpoint, one sent with an idempotency key): its journal line need not be
-  /// forced to disk. Steps that are not safe to repeat (the CSV upload) are
+  /// endpoint, one whose recipe sets an `Idempotency-Key` header): its journal
+  /// line need not be forced to disk. Steps that are not safe to repeat are
   /// fsync'd, so `--resume` never repeats them; the per-step fsync was most of
   /// a 1,000-step recipe's overhead (1.01 ms per step on disk vs 0.34 on tmpfs).
+  ///
+  /// An endpoint's `idempotency_key: true` does not count: its key is a fresh
+  /// UUID per call, so a resumed run (another process) would send a new one.
+  /// A key the recipe builds from `${run.id}` is the same on resume.
   func safeToRepeat(_ step: RecipeStep) -> Bool {
     guard let target = targets[step.api], let endpoint = target.api.endpoint(named: step.endpoint) else { return false }
     guard endpoint.kind != .grpc else { return false }
-    return isRetrySafe(method: endpoint.method, idempotent: endpoint.idempotent, hasIdempotencyKey: endpoint.idempotencyKey)
+    if step.headers.contains(where: { $0.key.lowercased() == "idempotency-key" }) { return true }
+    return isRetrySafe(method: endpoint.method, idempotent: endpoint.idempotent, hasIdempotencyKey: false)
   }
 }

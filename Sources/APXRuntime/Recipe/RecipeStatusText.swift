@@ -10,7 +10,13 @@ public enum RecipeStatusText {
     let status = record.result["status"]?.intValue
     var details: [String] = []
     if let status { details.append("status \(status)") }
-    if record.calls > 1 { details.append("\(record.calls) calls") }
+    if record.calls > 1 || record.skippedItems + record.resumedItems > 0 {
+      details.append("\(record.calls) call\(record.calls == 1 ? "" : "s")")
+    }
+    if record.skippedItems > 0 {
+      details.append("\(record.skippedItems) item\(record.skippedItems == 1 ? "" : "s") skipped")
+    }
+    if record.resumedItems > 0 { details.append("\(record.resumedItems) done before") }
     if let count = record.result["count"]?.intValue { details.append("\(count) item\(count == 1 ? "" : "s")") }
     let checks = record.checks.reduce((0, 0)) { ($0.0 + $1.passed, $0.1 + $1.failed) }
     if checks.0 + checks.1 > 0 {
