@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Testing
 
 /// A demo server on a free loopback port plus an HTTP client, for one test.
 struct DemoHTTPHarness: Sendable {
@@ -59,14 +60,33 @@ struct DemoHTTPHarness: Sendable {
     try await send(.POST, "/api/v2/imports" + query, headers: [("Content-Type", "text/csv")] + headers, body: csv)
   }
 
-  /// Polls the job's status until it is complete or failed (at most ~10 s of 10 ms waits).
+  /// Polls the job's status every 10 ms until it is complete or failed.
+  ///
+  /// Bounded by wall-clock time (60 s), not by a number of polls: on a loaded machine
+  /// each poll is slow, and a count could run out before a job of a few rows ends.
   func waitForJob(_ id: String) async throws -> [String: Any] {
-    for _ in 0..<1000 {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: .seconds(60))
+    while clock.now < deadline {
       let status = try await send(.GET, "/api/v2/imports/\(id)").json
       if let state = status["status"] as? String, state == "complete" || state == "failed" { return status }
       try await Task.sleep(for: .milliseconds(10))
     }
+    Issue.record("import job \(id) did not finish within 60 s")
     return [:]
+  }
+
+  /// Reads the body of a GET of `path` as it streams in, until `isEnough` holds for the
+  /// text so far or the body ends; returns the text read. Lets a test stop reading a
+  /// stream that would run on (the harness closes the connection afterwards).
+  func readStream(_ path: String, until isEnough: (String) -> Bool) async throws -> String {
+    let response = try await client.execute(HTTPClientRequest(url: server.httpBaseURL + path), timeout: .seconds(30))
+    var text = ""
+    for try await chunk in response.body {
+      text += String(buffer: chunk)
+      if isEnough(text) { break }
+    }
+    return text
   }
 }
 

@@ -70,17 +70,26 @@ struct DemoServerStreamTests {
     }
   }
 
-  @Test func silenceIsFilledWithKeepAliveComments() async throws {
+  // Without keep-alives the read would wait for the minute-long job: fail within a minute instead.
+  @Test(.timeLimit(.minutes(1))) func silenceIsFilledWithKeepAliveComments() async throws {
     try await DemoHTTPHarness.run { demo in
-      // Twenty slow rows: ~3 s of job with 150 ms of silence between events, so the stream
-      // sees silence even when a loaded machine delays the GET (one row raced under CI load).
-      let rows = (1...20).map { "slow \($0)\n" }.joined()
-      let created = try await demo.createImport("title\n" + rows, query: "?row_delay_ms=150")
+      // The job stays queued for a minute (one row of 60 s): after `queued` its stream is
+      // silent for as long as the test reads, however late a loaded machine sends the GET
+      // or reads the body, so keep-alives must fill that silence. (A job that ends by
+      // itself raced the GET under CI load: when it had finished, no silence was left.)
+      let created = try await demo.createImport("title\nslow\n", query: "?row_delay_ms=60000")
       let id = try #require(created.json["job_id"] as? String)
-      let reply = try await demo.send(.GET, "/api/v2/imports/\(id)/stream?keepalive_ms=20")
-      let sse = ParsedSSE(reply.body)
-      #expect(sse.comments.contains("keep-alive"))
-      #expect(sse.events.last?.name == "complete")
+      let text = try await demo.readStream("/api/v2/imports/\(id)/stream?keepalive_ms=20") {
+        ParsedSSE($0).comments.filter { $0 == "keep-alive" }.count >= 2
+      }
+      let sse = ParsedSSE(text)
+      // Repeated while the silence lasts, and never mistaken for an event.
+      #expect(sse.comments.filter { $0 == "keep-alive" }.count >= 2)
+      #expect(sse.events.map(\.id) == ["evt-1"])
+      #expect(sse.events.first?.name == "queued")
+      // A comment line of its own, after the event's blank line and ended by one.
+      #expect(text.contains("\n\n: keep-alive\n\n"))
+      #expect(demo.server.stats.streamConnections == 1)
     }
   }
 
