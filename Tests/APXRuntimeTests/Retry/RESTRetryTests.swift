@@ -86,7 +86,9 @@ import Testing
     let error = try await withDemo { server, session in
       let request = try callRequest(
         try registry(Self.api), "flaky", baseURL: server.httpBaseURL,
-        values: ["key": "c", "fail": "1", "retry_after": "5"], timeout: 3)
+        // The budget is also the first request's real deadline: 20 s, so a loaded machine
+        // cannot time that request out; Retry-After 25 (under max_delay 30) is beyond it.
+        values: ["key": "c", "fail": "1", "retry_after": "25"], timeout: 20)
       return await #expect(throws: APXError.self) {
         try await Executor(session: session, environment: [:], clock: clock).call(request, sink: sink)
       }
