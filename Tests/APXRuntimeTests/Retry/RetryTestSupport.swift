@@ -53,6 +53,11 @@ final class RecordingSink: CallEventSink {
     }
   }
 
+  /// The status of every response head received, in order.
+  var responseStatuses: [Int] {
+    events.compactMap { if case .responseHead(let status, _, _) = $0 { return status } else { return nil } }
+  }
+
   /// Every announced retry: (attempt, wait).
   var retries: [(attempt: Int, after: Double, reason: String)] {
     events.compactMap {
