@@ -21,8 +21,8 @@ import Testing
       .sorted { $0.lastPathComponent < $1.lastPathComponent }
   }
 
-  @Test func schemaIsAValidDraft2020Schema() throws {
-    let result = try SchemaValidator.run(
+  @Test func schemaIsAValidDraft2020Schema() async throws {
+    let result = try await SchemaValidator.run(
       """
       import json, sys, jsonschema
       schema = json.load(open(sys.argv[1]))
@@ -32,10 +32,10 @@ import Testing
     #expect(result.status == 0, "\(result.output)")
   }
 
-  @Test func everyShippedRegistryFileMatchesTheSchema() throws {
+  @Test func everyShippedRegistryFileMatchesTheSchema() async throws {
     let files = try Self.registryFiles()
     #expect(!files.isEmpty, "no registry files in \(Self.endpoints.path)")
-    let problems = try SchemaValidator.problems(schema: Self.schema, files: files.map(\.path))
+    let problems = try await SchemaValidator.problems(schema: Self.schema, files: files.map(\.path))
     for file in files {
       #expect(
         problems[file.path] == nil,
@@ -59,7 +59,7 @@ import Testing
   /// The schema must be able to fail: each broken document is rejected by the
   /// loader *and* by the schema, while the valid ones pass both.
   /// One Python process validates the whole corpus (starting one per case is slow).
-  @Test func schemaAndLoaderAgree() throws {
+  @Test func schemaAndLoaderAgree() async throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apx-schema-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -69,7 +69,7 @@ import Testing
       try Data(sample.json.utf8).write(to: url)
       paths.append(url.path)
     }
-    let problems = try SchemaValidator.problems(schema: Self.schema, files: paths)
+    let problems = try await SchemaValidator.problems(schema: Self.schema, files: paths)
     for (sample, path) in zip(SchemaCorpus.cases, paths) {
       let loaderAccepts: Bool
       do {
@@ -96,8 +96,8 @@ enum SchemaValidator {
   }
 
   /// Validation messages (`json-path: message` lines) by file path; files that validate are absent.
-  static func problems(schema: URL, files: [String]) throws -> [String: String] {
-    let result = try run(
+  static func problems(schema: URL, files: [String]) async throws -> [String: String] {
+    let result = try await run(
       """
       import json, sys, jsonschema
       schema = json.load(open(sys.argv[1]))
@@ -125,7 +125,10 @@ enum SchemaValidator {
   }
 
   /// Runs `python3 -c script args...`, capturing stdout and stderr together.
-  static func run(_ script: String, _ arguments: [String]) throws -> Result {
+  ///
+  /// Never blocks a Swift concurrency thread: on 2 cores there are only two, and a blocking
+  /// wait for Python here could stall every other test (and the demo servers' jobs) meanwhile.
+  static func run(_ script: String, _ arguments: [String]) async throws -> Result {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3", "-c", script] + arguments
@@ -133,9 +136,10 @@ enum SchemaValidator {
     process.standardOutput = pipe
     process.standardError = pipe
     try process.run()
-    // Read before waiting so a large output cannot fill the pipe and block the child.
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    // Read (on a thread of its own) before waiting so a large output cannot fill the pipe.
+    let data = await APXProcess.readAll(pipe.fileHandleForReading)
+    while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+    process.waitUntilExit()  // has exited: returns at once, and settles terminationStatus
     return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
   }
 
