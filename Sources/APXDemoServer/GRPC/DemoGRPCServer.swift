@@ -3,7 +3,7 @@ import GRPCCore
 import GRPCNIOTransportHTTP2
 
 /// The demo backend's gRPC half: `classnotes.v1.ClassNotesAPI` plus server reflection (v1 and
-/// v1alpha), over plaintext HTTP/2 on a loopback port.
+/// v1alpha), over HTTP/2 on a loopback port: plaintext, or TLS (optionally mutual) with `tls`.
 ///
 /// Fault injection through request metadata: `x-demo-fail-times: N` with `x-demo-key: K` fails the
 /// first N calls for K with `UNAVAILABLE` (or with `RESOURCE_EXHAUSTED` and a JSON message when
@@ -13,6 +13,8 @@ public struct DemoGRPCServer: Sendable {
   public let port: Int
   /// The host the server is bound to.
   public let host: String
+  /// Whether the server speaks TLS (clients then use `grpcs://`).
+  public let usesTLS: Bool
 
   private let server: GRPCServer<HTTP2ServerTransport.Posix>
   private let serving: Task<Void, any Error>
@@ -20,11 +22,13 @@ public struct DemoGRPCServer: Sendable {
   private init(
     host: String,
     port: Int,
+    usesTLS: Bool,
     server: GRPCServer<HTTP2ServerTransport.Posix>,
     serving: Task<Void, any Error>
   ) {
     self.host = host
     self.port = port
+    self.usesTLS = usesTLS
     self.server = server
     self.serving = serving
   }
@@ -37,14 +41,21 @@ public struct DemoGRPCServer: Sendable {
   ///   - requireAuth: Whether ClassNotes calls need `authorization: Bearer <token>` metadata
   ///     (reflection never does).
   ///   - validateToken: Says whether a bearer token is valid; called only when `requireAuth`.
-  /// - Throws: When the descriptor set cannot be read or the address cannot be bound.
+  ///   - tls: Serve over TLS with these PEM files (mutual TLS when it names a client CA);
+  ///     nil serves plaintext.
+  ///   - reflectionOmitsJSONNames: Serve reflection descriptors without `json_name` on their
+  ///     fields, like reflection servers not built from protoc output (for client tests).
+  /// - Throws: When the descriptor set or the TLS files cannot be read, or the address cannot be bound.
   public static func start(
     host: String = "127.0.0.1",
     port: Int = 0,
     requireAuth: Bool = false,
-    validateToken: @escaping @Sendable (String) -> Bool = { _ in false }
+    validateToken: @escaping @Sendable (String) -> Bool = { _ in false },
+    tls: DemoGRPCTLS? = nil,
+    reflectionOmitsJSONNames: Bool = false
   ) async throws -> DemoGRPCServer {
-    let responder = ReflectionResponder(index: try ReflectionIndex.embedded())
+    let responder = ReflectionResponder(
+      index: try ReflectionIndex.embedded(omitJSONNames: reflectionOmitsJSONNames))
     let services: [any RegistrableRPCService] = [
       ClassNotesService(
         lessons: LessonStore(seed: SampleLessons.make(createdAt: Date())),
@@ -71,7 +82,7 @@ public struct DemoGRPCServer: Sendable {
 
     let transport = HTTP2ServerTransport.Posix(
       address: .ipv4(host: host, port: port),
-      transportSecurity: .plaintext
+      transportSecurity: tls?.transportSecurity ?? .plaintext
     )
     let server = GRPCServer(transport: transport, services: services, interceptors: interceptors)
     let serving = Task { try await server.serve() }
@@ -83,7 +94,8 @@ public struct DemoGRPCServer: Sendable {
           message: "The demo gRPC server is listening on \(address), which has no TCP port."
         )
       }
-      return DemoGRPCServer(host: host, port: boundPort, server: server, serving: serving)
+      return DemoGRPCServer(
+        host: host, port: boundPort, usesTLS: tls != nil, server: server, serving: serving)
     } catch {
       server.beginGracefulShutdown()
       serving.cancel()

@@ -21,9 +21,13 @@ struct ReflectionIndex: Sendable {
   /// Fully-qualified service names, sorted.
   let serviceNames: [String]
 
-  /// Indexes a serialized `google.protobuf.FileDescriptorSet`.
-  init(descriptorSetBytes: [UInt8]) throws {
-    let set = try Google_Protobuf_FileDescriptorSet(serializedBytes: descriptorSetBytes)
+  /// Indexes a serialized `google.protobuf.FileDescriptorSet`; with `omitJSONNames`, the files
+  /// are served without `json_name` on their fields, as some reflection servers do.
+  init(descriptorSetBytes: [UInt8], omitJSONNames: Bool = false) throws {
+    var set = try Google_Protobuf_FileDescriptorSet(serializedBytes: descriptorSetBytes)
+    if omitJSONNames {
+      for index in set.file.indices { set.file[index].removeJSONNames() }
+    }
     var serializedFiles: [String: [UInt8]] = [:]
     var dependencies: [String: [String]] = [:]
     var fileBySymbol: [String: String] = [:]
@@ -70,11 +74,11 @@ struct ReflectionIndex: Sendable {
   }
 
   /// Indexes the descriptor set embedded in the server's source.
-  static func embedded() throws -> ReflectionIndex {
+  static func embedded(omitJSONNames: Bool = false) throws -> ReflectionIndex {
     guard let data = Data(base64Encoded: EmbeddedDescriptorSet.base64) else {
       throw LookupError(message: "The embedded descriptor set is not valid base64.")
     }
-    return try ReflectionIndex(descriptorSetBytes: [UInt8](data))
+    return try ReflectionIndex(descriptorSetBytes: [UInt8](data), omitJSONNames: omitJSONNames)
   }
 
   /// The file named `name` followed by its transitive imports, each serialized once.

@@ -40,7 +40,7 @@ public final class DemoServer: Sendable {
     do {
       grpc = try await DemoGRPCServer.start(
         host: options.host, port: options.grpcPort, requireAuth: options.requireAuth,
-        validateToken: { tokens.isValid(accessToken: $0) })
+        validateToken: { tokens.isValid(accessToken: $0) }, tls: options.grpcTLS)
     } catch {
       await http.stop()
       throw error
@@ -51,6 +51,9 @@ public final class DemoServer: Sendable {
 
   /// `http://HOST:PORT`, without a trailing slash.
   public var httpBaseURL: String { "http://\(options.host):\(httpPort)" }
+
+  /// `grpc://HOST:PORT`, or `grpcs://HOST:PORT` when gRPC is served over TLS.
+  public var grpcBaseURL: String { (options.grpcTLS == nil ? "grpc" : "grpcs") + "://\(options.host):\(grpcPort)" }
 
   /// A snapshot of the server's statistics.
   public var stats: DemoStats { statsRecorder.snapshot }

@@ -15,6 +15,8 @@ public struct DemoServerOptions: Sendable {
   public var requireAuth: Bool
   /// Seconds spent per CSV row when an import request does not give `row_delay_ms`.
   public var rowDelay: Double
+  /// Serve gRPC over TLS (mutual TLS when it names a client CA); nil serves plaintext gRPC.
+  public var grpcTLS: DemoGRPCTLS?
 
   /// Creates options; every parameter has a test-friendly default.
   public init(
@@ -23,7 +25,8 @@ public struct DemoServerOptions: Sendable {
     grpcPort: Int = 0,
     tokenLifetime: Double = 3600,
     requireAuth: Bool = false,
-    rowDelay: Double = 0.02
+    rowDelay: Double = 0.02,
+    grpcTLS: DemoGRPCTLS? = nil
   ) {
     self.host = host
     self.httpPort = httpPort
@@ -31,5 +34,6 @@ public struct DemoServerOptions: Sendable {
     self.tokenLifetime = tokenLifetime
     self.requireAuth = requireAuth
     self.rowDelay = rowDelay
+    self.grpcTLS = grpcTLS
   }
 }
