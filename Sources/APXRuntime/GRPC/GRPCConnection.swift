@@ -2,6 +2,7 @@ import APXCore
 import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2
+import NIOSSL
 
 /// The HTTP/2 transport type every apx gRPC call runs over.
 typealias GRPCTransport = HTTP2ClientTransport.Posix
@@ -29,8 +30,11 @@ enum GRPCConnection {
     do {
       return try GRPCTransport(target: target.resolvable, transportSecurity: security, config: config)
     } catch {
-      throw APXError(
-        .usage, "cannot set up a gRPC connection to \(target)", hint: "check the host and port", cause: "\(error)")
+      // Each file parsed on its own (see `checkPEMFiles`), so a failure here is about how they fit together.
+      let hint =
+        target.useTLS && settings.clientCertificatePath != nil
+        ? "check that --key is the private key of the certificate given with --cert" : "check the host and port"
+      throw APXError(.usage, "cannot set up a gRPC connection to \(target)", hint: hint, cause: "\(error)")
     }
   }
 
@@ -51,6 +55,7 @@ enum GRPCConnection {
         throw APXError(.usage, "cannot read \(path)", hint: "pass the path of a PEM file")
       }
     }
+    try checkPEMFiles(settings)
     var tls = GRPCTransport.TransportSecurity.TLS.defaults
     if let cert = settings.clientCertificatePath, let key = settings.clientKeyPath {
       tls.certificateChain = [.file(path: cert, format: .pem)]
@@ -61,6 +66,30 @@ enum GRPCConnection {
     }
     if settings.insecure { tls.serverCertificateVerification = .noVerification }
     return .tls(tls)
+  }
+
+  /// Parses the PEM files up front: grpc-swift would only report "couldn't create SSL context"
+  /// for any of them, without saying which file is wrong.
+  static func checkPEMFiles(_ settings: GRPCSettings) throws(APXError) {
+    let certificates = [("--cacert", settings.caCertificatePath), ("--cert", settings.clientCertificatePath)]
+    for case (let flag, let path?) in certificates {
+      let parsed = try? NIOSSLCertificate.fromPEMFile(path)
+      if parsed?.isEmpty ?? true {
+        throw APXError(
+          .usage, "\(flag) \(path) holds no PEM certificate",
+          hint: "pass a file with one or more -----BEGIN CERTIFICATE----- blocks")
+      }
+    }
+    if let key = settings.clientKeyPath {
+      do {
+        _ = try NIOSSLPrivateKey(file: key, format: .pem)
+      } catch {
+        throw APXError(
+          .usage, "--key \(key) is not a PEM private key",
+          hint: "pass the unencrypted private key of --cert in PEM form",
+          cause: "\(error)")
+      }
+    }
   }
 }
 

@@ -4,7 +4,8 @@ import GRPCCore
 
 /// Turns a failed gRPC call (an `RPCError`) into apx's error: the status
 /// name and message, the decoded `grpc-status-details-bin`, a hint for the
-/// common codes, and the exit status 64 + code.
+/// common codes (and for TLS handshake failures, which arrive as UNAVAILABLE),
+/// and the exit status 64 + code.
 struct GRPCFailure {
   let target: GRPCTarget
   /// `/package.Service/Method`.
@@ -29,9 +30,15 @@ struct GRPCFailure {
       message = "quota or rate limit exceeded"
       causes.insert("server said: " + JSONPrinter(style: .pretty).string(json), at: 0)
     }
+    var hintText = hint(code: code, message: rpc.message)
+    if let tls = GRPCTLSProblem(rpc) {
+      // grpc-swift only says the connection closed early; the TLS error says why.
+      message = tls.summary(target)
+      hintText = tls.hint(target)
+    }
     return APXError(
       .grpc(code: code), mask.mask("\(path) failed with \(name): \(message)"),
-      hint: hint(code: code, message: rpc.message),
+      hint: hintText,
       cause: causes.isEmpty ? nil : mask.mask(causes.joined(separator: "\n  ")))
   }
 
