@@ -102,6 +102,8 @@ let package = Package(
         .product(name: "SwiftProtobuf", package: "swift-protobuf"),
       ]
     ),
+    // Unit tests of the executable's own code (the `apx call` fast path against ArgumentParser).
+    .testTarget(name: "APXCLITests", dependencies: ["apx"]),
     .testTarget(
       name: "APXIntegrationTests",
       dependencies: ["APXDemoServer", "APXCore", .product(name: "NIOCore", package: "swift-nio")]

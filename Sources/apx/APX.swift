@@ -45,6 +45,13 @@ enum Main {
     let context = Context.shared
     let status: Int32
     do {
+      // `apx call` skips ArgumentParser when its line is plain (see FastCallArguments).
+      if let invocation = FastCallArguments.parse(Array(CommandLine.arguments.dropFirst())) {
+        try await invocation.run()
+        context.stdout.flush()
+        context.stderr.flush()
+        exit(0)
+      }
       var command = try APX.parseAsRoot()
       if var asyncCommand = command as? any AsyncParsableCommand {
         try await asyncCommand.run()

@@ -45,78 +45,16 @@ struct CallCommand: AsyncParsableCommand {
   var tokenStdin = false
 
   func validate() throws {
-    if let n = maxEvents, n < 1 { throw ValidationError("--max-events must be at least 1") }
-    if tokenStdin, data == "@-" || params.contains(where: { $0.contains("=@-") }) {
-      throw ValidationError("--token-stdin reads stdin, so the body or a parameter cannot come from stdin too")
-    }
+    if let problem = invocation.problem { throw ValidationError(problem) }
   }
 
-  /// The token piped in for `--token-stdin` (whitespace trimmed).
-  func readTokenFromStdin() throws -> String {
-    let data = FileHandle.standardInput.readDataToEndOfFile()
-    let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !token.isEmpty else {
-      throw APXError(
-        .usage, "--token-stdin: stdin was empty",
-        hint: "pipe the token in: apx auth token API | apx call --token-stdin ...")
-    }
-    guard !token.contains(where: \.isNewline) else {
-      throw APXError(.usage, "--token-stdin: stdin holds more than one line", hint: "pipe in the token alone")
-    }
-    return token
+  /// The parsed arguments as plain data.
+  var invocation: CallInvocation {
+    CallInvocation(
+      global: global.values, target: target, params: params, data: data, maxEvents: maxEvents, tokenStdin: tokenStdin)
   }
 
   func run() async throws {
-    let context = Context.shared
-    let registry = RegistryFiles(directories: context.registryDirectories(global.registry))
-    let target = try CallTarget.resolve(self.target, registry: registry)
-    let tokenOverride = tokenStdin ? try readTokenFromStdin() : nil
-    let arguments = try params.map { text throws(APXError) in try ParamArgument(parsing: text) }
-    var stdinReader = StdinDocument()
-    let values = try ArgumentReader.bind(arguments, endpoint: target.endpoint, stdin: &stdinReader)
-    let body = try data.map { text throws(APXError) in try ArgumentReader.dataBody(text) }
-    if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
-
-    try await DemoBackend.withOptionalDemo(global.demo) { demo in
-      let resolved = try BaseURLResolver.resolve(
-        api: target.api, environment: global.environment, override: global.baseURL, demo: demo,
-        processEnvironment: context.environment)
-      let request = CallRequest(
-        api: target.api, endpoint: target.endpoint, baseURL: resolved.baseURL,
-        environmentName: resolved.environmentName,
-        values: values, data: body, headers: global.headerFields, timeout: global.timeout, maxEvents: maxEvents,
-        maxAttemptsOverride: global.noRetry ? 1 : global.retry)
-      let printer = CallPrinter(context: context, settings: try OutputSettings.make(global, context: context))
-      try await HTTPSession.with(
-        HTTPSessionOptions(
-          connectTimeout: global.connectTimeout, insecure: global.insecure, caCertificatePath: global.cacert)
-      ) { session in
-        // One token manager per run: concurrent calls share one refresh; the store persists tokens.
-        let tokens = TokenManager(
-          session: session, environment: context.environment,
-          store: TokenFileStore.standard(environment: context.environment))
-        let executor = Executor(
-          session: session, environment: context.environment, tokens: tokens, tokenOverride: tokenOverride)
-        _ = try await GRPCSession.with(global.grpcSettings) { try await executor.call(request, sink: printer) }
-      }
-    }
+    try await invocation.run()
   }
-}
-
-/// Builds the printer's settings from the global flags and the terminal.
-enum OutputSettings {
-  static func make(_ global: GlobalOptions, context: Context) throws -> CallPrinter.Settings {
-    let color = context.useColor(global.color, terminal: context.stdoutIsTerminal) && global.format != .raw
-    return CallPrinter.Settings(
-      format: global.output,
-      select: try global.select.map { text throws(APXError) in try JSONPath(parsing: text) },
-      pretty: context.stdoutIsTerminal || global.output == .json,
-      colors: color ? .default : nil,
-      verbose: global.verbose,
-      stderrColors: context.useColor(global.color, terminal: context.stderrIsTerminal))
-  }
-}
-
-extension GlobalOptions {
-  var format: OutputFormat? { output }
 }

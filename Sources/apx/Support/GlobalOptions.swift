@@ -66,41 +66,23 @@ struct GlobalOptions: ParsableArguments {
   var emitDefaults = false
 
   func validate() throws {
-    if let t = timeout, !(t > 0 && t.isFinite) {
-      throw ValidationError("--timeout must be a positive number of seconds")
-    }
-    if !(connectTimeout > 0 && connectTimeout.isFinite) {
-      throw ValidationError("--connect-timeout must be a positive number of seconds")
-    }
-    if let r = retry, !(1...100).contains(r) {
-      throw ValidationError("--retry must be from 1 to 100 attempts")
-    }
-    if retry != nil && noRetry { throw ValidationError("--retry and --no-retry cannot be used together") }
-    if let m = maxMessageSize, m < 1 { throw ValidationError("--max-message-size must be a positive number of bytes") }
-    if (cert == nil) != (key == nil) { throw ValidationError("--cert and --key go together (client certificate and its key)") }
-    for h in headers where !h.contains(":") {
-      throw ValidationError("-H '\(h)' needs the form 'Name: value'")
-    }
+    if let problem = values.problem { throw ValidationError(problem) }
+  }
+
+  /// The parsed flags as plain data (what the commands and the fast path share).
+  var values: GlobalValues {
+    GlobalValues(
+      registry: registry, environment: environment, baseURL: baseURL, demo: demo, output: output, select: select,
+      headers: headers, timeout: timeout, connectTimeout: connectTimeout, retry: retry, noRetry: noRetry,
+      verbose: verbose, color: color, insecure: insecure, cacert: cacert, cert: cert, key: key,
+      authority: authority, maxMessageSize: maxMessageSize, emitDefaults: emitDefaults)
   }
 
   /// `-H` values as header fields.
-  var headerFields: [HeaderField] {
-    headers.compactMap { h in
-      guard let colon = h.firstIndex(of: ":") else { return nil }
-      let name = h[..<colon].trimmingCharacters(in: .whitespaces)
-      let value = h[h.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-      return HeaderField(name, value)
-    }
-  }
-}
+  var headerFields: [HeaderField] { values.headerFields }
 
-extension GlobalOptions {
   /// The gRPC flags as runtime settings.
-  var grpcSettings: GRPCSettings {
-    GRPCSettings(
-      authority: authority, emitDefaults: emitDefaults, maxMessageSize: maxMessageSize, insecure: insecure,
-      caCertificatePath: cacert, clientCertificatePath: cert, clientKeyPath: key)
-  }
+  var grpcSettings: GRPCSettings { values.grpcSettings }
 }
 
 extension OutputFormat: ExpressibleByArgument {}
