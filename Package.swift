@@ -24,6 +24,10 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    // Tests only: a throwaway CA and certificates generated at test time for the gRPC TLS tests.
+    .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+    // The graph already resolves swift-crypto 4.x (swift-certificates accepts 3.12.3..<6).
+    .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
   ],
   targets: [
     // Pure: bytes and values in, values out. No sockets, files, environment or clock.
@@ -106,7 +110,11 @@ let package = Package(
     .testTarget(name: "APXCLITests", dependencies: ["apx"]),
     .testTarget(
       name: "APXIntegrationTests",
-      dependencies: ["APXDemoServer", "APXCore", .product(name: "NIOCore", package: "swift-nio")]
+      dependencies: [
+        "APXDemoServer", "APXCore", .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "X509", package: "swift-certificates"),
+        .product(name: "Crypto", package: "swift-crypto"),
+      ]
     ),
   ]
 )
