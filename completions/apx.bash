@@ -457,7 +457,7 @@ _apx_demo() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--port --grpc-port --token-lifetime)
+    non_repeating_options=(--port --grpc-port --token-lifetime --grpc-tls-cert --grpc-tls-key --grpc-client-ca)
     __apx_offer_flags_options 0
 
     # Offer option value completions
@@ -469,6 +469,15 @@ _apx_demo() {
         return
         ;;
     '--token-lifetime')
+        return
+        ;;
+    '--grpc-tls-cert')
+        return
+        ;;
+    '--grpc-tls-key')
+        return
+        ;;
+    '--grpc-client-ca')
         return
         ;;
     esac

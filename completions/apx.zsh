@@ -221,6 +221,9 @@ _apx_demo() {
         '--port[HTTP port (0 picks a free one).]:N:'
         '--grpc-port[gRPC port (0 picks a free one).]:N:'
         '--token-lifetime[Lifetime of issued OAuth tokens in seconds.]:SECONDS:'
+        '--grpc-tls-cert[Serve gRPC over TLS with this PEM certificate chain.]:FILE:'
+        '--grpc-tls-key[PEM private key of --grpc-tls-cert.]:FILE:'
+        '--grpc-client-ca[Require gRPC client certificates signed by this PEM CA (mutual TLS).]:FILE:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -1,8 +1,10 @@
 import APXCore
 import APXDemoServer
 import ArgumentParser
+import Foundation
 
-/// `apx demo [--port N]`: the embedded demo backend in the foreground.
+/// `apx demo [--port N] [--grpc-tls-cert FILE --grpc-tls-key FILE [--grpc-client-ca FILE]]`: the
+/// embedded demo backend in the foreground, gRPC optionally over TLS or mutual TLS.
 struct DemoCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "demo",
@@ -11,6 +13,8 @@ struct DemoCommand: AsyncParsableCommand {
       Prints one JSON line with the addresses on stdout once listening. Point apx at it with
       --base-url, or use --demo on any command to run it in-process instead.
       Demo credentials: OAuth2 client demo-client / demo-secret; gifs API key demo-key.
+      With --grpc-tls-cert and --grpc-tls-key, gRPC is served over TLS (grpcs://); add
+      --grpc-client-ca to require client certificates signed by that CA (mutual TLS).
       """)
 
   @Option(name: .customLong("port"), help: ArgumentHelp("HTTP port (0 picks a free one).", valueName: "N"))
@@ -22,11 +26,37 @@ struct DemoCommand: AsyncParsableCommand {
   @Option(name: .customLong("token-lifetime"), help: ArgumentHelp("Lifetime of issued OAuth tokens in seconds.", valueName: "SECONDS"))
   var tokenLifetime: Double = 3600
 
+  @Option(name: .customLong("grpc-tls-cert"), help: ArgumentHelp("Serve gRPC over TLS with this PEM certificate chain.", valueName: "FILE"))
+  var grpcTLSCert: String?
+
+  @Option(name: .customLong("grpc-tls-key"), help: ArgumentHelp("PEM private key of --grpc-tls-cert.", valueName: "FILE"))
+  var grpcTLSKey: String?
+
+  @Option(name: .customLong("grpc-client-ca"), help: ArgumentHelp("Require gRPC client certificates signed by this PEM CA (mutual TLS).", valueName: "FILE"))
+  var grpcClientCA: String?
+
   func validate() throws {
     guard (0...65535).contains(port), (0...65535).contains(grpcPort) else {
       throw ValidationError("ports must be from 0 to 65535")
     }
     guard tokenLifetime > 0 else { throw ValidationError("--token-lifetime must be positive") }
+    guard (grpcTLSCert == nil) == (grpcTLSKey == nil) else {
+      throw ValidationError("gRPC TLS needs both --grpc-tls-cert and --grpc-tls-key")
+    }
+    if grpcClientCA != nil, grpcTLSCert == nil {
+      throw ValidationError("--grpc-client-ca needs TLS: also pass --grpc-tls-cert and --grpc-tls-key")
+    }
+  }
+
+  /// The gRPC TLS settings from the flags, after checking the files can be read (the TLS stack
+  /// would otherwise fail later with a less helpful message).
+  func grpcTLS() throws -> DemoGRPCTLS? {
+    guard let grpcTLSCert, let grpcTLSKey else { return nil }
+    for path in [grpcTLSCert, grpcTLSKey, grpcClientCA].compactMap({ $0 })
+    where !FileManager.default.isReadableFile(atPath: path) {
+      throw APXError(.usage, "cannot read \(path)", hint: "pass the path of a PEM file")
+    }
+    return DemoGRPCTLS(certificateChainPath: grpcTLSCert, privateKeyPath: grpcTLSKey, clientCAPath: grpcClientCA)
   }
 
   func run() async throws {
@@ -35,21 +65,26 @@ struct DemoCommand: AsyncParsableCommand {
     options.httpPort = port
     options.grpcPort = grpcPort
     options.tokenLifetime = tokenLifetime
+    options.grpcTLS = try grpcTLS()
     let server: DemoServer
     do {
       server = try await DemoServer.start(options)
     } catch {
       throw APXError(
         .network, "the demo backend could not listen on 127.0.0.1:\(port) / \(grpcPort)",
-        hint: "is another process using the port? Try --port 0 --grpc-port 0 for free ports", cause: "\(error)")
+        hint: options.grpcTLS == nil
+          ? "is another process using the port? Try --port 0 --grpc-port 0 for free ports"
+          : "is another process using the port (try --port 0 --grpc-port 0), or are the TLS files not a PEM "
+            + "certificate chain and its matching private key?",
+        cause: "\(error)")
     }
     let info: JSONValue = .object([
       JSONMember("http", .string(server.httpBaseURL)),
-      JSONMember("grpc", .string("grpc://127.0.0.1:\(server.grpcPort)")),
+      JSONMember("grpc", .string(server.grpcBaseURL)),
     ])
     context.stdout.write(JSONPrinter(style: .compact).bytes(info) + [0x0A])
     context.stdout.flush()
-    context.warn("apx: demo backend listening on \(server.httpBaseURL) (gRPC on port \(server.grpcPort)); Ctrl-C stops it")
+    context.warn("apx: demo backend listening on \(server.httpBaseURL) (gRPC on \(server.grpcBaseURL)); Ctrl-C stops it")
     try await server.runUntilCancelled()
   }
 }

@@ -26,6 +26,7 @@ struct ListCommand: AsyncParsableCommand {
   func run() async throws {
     let context = Context.shared
     if let grpcAddress {
+      if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
       let methods = try await GRPCInspector.listServices(
         at: grpcAddress, settings: global.grpcSettings, headers: global.headerFields, timeout: global.timeout ?? 10)
       let rows = methods.map { m in
