@@ -278,4 +278,91 @@ struct RecipeTests {
         r.stderr.contains("step delete (classnotes.lessons.batch_delete): ok, 3 calls"), "chunks of 10: \(r.stderr)")
     }
   }
+
+  @Test func anInterruptedForeachOfUploadsResumesWithoutRepeatingAnItem() async throws {
+    // Eight non-idempotent uploads (no Idempotency-Key), three at a time. Item 4's file does not
+    // exist on the first run, so that item fails before sending anything: no new item starts, the
+    // ones in flight finish and are journaled. The resume must upload only what is left.
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apx-foreach-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let files = (0..<8).map { "\(dir)/books-\($0).csv" }
+    func csv(_ i: Int) -> String { "title\n" + (0...i).map { "Book \(i)-\($0)" }.joined(separator: "\n") + "\n" }
+    for (i, file) in files.enumerated() where i != 4 {
+      try csv(i).write(toFile: file, atomically: true, encoding: .utf8)
+    }
+    let path = try temporaryFile(
+      "many-imports.json",
+      """
+      {
+        "name": "many-imports",
+        "inputs": { "files": { "type": "json", "required": true } },
+        "steps": [
+          { "id": "uploads", "call": "books.imports.create",
+            "foreach": { "over": "${input.files}", "as": "csv", "concurrency": 3 },
+            "with": { "csv": "${csv}", "row_delay_ms": 0 }, "expect": { "status": 202 } }
+        ],
+        "output": { "rows": "${steps.uploads[].body.total_rows}", "jobs": "${steps.uploads[].body.job_id}" }
+      }
+      """)
+    let state = Self.stateDirectory()
+    let list = JSONValue.array(files.map { .string($0) }).compactJSON
+    try await withDemoServer { server in
+      let first = try await APXProcess.run(
+        ["run", path, "files:=\(list)", "--base-url", server.httpBaseURL], environment: ["APX_STATE_DIR": state])
+      #expect(first.status != 0)
+      #expect(first.stderr.contains("books-4.csv"), "\(first.stderr)")
+      #expect(!first.stderr.contains("step \"uploads\" (books.imports.create): step"), "one prefix: \(first.stderr)")
+      let uploadedFirst = server.stats.importsCreated
+      #expect(uploadedFirst >= 4 && uploadedFirst <= 6, "items 0-3 and those in flight: \(uploadedFirst)")
+      let runs = state + "/runs"
+      let journal = try String(
+        contentsOfFile: runs + "/" + (try FileManager.default.contentsOfDirectory(atPath: runs)[0]), encoding: .utf8)
+      #expect(journal.components(separatedBy: "\"type\":\"item\"").count - 1 == uploadedFirst, "\(journal)")
+
+      try csv(4).write(toFile: files[4], atomically: true, encoding: .utf8)
+      let second = try await APXProcess.run(
+        ["run", path, "--resume", "--base-url", server.httpBaseURL], environment: ["APX_STATE_DIR": state])
+      #expect(second.status == 0, "\(second.stderr)")
+      #expect(server.stats.importsCreated == 8, "each item uploaded exactly once")
+      #expect(server.stats.idempotentReplays == 0)
+      #expect(
+        second.stderr.contains("\(8 - uploadedFirst) calls") && second.stderr.contains("\(uploadedFirst) done before"),
+        "\(second.stderr)")
+      let output = try Self.json(second.stdout)
+      #expect(
+        output["rows"] == .array((1...8).map { .int($0) }), "every item's result, restored or new: \(second.stdout)")
+      #expect(Set(output["jobs"]?.arrayValue ?? []).count == 8)
+    }
+  }
+
+  @Test func anIfPerItemSkipsItemsInTheStatusLineEventsAndJUnit() async throws {
+    let path = try temporaryFile(
+      "some.json",
+      """
+      {
+        "name": "some",
+        "steps": [
+          { "id": "caps", "call": "books.capabilities.get", "if": "${item.on}",
+            "foreach": { "over": [{ "on": true }, { "on": false }, { "on": true }, { "on": false }] },
+            "expect": { "status": 200 } }
+        ]
+      }
+      """)
+    let report = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml").path
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(
+        ["run", path, "--events", "--test", "--report", "junit", report, "--base-url", server.httpBaseURL],
+        environment: ["APX_STATE_DIR": Self.stateDirectory()])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(server.stats.requestsByRoute["GET /api/v2/capabilities"] == 2)
+      #expect(r.stderr.contains("step caps (books.capabilities.get): ok, 2 calls, 2 items skipped"), "\(r.stderr)")
+      #expect(r.stderr.contains("2 passed, 0 failed"), "\(r.stderr)")
+      let values = try r.stdout.split(separator: "\n").map { try Self.json(String($0)) }
+      let skipped = values.filter { $0["type"] == .string("item_result") && $0["result"]?["skipped"] == .bool(true) }
+      #expect(skipped.compactMap { $0["index"]?.intValue } == [1, 3], "\(r.stdout)")
+      let xml = try String(contentsOfFile: report, encoding: .utf8)
+      #expect(xml.contains("name=\"caps: 2 of 4 items skipped (if)\""), "\(xml)")
+      #expect(xml.contains("skipped=\"1\""), "\(xml)")
+    }
+  }
 }
