@@ -157,6 +157,18 @@ struct GRPCTLSTests {
     }
   }
 
+  @Test func anIPAuthorityOverTLSIsNotSentAsTheServerName() async throws {
+    try await Self.withTLSServer(Self.serverTLS) { pki, server in
+      let base = "grpcs://127.0.0.1:\(server.port)"
+      // The target's own IP: dropped, and the certificate's IP name is checked as without it.
+      let own = try await Self.getLesson(base, ["--cacert", pki.ca.certificatePath, "--authority", "127.0.0.1"])
+      #expect(own.status == 0, "\(own.stderr)")
+      let other = try await Self.getLesson(base, ["--cacert", pki.ca.certificatePath, "--authority", "10.0.0.7"])
+      #expect(other.status == 2, "\(other.stderr)")
+      #expect(other.stderr.contains("is an IP address"), "\(other.stderr)")
+    }
+  }
+
   @Test func listGRPCOverTLSUsesTheCACert() async throws {
     try await Self.withTLSServer(Self.serverTLS) { pki, server in
       let address = "grpcs://127.0.0.1:\(server.port)"

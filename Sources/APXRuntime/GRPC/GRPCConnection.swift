@@ -23,7 +23,7 @@ enum GRPCConnection {
 
   static func makeTransport(_ target: GRPCTarget, settings: GRPCSettings) throws -> GRPCTransport {
     var config = GRPCTransport.Config.defaults
-    config.http2.authority = settings.authority
+    config.http2.authority = try authority(target, settings: settings)
     // apx decides about retries; a dead server should fail the call quickly rather than be redialled.
     config.backoff = .init(initial: .milliseconds(100), max: .seconds(1), multiplier: 1.6, jitter: 0.2)
     let security = try transportSecurity(target, settings: settings)
@@ -36,6 +36,33 @@ enum GRPCConnection {
         ? "check that --key is the private key of the certificate given with --cert" : "check the host and port"
       throw APXError(.usage, "cannot set up a gRPC connection to \(target)", hint: hint, cause: "\(error)")
     }
+  }
+
+  /// The `:authority` override. grpc-swift also sends it as the TLS server name (SNI), where an
+  /// IP address is not allowed and the handshake would fail: over TLS, an IP authority naming the
+  /// target itself is dropped (the certificate is then checked against that IP anyway), any
+  /// other IP is refused with a usage error.
+  static func authority(_ target: GRPCTarget, settings: GRPCSettings) throws(APXError) -> String? {
+    guard let authority = settings.authority, target.useTLS else { return settings.authority }
+    let host = hostPart(of: authority)
+    guard GRPCTarget.isIPv4(host) || host.contains(":") else { return authority }
+    if host == target.host { return nil }
+    throw APXError(
+      .usage, "--authority \(authority) is an IP address, which TLS cannot send as the server name",
+      hint: "over grpcs:// pass a host name (the one the server's certificate holds), or connect to \(host) directly")
+  }
+
+  /// `host` of `host`, `host:port`, `[v6]` or `[v6]:port`.
+  static func hostPart(of authority: String) -> String {
+    if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+      return String(authority[authority.index(after: authority.startIndex)..<close])
+    }
+    if authority.filter({ $0 == ":" }).count == 1, let colon = authority.lastIndex(of: ":"),
+      authority[authority.index(after: colon)...].allSatisfy(\.isNumber)
+    {
+      return String(authority[..<colon])
+    }
+    return authority
   }
 
   static func transportSecurity(_ target: GRPCTarget, settings: GRPCSettings) throws(APXError)
