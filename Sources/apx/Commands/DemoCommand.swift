@@ -23,16 +23,23 @@ struct DemoCommand: AsyncParsableCommand {
   @Option(name: .customLong("grpc-port"), help: ArgumentHelp("gRPC port (0 picks a free one).", valueName: "N"))
   var grpcPort = 50051
 
-  @Option(name: .customLong("token-lifetime"), help: ArgumentHelp("Lifetime of issued OAuth tokens in seconds.", valueName: "SECONDS"))
+  @Option(
+    name: .customLong("token-lifetime"),
+    help: ArgumentHelp("Lifetime of issued OAuth tokens in seconds.", valueName: "SECONDS"))
   var tokenLifetime: Double = 3600
 
-  @Option(name: .customLong("grpc-tls-cert"), help: ArgumentHelp("Serve gRPC over TLS with this PEM certificate chain.", valueName: "FILE"))
+  @Option(
+    name: .customLong("grpc-tls-cert"),
+    help: ArgumentHelp("Serve gRPC over TLS with this PEM certificate chain.", valueName: "FILE"))
   var grpcTLSCert: String?
 
-  @Option(name: .customLong("grpc-tls-key"), help: ArgumentHelp("PEM private key of --grpc-tls-cert.", valueName: "FILE"))
+  @Option(
+    name: .customLong("grpc-tls-key"), help: ArgumentHelp("PEM private key of --grpc-tls-cert.", valueName: "FILE"))
   var grpcTLSKey: String?
 
-  @Option(name: .customLong("grpc-client-ca"), help: ArgumentHelp("Require gRPC client certificates signed by this PEM CA (mutual TLS).", valueName: "FILE"))
+  @Option(
+    name: .customLong("grpc-client-ca"),
+    help: ArgumentHelp("Require gRPC client certificates signed by this PEM CA (mutual TLS).", valueName: "FILE"))
   var grpcClientCA: String?
 
   func validate() throws {
@@ -84,7 +91,8 @@ struct DemoCommand: AsyncParsableCommand {
     ])
     context.stdout.write(JSONPrinter(style: .compact).bytes(info) + [0x0A])
     context.stdout.flush()
-    context.warn("apx: demo backend listening on \(server.httpBaseURL) (gRPC on \(server.grpcBaseURL)); Ctrl-C stops it")
+    context.warn(
+      "apx: demo backend listening on \(server.httpBaseURL) (gRPC on \(server.grpcBaseURL)); Ctrl-C stops it")
     try await server.runUntilCancelled()
   }
 }
