@@ -162,6 +162,18 @@ struct DemoServerMiscTests {
     }
   }
 
+  @Test func stallAnswersOnceItsDelayIsOver() async throws {
+    try await DemoHTTPHarness.run { demo in
+      let reply = try await demo.send(.GET, "/_demo/stall?ms=1")
+      #expect(reply.status == 200)
+      #expect(reply.json["stalled_ms"] as? Int == 1)
+      #expect(reply.json["server_stopping"] as? Bool == false)
+      let tooLong = try await demo.send(.GET, "/_demo/stall?ms=600000")
+      #expect(tooLong.status == 400)
+      #expect((tooLong.json["error"] as? [String: Any])?["code"] as? String == "invalid_parameter")
+    }
+  }
+
   @Test func stopClosesTheListeningSocket() async throws {
     let server = try await DemoServer.start()
     #expect(server.httpBaseURL == "http://127.0.0.1:\(server.httpPort)")
