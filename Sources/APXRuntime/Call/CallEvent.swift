@@ -7,8 +7,8 @@ public enum CallEvent: Sendable {
   case requestSent(method: String, url: String, headers: [HeaderField], attempt: Int)
   /// Response status line and headers arrived (gRPC: initial metadata, status 200).
   case responseHead(status: Int, version: String, headers: [HeaderField])
-  /// Raw body bytes (REST), as they arrive.
-  case bodyChunk([UInt8])
+  /// Raw body bytes (REST), as they arrive (not copied out of the network buffer).
+  case bodyChunk(BodyChunk)
   /// The body is complete.
   case bodyEnd
   /// One decoded stream item: an SSE event or a gRPC message, as apx prints it.

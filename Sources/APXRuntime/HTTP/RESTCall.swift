@@ -210,7 +210,7 @@ public struct RESTCall: Sendable {
       }
       do {
         for try await chunk in response.body {
-          try sink.receive(.bodyChunk(Array(chunk.readableBytesView)))
+          try sink.receive(.bodyChunk(BodyChunk(chunk)))
         }
         try sink.receive(.bodyEnd)
       } catch {

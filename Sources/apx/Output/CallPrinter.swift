@@ -96,7 +96,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     contentType.contains("json") || contentType.isEmpty
   }
 
-  private func decideMode(_ first: [UInt8]) {
+  private func decideMode(_ first: BodyChunk) {
     if settings.format == .raw {
       mode = .raw
     } else if settings.select != nil || settings.format == .table {
@@ -109,21 +109,25 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     }
   }
 
-  private func body(_ bytes: [UInt8]) throws {
+  private func body(_ bytes: BodyChunk) throws {
     if case .undecided = mode { decideMode(bytes) }
     switch mode {
     case .undecided, .raw:
-      context.stdout.write(bytes)
+      bytes.withUnsafeBytes { context.stdout.write(raw: $0) }
     case .stream(var formatter):
       var out: [UInt8] = []
       out.reserveCapacity(bytes.count + bytes.count / 2)
       mode = .undecided  // release the copy while mutating
       do {
-        try formatter.feed(bytes, into: &out)
+        // A Result, not a typed-throws closure: Swift 6.3.1's IRGen crashes on the latter here.
+        let fed = bytes.withUnsafeBytes { raw in
+          Result { () throws(JSONSyntaxError) in try formatter.feed(raw, into: &out) }
+        }
+        try fed.get()
       } catch {
         // Not JSON after all (or broken): show what came, unformatted.
         context.stdout.write(out)
-        context.stdout.write(bytes)
+        bytes.withUnsafeBytes { context.stdout.write(raw: $0) }
         mode = .raw
         context.warn("apx: the response is not valid JSON (\(error)); printing it as it came")
         return
@@ -203,7 +207,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     context.stdout.write(scratch[...])
   }
 
-  static func looksLikeJSON(_ bytes: [UInt8]) -> Bool {
+  static func looksLikeJSON(_ bytes: some Collection<UInt8>) -> Bool {
     guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return false }
     return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
   }

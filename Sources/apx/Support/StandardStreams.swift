@@ -34,27 +34,29 @@ final class OutputStream: @unchecked Sendable {
     }
   }
 
-  /// Writes a large block straight through (after what is buffered), saving a
-  /// copy into the buffer on the `-o raw` hot path.
   func write(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { write(raw: $0) }
+  }
+
+  /// Writes bytes in place: a large block goes straight through (after what is
+  /// buffered), saving a copy into the buffer on the `-o raw` hot path.
+  func write(raw bytes: UnsafeRawBufferPointer) {
     guard bytes.count >= capacity / 4 else {
-      write(bytes[...])
+      write(bytes.bindMemory(to: UInt8.self))
       return
     }
     lock.withLock {
       flushLocked()
       guard !closed else { return }
-      bytes.withUnsafeBytes { raw in
-        var offset = 0
-        while offset < raw.count {
-          let n = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
-          if n < 0 {
-            if errno == EINTR { continue }
-            closed = true
-            return
-          }
-          offset += n
+      var offset = 0
+      while offset < bytes.count {
+        let n = systemWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if n < 0 {
+          if errno == EINTR { continue }
+          closed = true
+          return
         }
+        offset += n
       }
     }
   }
