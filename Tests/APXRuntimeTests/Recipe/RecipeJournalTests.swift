@@ -59,6 +59,37 @@ struct RecipeJournalTests {
     #expect(RecipeJournalRecord.latestUnfinished(stateDirectory: state, recipePath: "/r/a.json") == nil)
   }
 
+  @Test func finishedLoopItemsAreReadBackUntilTheirStepFinishes() throws {
+    let journal = try RecipeJournal(stateDirectory: Self.stateDirectory(), runID: "run-3", mask: SecretMask())
+    func item(_ step: String, _ index: Int, of count: Int, _ result: JSONValue? = nil) {
+      var members = [
+        JSONMember("type", .string("item")), JSONMember("step", .string(step)), JSONMember("index", .int(index)),
+        JSONMember("of", .int(count)),
+      ]
+      if let result { members.append(JSONMember("result", result)) }
+      journal.append(.object(members))
+    }
+    journal.append(.object([JSONMember("type", .string("start")), JSONMember("recipe", .string("/r/loop.json"))]))
+    item("views", 0, of: 5)
+    item("views", 3, of: 5, .object([JSONMember("status", .int(204))]))
+    item("views", 7, of: 5)  // out of range: ignored
+    item("done", 0, of: 2)
+    journal.append(
+      .object([
+        JSONMember("type", .string("step")), JSONMember("id", .string("done")), JSONMember("state", .string("ok")),
+      ]))
+    item("resized", 0, of: 3)
+    item("resized", 1, of: 4)  // the list changed size: earlier indexes no longer apply
+    journal.append(.object([JSONMember("type", .string("end")), JSONMember("state", .string("failed"))]), sync: true)
+
+    let record = try RecipeJournalRecord.read(path: journal.path)
+    #expect(
+      record.finishedItems["views"]
+        == RecipeFinishedItems(count: 5, results: [0: .null, 3: .object([JSONMember("status", .int(204))])]))
+    #expect(record.finishedItems["done"] == nil, "a finished step needs no items")
+    #expect(record.finishedItems["resized"] == RecipeFinishedItems(count: 4, results: [1: .null]))
+  }
+
   @Test func junitHasOneTestcasePerStepAndCheck() {
     let records = [
       RecipeStepRecord(
