@@ -79,7 +79,7 @@ _apx_call() {
     local -ar ___output=('json' 'ndjson' 'raw' 'table')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
-        '*--registry[A folder of registry files (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR:'
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:'
         '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
         '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
         '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
@@ -117,7 +117,7 @@ _apx_list() {
     local -ar ___output=('json' 'ndjson' 'raw' 'table')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
-        '*--registry[A folder of registry files (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR:'
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:'
         '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
         '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
         '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
@@ -152,7 +152,7 @@ _apx_describe() {
     local -ar ___output=('json' 'ndjson' 'raw' 'table')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
-        '*--registry[A folder of registry files (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR:'
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:'
         '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
         '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
         '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
@@ -186,7 +186,7 @@ _apx_validate() {
     local -ar ___output=('json' 'ndjson' 'raw' 'table')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
-        '*--registry[A folder of registry files (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR:'
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:'
         '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
         '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
         '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
@@ -280,7 +280,7 @@ _apx_auth_login() {
     local -ar ___output=('json' 'ndjson' 'raw' 'table')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
-        '*--registry[A folder of registry files (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR:'
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:'
         '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
         '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
         '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
@@ -314,7 +314,7 @@ _apx_auth_status() {
     local -ar ___output=('json' 'ndjson' 'raw' 'table')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
-        '*--registry[A folder of registry files (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR:'
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:'
         '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
         '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
         '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
@@ -348,7 +348,7 @@ _apx_auth_token() {
     local -ar ___output=('json' 'ndjson' 'raw' 'table')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
-        '*--registry[A folder of registry files (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR:'
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:'
         '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
         '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
         '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
@@ -382,7 +382,7 @@ _apx_auth_logout() {
     local -ar ___output=('json' 'ndjson' 'raw' 'table')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
-        '*--registry[A folder of registry files (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR:'
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:'
         '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
         '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
         '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
@@ -416,7 +416,7 @@ _apx_run() {
     local -ar ___output=('json' 'ndjson' 'raw' 'table')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
-        '*--registry[A folder of registry files (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR:'
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:'
         '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
         '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
         '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'

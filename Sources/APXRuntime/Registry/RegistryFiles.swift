@@ -1,11 +1,12 @@
 import APXCore
 import Foundation
 
-/// Finds and loads registry files from the registry folders, in order.
+/// Finds and loads registry files from the registry folders, in order. An
+/// entry may also name one `<api>.json` file (`--registry ./my-api.json`).
 /// Only the one file a call needs is read and parsed (`<api>.json`), so a
 /// large registry costs a call nothing but a stat per folder.
 public struct RegistryFiles: Sendable {
-  /// Folders searched in order; the first `<api>.json` found wins.
+  /// Folders (or single `<api>.json` files) searched in order; the first `<api>.json` found wins.
   public var directories: [String]
 
   public init(directories: [String]) { self.directories = directories }
@@ -23,6 +24,10 @@ public struct RegistryFiles: Sendable {
     var seen = Set<String>()
     var out: [(String, String)] = []
     for dir in directories {
+      if let api = Self.apiName(ofFile: dir) {
+        if seen.insert(api).inserted { out.append((api, dir)) }
+        continue
+      }
       guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
       for name in names.sorted() where name.hasSuffix(".json") && !name.hasSuffix(".schema.json") {
         let api = String(name.dropLast(5))
@@ -35,6 +40,10 @@ public struct RegistryFiles: Sendable {
   /// The path of `<api>.json`, or an error that lists the known APIs.
   public func path(of api: String) throws(APXError) -> String {
     for dir in directories {
+      if let named = Self.apiName(ofFile: dir) {
+        if named == api { return dir }
+        continue
+      }
       let path = dir + "/" + api + ".json"
       if FileManager.default.fileExists(atPath: path) { return path }
     }
@@ -44,7 +53,7 @@ public struct RegistryFiles: Sendable {
       .usage, "no API named \"\(api)\" in the registry",
       hint: Suggestions.hint(for: api, in: known)
         ?? (known.isEmpty
-          ? "no registry files found in \(searched); pass --registry DIR or set APX_REGISTRY"
+          ? "no registry files found in \(searched); pass --registry DIR (or FILE.json) or set APX_REGISTRY"
           : "known APIs: \(known.joined(separator: ", ")) (searched \(searched))"))
   }
 
@@ -60,6 +69,17 @@ public struct RegistryFiles: Sendable {
     return definition
   }
 
+  /// The API a registry entry names when it is a `.json` file rather than a folder.
+  static func apiName(ofFile entry: String) -> String? {
+    guard entry.hasSuffix(".json") else { return nil }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: entry, isDirectory: &isDirectory), !isDirectory.boolValue else {
+      return nil
+    }
+    let name = entry.split(separator: "/").last.map(String.init) ?? entry
+    return String(name.dropLast(5))
+  }
+
   /// Loads one registry file by path.
   public static func load(path: String) throws -> APIDefinition {
     try RegistryLoader.load(try FileBytes.read(path), file: path)
@@ -73,7 +93,8 @@ public enum FileBytes {
     guard let data = FileManager.default.contents(atPath: path) else {
       var isDir: ObjCBool = false
       if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
-        throw APXError(.usage, "cannot read \(path)", hint: isDir.boolValue ? "it is a folder, not a file" : "check its permissions")
+        throw APXError(
+          .usage, "cannot read \(path)", hint: isDir.boolValue ? "it is a folder, not a file" : "check its permissions")
       }
       throw APXError(.usage, "\(path) does not exist", hint: "check the path")
     }

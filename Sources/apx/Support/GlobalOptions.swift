@@ -5,7 +5,7 @@ import Foundation
 
 /// Options every command that calls or inspects endpoints accepts.
 struct GlobalOptions: ParsableArguments {
-  @Option(name: .customLong("registry"), help: ArgumentHelp("A folder of registry files (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).", valueName: "DIR"))
+  @Option(name: .customLong("registry"), help: ArgumentHelp("A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).", valueName: "DIR|FILE"))
   var registry: [String] = []
 
   @Option(name: .customLong("env"), help: ArgumentHelp("The registry environment to call (default: the API's default_environment).", valueName: "NAME"))
