@@ -311,6 +311,7 @@ struct RecipeTests {
         ["run", path, "files:=\(list)", "--base-url", server.httpBaseURL], environment: ["APX_STATE_DIR": state])
       #expect(first.status != 0)
       #expect(first.stderr.contains("books-4.csv"), "\(first.stderr)")
+      #expect(first.stderr.contains("then resume with: apx run"), "a failed run says how to resume: \(first.stderr)")
       #expect(!first.stderr.contains("step \"uploads\" (books.imports.create): step"), "one prefix: \(first.stderr)")
       let uploadedFirst = server.stats.importsCreated
       #expect(uploadedFirst >= 4 && uploadedFirst <= 6, "items 0-3 and those in flight: \(uploadedFirst)")

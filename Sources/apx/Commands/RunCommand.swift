@@ -196,11 +196,10 @@ struct RunCommand: AsyncParsableCommand {
         hint: "resume it with: apx run \(recipePath) --resume \(runID)")
     }
     if var failure = result.failure {
-      if failure.hint == nil || failure.status == .expectation {
-        failure.hint =
-          (failure.hint.map { $0 + "\n  " } ?? "")
-          + "fix the cause, then resume with: apx run \(recipePath) --resume \(runID)"
-      }
+      // Whatever failed, the journal lets the run resume without repeating finished steps.
+      failure.hint =
+        (failure.hint.map { $0 + "\n  " } ?? "")
+        + "fix the cause, then resume with: apx run \(recipePath) --resume \(runID)"
       if test, counts.failed > 0, failure.status == .expectation {
         throw ExitCode(ExitStatus.expectation.code)
       }
