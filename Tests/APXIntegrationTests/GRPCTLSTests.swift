@@ -7,7 +7,10 @@ import Testing
 /// generated for each test (see `TestCertificateAuthority`): trust via --cacert, --insecure,
 /// client certificates, the :authority override as the TLS server name, and the hints for a
 /// plaintext/TLS mix-up.
-@Suite("apx call / list --grpc over TLS", .timeLimit(.minutes(2)))
+///
+/// Serialized: each test starts one to four `apx` processes; run side by side they would add a
+/// burst of process launches to a full parallel run on 2 cores, slowing every other test.
+@Suite("apx call / list --grpc over TLS", .serialized, .timeLimit(.minutes(2)))
 struct GRPCTLSTests {
   /// A CA, a server certificate for 127.0.0.1 and localhost, and a client certificate.
   struct PKI {
@@ -242,19 +245,34 @@ struct GRPCTLSTests {
     demo.standardOutput = out
     demo.standardError = FileHandle.nullDevice
     try demo.run()
-    defer {
-      demo.terminate()
-      demo.waitUntilExit()
-    }
-    // The first line appears once both servers listen; EOF (an empty line) if the demo failed.
-    let line = await Self.firstLine(out.fileHandleForReading)
-    let grpc = try #require(try JSONParser.parse(line)["grpc"]?.stringValue)
-    #expect(grpc.hasPrefix("grpcs://127.0.0.1:"))
+    do {
+      // The first line appears once both servers listen; EOF (an empty line) if the demo failed.
+      let line = await Self.firstLine(out.fileHandleForReading)
+      let grpc = try #require(try JSONParser.parse(line)["grpc"]?.stringValue)
+      #expect(grpc.hasPrefix("grpcs://127.0.0.1:"))
 
-    let r = try await Self.getLesson(
-      grpc, ["--cacert", pki.ca.certificatePath, "--cert", pki.client.certificatePath, "--key", pki.client.keyPath])
-    #expect(r.status == 0, "\(r.stderr)")
-    #expect(try JSONParser.parse(r.stdout)["id"] == .string("les_0001"))
+      let r = try await Self.getLesson(
+        grpc, ["--cacert", pki.ca.certificatePath, "--cert", pki.client.certificatePath, "--key", pki.client.keyPath])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(try JSONParser.parse(r.stdout)["id"] == .string("les_0001"))
+      await Self.stop(demo)
+    } catch {
+      await Self.stop(demo)
+      throw error
+    }
+  }
+
+  /// Ends a child process and waits for it on a thread of its own, so the wait never holds one
+  /// of the few threads Swift concurrency (and every other test) runs on.
+  static func stop(_ process: Process) async {
+    process.terminate()
+    await withCheckedContinuation { continuation in
+      let waiter = Thread {
+        process.waitUntilExit()
+        continuation.resume()
+      }
+      waiter.start()
+    }
   }
 
   /// The first line written to `handle`, read on a thread of its own (a blocking read must not
