@@ -1,9 +1,10 @@
 import APXDemoServer
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
-import Testing
 
 /// `apx call` for REST endpoints, run as a real process against the demo backend.
 @Suite("apx call (REST)")
@@ -35,7 +36,9 @@ struct RESTCallTests {
 
   @Test func prettyOutputWithOutputJSON() async throws {
     try await withDemoServer { server in
-      let r = try await APXProcess.run(["call", "books.capabilities.get", "-o", "json", "--base-url", server.httpBaseURL])
+      let r = try await APXProcess.run([
+        "call", "books.capabilities.get", "-o", "json", "--base-url", server.httpBaseURL,
+      ])
       #expect(r.status == 0)
       #expect(r.stdout.hasPrefix("{\n  \"api\": \"books\""))
       #expect(!r.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
@@ -59,7 +62,8 @@ struct RESTCallTests {
       let raw = try await APXProcess.run(
         ["call", "gifs.search", "q=cat", "-o", "raw", "--base-url", server.httpBaseURL], environment: Self.gifsEnv)
       #expect(raw.status == 0, "\(raw.stderr)")
-      let (direct, _) = try await URLSession.shared.data(from: URL(string: server.httpBaseURL + "/api/v1/demo-key/gifs/search?q=cat")!)
+      let (direct, _) = try await URLSession.shared.data(
+        from: URL(string: server.httpBaseURL + "/api/v1/demo-key/gifs/search?q=cat")!)
       #expect(raw.stdoutBytes == direct)
     }
   }
@@ -67,7 +71,10 @@ struct RESTCallTests {
   @Test func tableOutput() async throws {
     try await withDemoServer { server in
       let r = try await APXProcess.run(
-        ["call", "gifs.trending", "per_page:=2", "--select", ".data.data", "-o", "table", "--base-url", server.httpBaseURL],
+        [
+          "call", "gifs.trending", "per_page:=2", "--select", ".data.data", "-o", "table", "--base-url",
+          server.httpBaseURL,
+        ],
         environment: Self.gifsEnv)
       #expect(r.status == 0, "\(r.stderr)")
       let header = try #require(r.stdout.split(separator: "\n").first)
@@ -79,7 +86,9 @@ struct RESTCallTests {
   @Test func uploadsACSVFileAsTheBody() async throws {
     try await withDemoServer { server in
       let csv = try temporaryFile("books.csv", "title,author\nDune,Herbert\nEmma,Austen\n")
-      let r = try await APXProcess.run(["call", "books.imports.create", "csv=@\(csv)", "--base-url", server.httpBaseURL])
+      let r = try await APXProcess.run([
+        "call", "books.imports.create", "csv=@\(csv)", "--base-url", server.httpBaseURL,
+      ])
       #expect(r.status == 0, "\(r.stderr)")
       #expect(r.stdout.contains("\"job_id\""))
       #expect(r.stdout.contains("\"total_rows\":2"))
@@ -90,7 +99,9 @@ struct RESTCallTests {
   @Test func http4xxPrintsStatusAndBodyToStderrAndExits4() async throws {
     try await withDemoServer { server in
       let csv = try temporaryFile("bad.csv", "name,author\nDune,Herbert\n")
-      let r = try await APXProcess.run(["call", "books.imports.create", "csv=@\(csv)", "--base-url", server.httpBaseURL])
+      let r = try await APXProcess.run([
+        "call", "books.imports.create", "csv=@\(csv)", "--base-url", server.httpBaseURL,
+      ])
       #expect(r.status == 4)
       #expect(r.stdout.isEmpty)
       #expect(r.stderr.contains("400"))
@@ -154,6 +165,22 @@ struct RESTCallTests {
     }
   }
 
+  @Test func timeoutAlsoBoundsABodyThatStalls() async throws {
+    try await withDemoServer { server in
+      let registry = try TestRegistry.make(
+        """
+        {"api": "slow", "environments": {"demo": {"base_url": "\(server.httpBaseURL)"}},
+         "endpoints": {"body": {"kind": "rest", "path": "/_demo/stall", "params": {"in_body": {"in": "query", "type": "integer"}}}}}
+        """)
+      // Headers and the first bytes come at once, then the body stalls for 60 s: the limit
+      // must still strike (AsyncHTTPClient's own deadline ends with the response head).
+      let r = try await APXProcess.run(
+        ["call", "slow.body", "in_body:=1", "--timeout", "0.5", "-o", "raw", "--registry", registry], timeout: 30)
+      #expect(r.status == 7, "\(r.stderr)")
+      #expect(r.stderr.contains("timed out") || r.stderr.contains("in time"), "\(r.stderr)")
+    }
+  }
+
   @Test func invalidRegistryExits3WithLocation() async throws {
     let registry = try TestRegistry.make(
       """
@@ -197,10 +224,13 @@ struct RESTCallTests {
   @Test func parameterChainingFromStdin() async throws {
     try await withDemoServer { server in
       let csv = try temporaryFile("books.csv", "title\nDune\n")
-      let created = try await APXProcess.run(["call", "books.imports.create", "csv=@\(csv)", "--base-url", server.httpBaseURL])
+      let created = try await APXProcess.run([
+        "call", "books.imports.create", "csv=@\(csv)", "--base-url", server.httpBaseURL,
+      ])
       #expect(created.status == 0)
       let status = try await APXProcess.run(
-        ["call", "books.imports.status", "job_id=@-.job_id", "--base-url", server.httpBaseURL], stdin: created.stdoutBytes)
+        ["call", "books.imports.status", "job_id=@-.job_id", "--base-url", server.httpBaseURL],
+        stdin: created.stdoutBytes)
       #expect(status.status == 0, "\(status.stderr)")
       #expect(status.stdout.contains("\"job_id\""))
     }
@@ -229,7 +259,8 @@ struct RESTCallTests {
   }
 
   @Test func badParameterTypeIsAUsageError() async throws {
-    let r = try await APXProcess.run(["call", "gifs.trending", "per_page=many", "--base-url", "http://127.0.0.1:9"], environment: Self.gifsEnv)
+    let r = try await APXProcess.run(
+      ["call", "gifs.trending", "per_page=many", "--base-url", "http://127.0.0.1:9"], environment: Self.gifsEnv)
     #expect(r.status == 2)
     #expect(r.stderr.contains("per_page must be a whole number"))
   }
@@ -240,7 +271,8 @@ enum TestRegistry {
   static func make(_ json: String, name: String? = nil) throws -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apx-registry-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let apiName = name ?? (json.range(of: "\"api\": \"").map { r in String(json[r.upperBound...].prefix { $0 != "\"" }) } ?? "api")
+    let apiName =
+      name ?? (json.range(of: "\"api\": \"").map { r in String(json[r.upperBound...].prefix { $0 != "\"" }) } ?? "api")
     try json.write(to: dir.appendingPathComponent("\(apiName).json"), atomically: true, encoding: .utf8)
     return dir.path
   }

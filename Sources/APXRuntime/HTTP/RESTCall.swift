@@ -209,8 +209,11 @@ public struct RESTCall: Sendable {
           outcome: .status(status), retryAfter: response.headers.first(name: "retry-after"))
       }
       do {
-        for try await chunk in response.body {
-          try sink.receive(.bodyChunk(BodyChunk(chunk)))
+        // AsyncHTTPClient's deadline ends with the response head: bound the body too.
+        try await Self.untilDeadline(options.timeout == nil ? nil : deadline) {
+          for try await chunk in response.body {
+            try sink.receive(.bodyChunk(BodyChunk(chunk)))
+          }
         }
         try sink.receive(.bodyEnd)
       } catch {
@@ -218,6 +221,25 @@ public struct RESTCall: Sendable {
         throw AttemptFailure(error: NetworkErrorMapper.map(error, url: plan.url, timeout: options.timeout))
       }
       return RESTResult(status: status, headers: headers, url: plan.url)
+    }
+  }
+
+  /// Runs `body`, or throws `HTTPClientError.deadlineExceeded` (cancelling it) once
+  /// `deadline` passes. Without a deadline it runs `body` directly, with no extra task.
+  static func untilDeadline(_ deadline: NIODeadline?, _ body: @escaping @Sendable () async throws -> Void)
+    async throws
+  {
+    guard let deadline else { return try await body() }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask { try await body() }
+      group.addTask {
+        let left = deadline.uptimeNanoseconds.subtractingReportingOverflow(NIODeadline.now().uptimeNanoseconds)
+        if !left.overflow, left.partialValue > 0 { try await Task.sleep(nanoseconds: left.partialValue) }
+        throw HTTPClientError.deadlineExceeded
+      }
+      // The first to finish decides: the body (done) or the timer (too late).
+      try await group.next()
+      group.cancelAll()
     }
   }
 
