@@ -200,10 +200,11 @@ struct RecipeTests {
   @Test func interruptedRunResumesWithoutASecondUpload() async throws {
     let state = Self.stateDirectory()
     try await withDemoServer { server in
-      // Slow rows so that the watch is still running when Ctrl-C arrives.
+      // Slow rows (12 x 300 ms) so that the watch is still running when Ctrl-C arrives, even
+      // on a loaded machine (12 x 150 ms could finish before the signal under CI load).
       let process = Process()
       process.executableURL = APXProcess.binary
-      process.arguments = ["run", Self.recipe("import-csv.json"), "row_delay_ms=150", "--base-url", server.httpBaseURL]
+      process.arguments = ["run", Self.recipe("import-csv.json"), "row_delay_ms=300", "--base-url", server.httpBaseURL]
       var env = ProcessInfo.processInfo.environment
       env["APX_STATE_DIR"] = state
       env["APX_REGISTRY"] = APXProcess.endpoints
@@ -231,7 +232,13 @@ struct RecipeTests {
       }
       #expect(journal.contains("\"id\":\"upload\""), "the upload was journaled: \(journal)")
       process.interrupt()
-      process.waitUntilExit()
+      // Waited for on a thread of its own: a blocked thread of Swift's small pool stalls other tests.
+      await withCheckedContinuation { done in
+        Thread {
+          process.waitUntilExit()
+          done.resume()
+        }.start()
+      }
       #expect(process.terminationStatus == 130)
       let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       #expect(stderr.contains("--resume"), "\(stderr)")

@@ -53,8 +53,11 @@ struct SchemaLoader {
         throw e
       }
     case .protoFiles(let files, let imports):
-      let bytes = try ProtocCompiler(environment: environment).compile(
-        files: files, importPaths: imports, baseDirectory: base, registryFile: registryFile)
+      let environment = self.environment
+      let bytes = try await BlockingWork.run {
+        try ProtocCompiler(environment: environment).compile(
+          files: files, importPaths: imports, baseDirectory: base, registryFile: registryFile)
+      }
       pool = try DescriptorPool(protoset: bytes)
     }
     await cache.store(pool, for: key)
