@@ -140,8 +140,15 @@ def bench_sse(base, report, count):
 def run_logged(cmd, stdout=subprocess.DEVNULL, env=None):
     """Like run(), for commands that write a lot to stderr (a recipe prints a line per step):
     stderr goes to a temporary file instead of a pipe that could fill up and block the child."""
-    wall, usage, code = run_usage(cmd, stdout=stdout, env=env)
-    return wall, usage.ru_maxrss / 1024.0, code
+    # GNU time reports the RSS of apx alone: wait4's ru_maxrss also counts the pages of this
+    # (by then large) Python process that the forked child held before exec.
+    timed = os.path.exists("/usr/bin/time")
+    full = ["/usr/bin/time", "-f", "%M", "-o", "/tmp/apx-bench-rss"] + cmd if timed else cmd
+    wall, usage, code = run_usage(full, stdout=stdout, env=env)
+    if not timed:
+        return wall, usage.ru_maxrss / 1024.0, code
+    with open("/tmp/apx-bench-rss") as f:
+        return wall, int(f.read().strip().splitlines()[-1]) / 1024.0, code
 
 
 def run_usage(cmd, stdout=subprocess.DEVNULL, env=None):

@@ -48,16 +48,7 @@ final class OutputStream: @unchecked Sendable {
     lock.withLock {
       flushLocked()
       guard !closed else { return }
-      var offset = 0
-      while offset < bytes.count {
-        let n = systemWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if n < 0 {
-          if errno == EINTR { continue }
-          closed = true
-          return
-        }
-        offset += n
-      }
+      writeAllLocked(bytes)
     }
   }
 
@@ -71,19 +62,23 @@ final class OutputStream: @unchecked Sendable {
       buffer.removeAll(keepingCapacity: true)
       return
     }
-    var offset = 0
-    buffer.withUnsafeBytes { raw in
-      while offset < raw.count {
-        let n = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
-        if n < 0 {
-          if errno == EINTR { continue }
-          closed = true
-          return
-        }
-        offset += n
-      }
-    }
+    buffer.withUnsafeBytes { writeAllLocked($0) }
     buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Writes every byte (retrying short writes and EINTR); marks the stream closed on failure.
+  private func writeAllLocked(_ bytes: UnsafeRawBufferPointer) {
+    guard let base = bytes.baseAddress else { return }
+    var offset = 0
+    while offset < bytes.count {
+      let n = systemWrite(fd, base + offset, bytes.count - offset)
+      if n < 0 {
+        if errno == EINTR { continue }
+        closed = true
+        return
+      }
+      offset += n
+    }
   }
 }
 
