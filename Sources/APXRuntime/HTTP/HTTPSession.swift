@@ -27,6 +27,8 @@ public struct HTTPSessionOptions: Sendable {
 /// the caller's (`RESTCall`), so that each hop can be shown and secured.
 public struct HTTPSession: Sendable {
   let client: HTTPClient
+  /// The one event loop every connection of this session runs on (see `BodyPump`).
+  let eventLoop: any EventLoop
 
   /// Runs `body` with a session whose client is shut down on return.
   public static func with<T: Sendable>(
@@ -54,10 +56,21 @@ public struct HTTPSession: Sendable {
       }
       config.tlsConfiguration = tls
     }
-    return try await HTTPClient.withHTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: config) {
-      client in
-      try await body(HTTPSession(client: client))
+    // A loop of its own, of one thread: so a body can be consumed on the thread that reads it
+    // (BodyPump). One thread drives many connections; apx's work is not the network's.
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let eventLoop = group.next()
+    let result: T
+    do {
+      result = try await HTTPClient.withHTTPClient(eventLoopGroup: group, configuration: config) { client in
+        try await body(HTTPSession(client: client, eventLoop: eventLoop))
+      }
+    } catch {
+      try? await group.shutdownGracefully()
+      throw error
     }
+    try await group.shutdownGracefully()
+    return result
   }
 
   /// Sends one request (no redirects) and returns once the response head has arrived.

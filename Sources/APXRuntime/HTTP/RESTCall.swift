@@ -210,10 +210,9 @@ public struct RESTCall: Sendable {
       }
       do {
         // AsyncHTTPClient's deadline ends with the response head: bound the body too.
+        let pump = BodyPump(eventLoop: session.eventLoop)
         try await Self.untilDeadline(options.timeout == nil ? nil : deadline) {
-          for try await chunk in response.body {
-            try sink.receive(.bodyChunk(BodyChunk(chunk)))
-          }
+          try await pump.forward(response.body, to: sink)
         }
         try sink.receive(.bodyEnd)
       } catch {
