@@ -15,7 +15,7 @@ final class Context: Sendable {
   let stdoutIsTerminal: Bool
   let stderrIsTerminal: Bool
 
-  init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+  init(environment: [String: String] = ProcessEnvironment.current()) {
     stdout = OutputStream(fd: 1)
     stderr = OutputStream(fd: 2)
     self.environment = environment
