@@ -48,15 +48,13 @@ enum Main {
       // `apx call` skips ArgumentParser when its line is plain (see FastCallArguments).
       if let invocation = FastCallArguments.parse(Array(CommandLine.arguments.dropFirst())) {
         try await invocation.run()
-        context.stdout.flush()
-        context.stderr.flush()
-        exit(0)
-      }
-      var command = try APX.parseAsRoot()
-      if var asyncCommand = command as? any AsyncParsableCommand {
-        try await asyncCommand.run()
       } else {
-        try command.run()
+        var command = try APX.parseAsRoot()
+        if var asyncCommand = command as? any AsyncParsableCommand {
+          try await asyncCommand.run()
+        } else {
+          try command.run()
+        }
       }
       status = 0
     } catch {
