@@ -165,6 +165,28 @@ struct RESTCallTests {
     }
   }
 
+  @Test func rawOutputOfAManyChunkBodyIsByteExact() async throws {
+    try await withDemoServer { server in
+      let registry = try TestRegistry.make(
+        """
+        {"api": "bulk", "environments": {"demo": {"base_url": "\(server.httpBaseURL)"}},
+         "endpoints": {"bytes": {"kind": "rest", "path": "/api/v2/bench/bytes",
+                                 "params": {"size": {"in": "query", "type": "integer"}}}}}
+        """)
+      // Many network chunks through BodyPump and OutputStream (large blocks go straight to
+      // stdout, small ones through its buffer): every byte must arrive once, in order.
+      let size = 1_000_003
+      let r = try await APXProcess.run(["call", "bulk.bytes", "size:=\(size)", "-o", "raw", "--registry", registry])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdoutBytes.count == size)
+      // The demo repeats bytes 0...255 (its 64 KiB chunks are a multiple of 256).
+      let firstWrong = r.stdoutBytes.withUnsafeBytes { raw in
+        raw.indices.first { raw[$0] != UInt8(truncatingIfNeeded: $0) }
+      }
+      #expect(firstWrong == nil, "first wrong byte at offset \(firstWrong ?? -1)")
+    }
+  }
+
   @Test func timeoutAlsoBoundsABodyThatStalls() async throws {
     try await withDemoServer { server in
       let registry = try TestRegistry.make(
