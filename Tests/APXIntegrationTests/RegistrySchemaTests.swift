@@ -272,7 +272,16 @@ enum SchemaCorpus {
     ),
     Case(
       name: "unknown-param-location", valid: false,
-      json: doc(endpoint: #"{"kind": "rest", "path": "/", "params": {"a": {"in": "cookie"}}}"#)),
+      json: doc(endpoint: #"{"kind": "rest", "path": "/", "params": {"a": {"in": "fragment"}}}"#)),
+    Case(
+      name: "param-styles-cookie-and-body-example", valid: true,
+      json: doc(
+        endpoint:
+          #"{"kind": "rest", "path": "/", "body_example": {"x": [1]}, "params": {"a": {"in": "cookie"}, "f": {"in": "query", "type": "json", "style": "deepObject", "explode": true, "deprecated": true}}}"#
+      )),
+    Case(
+      name: "unknown-param-style", valid: false,
+      json: doc(endpoint: #"{"kind": "rest", "path": "/", "params": {"a": {"in": "query", "style": "fancy"}}}"#)),
     Case(
       name: "unknown-param-type", valid: false,
       json: doc(endpoint: #"{"kind": "rest", "path": "/", "params": {"a": {"type": "int"}}}"#)),

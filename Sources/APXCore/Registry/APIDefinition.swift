@@ -6,6 +6,10 @@ public struct APIDefinition: Sendable {
   /// The API's name, the part before the first dot in `apx call API.ENDPOINT`.
   public var name: String
   public var title: String?
+  /// The file's `description`, for people reading it (and kept by `RegistryWriter`).
+  public var description: String?
+  /// The file's `$schema` reference, e.g. `./registry.schema.json`.
+  public var schemaReference: String?
   /// Environments in file order.
   public var environments: [NamedEnvironment]
   public var defaultEnvironment: String?
@@ -50,12 +54,14 @@ public struct NamedEnvironment: Sendable, Hashable {
   public var name: String
   /// `http(s)://host:port[/prefix]` for REST/SSE, `grpc(s)://host:port` for gRPC.
   public var baseURL: String
+  public var description: String?
   /// Extra `${env:...}`-free variables an environment may define (reserved).
   public var variables: [String: String]
 
-  public init(name: String, baseURL: String, variables: [String: String] = [:]) {
+  public init(name: String, baseURL: String, description: String? = nil, variables: [String: String] = [:]) {
     self.name = name
     self.baseURL = baseURL
+    self.description = description
     self.variables = variables
   }
 }

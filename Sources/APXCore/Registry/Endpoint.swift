@@ -20,6 +20,8 @@ public struct Endpoint: Sendable {
   public var expectStatus: [Int]?
   /// How the body is encoded when params go `in: body`/`form`/`multipart`.
   public var bodyEncoding: BodyEncoding?
+  /// An example body (a template built from the API's schema by `apx import`), shown by `describe`.
+  public var bodyExample: JSONValue?
   /// Overrides the API's auth; `.none` switches auth off for this endpoint.
   public var auth: AuthConfig?
   /// Overrides fields of the API's retry policy.

@@ -1,8 +1,29 @@
 /// Where a parameter goes in the request.
 public enum ParamLocation: String, Sendable, Hashable, CaseIterable {
   case path, query, header, body, form, multipart
+  /// Sent in the `Cookie` header as `name=value`.
+  case cookie
   /// A top-level field of a gRPC request message.
   case message
+}
+
+/// How an array or object value is written into a path, query, header or
+/// cookie (OpenAPI's `style`); `nil` on a `Param` means the location's default.
+public enum ParamStyle: String, Sendable, Hashable, CaseIterable {
+  /// Query/cookie default: `ids=1&ids=2` (explode) or `ids=1,2`.
+  case form
+  /// `ids=1%202`.
+  case spaceDelimited
+  /// `ids=1|2`.
+  case pipeDelimited
+  /// `filter[status]=open&filter[label]=bug`.
+  case deepObject
+  /// Path/header default: `1,2`.
+  case simple
+  /// Path: `.1.2` (explode) or `.1,2`.
+  case label
+  /// Path: `;ids=1;ids=2` (explode) or `;ids=1,2`.
+  case matrix
 }
 
 /// The type a parameter's value must have.
@@ -26,11 +47,18 @@ public struct Param: Sendable, Hashable {
   public var allowed: [JSONValue]?
   /// The name sent on the wire when it differs from `name`.
   public var wireName: String?
+  /// How arrays and objects are serialized; nil: the location's default.
+  public var style: ParamStyle?
+  /// Whether arrays and objects are exploded; nil: true for `form`, false otherwise.
+  public var explode: Bool?
+  /// The API marks this parameter deprecated (`describe` says so).
+  public var deprecated: Bool
 
   public init(
     name: String, location: ParamLocation, type: ParamType = .string, required: Bool = false,
     defaultValue: JSONValue? = nil, description: String? = nil, contentType: String? = nil, secret: Bool = false,
-    allowed: [JSONValue]? = nil, wireName: String? = nil
+    allowed: [JSONValue]? = nil, wireName: String? = nil, style: ParamStyle? = nil, explode: Bool? = nil,
+    deprecated: Bool = false
   ) {
     self.name = name
     self.location = location
@@ -42,7 +70,18 @@ public struct Param: Sendable, Hashable {
     self.secret = secret
     self.allowed = allowed
     self.wireName = wireName
+    self.style = style
+    self.explode = explode
+    self.deprecated = deprecated
   }
+
+  /// The style in effect: the declared one, else `simple` for path and header, `form` elsewhere.
+  public var effectiveStyle: ParamStyle {
+    style ?? ([.path, .header].contains(location) ? .simple : .form)
+  }
+
+  /// Whether arrays and objects are exploded: the declared value, else true for `form` only.
+  public var effectiveExplode: Bool { explode ?? (effectiveStyle == .form) }
 
   /// The name sent on the wire.
   public var sentName: String { wireName ?? name }

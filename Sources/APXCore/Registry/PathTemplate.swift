@@ -50,7 +50,8 @@ public struct PathTemplate: Sendable, Hashable {
 
   /// Like `expand(_:)`, but placeholders named in `kept` stay as `{name}` for a later step
   /// (the auth step fills an `api_key` with `"in": "path"` once its secret is resolved).
-  func expand(_ values: [String: String], keeping kept: Set<String>) throws(APXError) -> String {
+  /// With `encoded`, the values are already percent-encoded (see `ParamSerializer.path`).
+  func expand(_ values: [String: String], keeping kept: Set<String>, encoded: Bool = false) throws(APXError) -> String {
     var out = ""
     for part in parts {
       switch part {
@@ -61,7 +62,7 @@ public struct PathTemplate: Sendable, Hashable {
         guard let value = values[name] else {
           throw APXError(.usage, "no value for the path parameter \"\(name)\"", hint: "pass \(name)=VALUE")
         }
-        out += PercentEncoding.encode(value, allowed: .pathSegment)
+        out += encoded ? value : PercentEncoding.encode(value, allowed: .pathSegment)
       }
     }
     return out

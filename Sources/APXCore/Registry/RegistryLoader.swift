@@ -6,12 +6,14 @@ public enum RegistryLoader {
     "endpoints",
   ]
   static let endpointKeys = [
-    "kind", "description", "method", "path", "params", "headers", "expect_status", "body", "auth", "retry",
+    "kind", "description", "method", "path", "params", "headers", "expect_status", "body", "body_example", "auth",
+    "retry",
     "idempotent", "idempotency_key", "timeout", "until_event", "fail_on_event", "reconnect", "fallback", "progress",
     "service", "schema", "retry_codes",
   ]
   static let paramKeys = [
-    "in", "type", "required", "default", "description", "content_type", "secret", "enum", "name",
+    "in", "type", "required", "default", "description", "content_type", "secret", "enum", "name", "style", "explode",
+    "deprecated",
   ]
   static let httpMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
@@ -34,7 +36,7 @@ public enum RegistryLoader {
   static func decode(_ r: inout DocumentReader) -> APIDefinition? {
     let root: [JSONPathComponent] = []
     guard let top = r.object(r.document.value, at: root, allowed: topKeys) else { return nil }
-    _ = r.optionalString(top, "$schema", at: root)
+    let schemaReference = r.optionalString(top, "$schema", at: root)
     let apiValue = top.first(where: { $0.key == "api" })?.value
     let name = r.requiredString(top, "api", at: root) ?? ""
     if name.isEmpty, apiValue?.stringValue != nil {
@@ -46,19 +48,20 @@ public enum RegistryLoader {
     }
     var api = APIDefinition(name: name, sourceFile: r.file)
     api.title = r.optionalString(top, "title", at: root)
-    _ = r.optionalString(top, "description", at: root)
+    api.description = r.optionalString(top, "description", at: root)
+    api.schemaReference = schemaReference
     if let envValue = top.first(where: { $0.key == "environments" })?.value,
       let envs = r.object(envValue, at: [.key("environments")])
     {
       for env in envs {
         let p: [JSONPathComponent] = [.key("environments"), .key(env.key)]
         guard let fields = r.object(env.value, at: p, allowed: ["base_url", "description"]) else { continue }
-        _ = r.optionalString(fields, "description", at: p)
+        let description = r.optionalString(fields, "description", at: p)
         guard let base = r.requiredString(fields, "base_url", at: p) else { continue }
         if !isSupportedBaseURL(base) {
           r.fail(p + [.key("base_url")], "base_url \"\(base)\" must start with http://, https://, grpc:// or grpcs://")
         }
-        api.environments.append(NamedEnvironment(name: env.key, baseURL: base))
+        api.environments.append(NamedEnvironment(name: env.key, baseURL: base, description: description))
       }
     }
     api.defaultEnvironment = r.optionalString(top, "default_environment", at: root)
@@ -175,6 +178,7 @@ public enum RegistryLoader {
         r.fail(p + [.key("body")], "unknown body encoding \"\(body)\"", hint: "use json, form, multipart or raw")
       }
     }
+    e.bodyExample = f.first(where: { $0.key == "body_example" })?.value
     if let auth = f.first(where: { $0.key == "auth" })?.value {
       e.auth = AuthConfigDecoder.decode(auth, at: p + [.key("auth")], &r)
     }
@@ -248,7 +252,7 @@ public enum RegistryLoader {
         r.fail(
           p + [.key("in")], "unknown parameter location \"\(text)\"",
           hint: Suggestions.hint(for: text, in: ParamLocation.allCases.map(\.rawValue))
-            ?? "use path, query, header, body, form or multipart")
+            ?? "use path, query, header, cookie, body, form or multipart")
       }
     }
     var type: ParamType = .string
@@ -272,6 +276,23 @@ public enum RegistryLoader {
     param.contentType = r.optionalString(f, "content_type", at: p)
     param.secret = r.optionalBool(f, "secret", at: p) ?? false
     param.wireName = r.optionalString(f, "name", at: p)
+    if let text = r.optionalString(f, "style", at: p) {
+      if let style = ParamStyle(rawValue: text) {
+        param.style = style
+        if !allowedStyles(for: location).contains(style) {
+          r.fail(
+            p + [.key("style")], "style \"\(text)\" does not apply to a \(location.rawValue) parameter",
+            hint: "use one of \(allowedStyles(for: location).map(\.rawValue).joined(separator: ", "))")
+        }
+      } else {
+        r.fail(
+          p + [.key("style")], "unknown style \"\(text)\"",
+          hint: Suggestions.hint(for: text, in: ParamStyle.allCases.map(\.rawValue))
+            ?? "use form, spaceDelimited, pipeDelimited, deepObject, simple, label or matrix")
+      }
+    }
+    param.explode = r.optionalBool(f, "explode", at: p)
+    param.deprecated = r.optionalBool(f, "deprecated", at: p) ?? false
     if let allowed = f.first(where: { $0.key == "enum" })?.value {
       if case .array(let items) = allowed {
         param.allowed = items
@@ -280,6 +301,17 @@ public enum RegistryLoader {
       }
     }
     return param
+  }
+
+  /// The serialization styles OpenAPI allows per location.
+  static func allowedStyles(for location: ParamLocation) -> [ParamStyle] {
+    switch location {
+    case .path: [.simple, .label, .matrix]
+    case .query: [.form, .spaceDelimited, .pipeDelimited, .deepObject]
+    case .header: [.simple]
+    case .cookie: [.form]
+    default: []
+    }
   }
 
   /// `authPlaceholder` is the `{name}` an `api_key` auth with `"in": "path"` fills, which needs no parameter.

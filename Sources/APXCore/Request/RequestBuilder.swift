@@ -76,6 +76,7 @@ public struct RequestBuilder {
 
     var pathValues: [String: String] = [:]
     var query: [(String, String)] = []
+    var cookies: [(String, String)] = []
     var headers = api.headers
     for h in endpoint.headers {
       headers.removeAll { $0.name.lowercased() == h.name.lowercased() }
@@ -110,21 +111,16 @@ public struct RequestBuilder {
         if param.secret, let s = Self.text(value) { secrets.append(s) }
         switch param.location {
         case .path:
-          guard let s = Self.text(value) else {
-            throw APXError(.usage, "path parameter \(param.name) must be a single value, got \(value.typeName)")
+          if case .null = value {
+            throw APXError(.usage, "path parameter \(param.name) must have a value, got null")
           }
-          pathValues[param.name] = s
+          pathValues[param.name] = try ParamSerializer.path(param, value)
         case .query:
-          for item in value.arrayValue ?? [value] {
-            guard let s = Self.text(item) else {
-              throw APXError(.usage, "query parameter \(param.name) must hold plain values, got \(item.typeName)")
-            }
-            query.append((wire, s))
-          }
+          query += try ParamSerializer.query(param, value)
+        case .cookie:
+          cookies += try ParamSerializer.query(param, value)
         case .header:
-          guard let s = Self.text(value) else {
-            throw APXError(.usage, "header parameter \(param.name) must be a single value, got \(value.typeName)")
-          }
+          let s = try ParamSerializer.header(param, value)
           headers.removeAll { $0.name.lowercased() == wire.lowercased() }
           headers.append(HeaderField(wire, s))
         case .body, .message:
@@ -143,7 +139,17 @@ public struct RequestBuilder {
 
     // An api_key auth "in": "path" fills its {name} segment after secrets are resolved.
     let authPlaceholder = (endpoint.auth ?? api.auth)?.pathPlaceholder
-    let path = try PathTemplate(endpoint.path).expand(pathValues, keeping: authPlaceholder.map { [$0] } ?? [])
+    let path = try PathTemplate(endpoint.path).expand(
+      pathValues, keeping: authPlaceholder.map { [$0] } ?? [], encoded: true)
+    if !cookies.isEmpty {
+      // Cookie values are sent as given (RFC 6265 has no percent-encoding); names and values joined by "; ".
+      let text = cookies.map { $0.0 + "=" + $0.1 }.joined(separator: "; ")
+      if let i = headers.firstIndex(where: { $0.name.lowercased() == "cookie" }) {
+        headers[i].value += "; " + text
+      } else {
+        headers.append(HeaderField("Cookie", text))
+      }
+    }
     var url = Self.joinURL(baseURL, path)
     if !query.isEmpty {
       let encoded = query.map {

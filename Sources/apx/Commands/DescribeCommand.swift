@@ -97,9 +97,13 @@ enum EndpointDescription {
       if let c = p.contentType { pm.append(JSONMember("content_type", .string(c))) }
       if let a = p.allowed { pm.append(JSONMember("enum", .array(a))) }
       if p.secret { pm.append(JSONMember("secret", .bool(true))) }
+      if let style = p.style { pm.append(JSONMember("style", .string(style.rawValue))) }
+      if let explode = p.explode { pm.append(JSONMember("explode", .bool(explode))) }
+      if p.deprecated { pm.append(JSONMember("deprecated", .bool(true))) }
       params.append(.object(pm))
     }
     m.append(JSONMember("params", .array(params)))
+    if let x = e.bodyExample { m.append(JSONMember("body_example", x)) }
     if let s = e.expectStatus { m.append(JSONMember("expect_status", .array(s.map { .int($0) }))) }
     if let sse = e.sse {
       var sm: [JSONMember] = []
@@ -112,6 +116,11 @@ enum EndpointDescription {
     }
     if let auth = e.auth ?? api.auth { m.append(JSONMember("auth", .string(auth.typeName))) }
     m.append(JSONMember("example", .string(CallExample.line(api: api, endpoint: e))))
+    if let x = e.bodyExample {
+      // The body template as a ready-to-edit `-d` argument.
+      let quoted = "'" + x.compactJSON.replacingOccurrences(of: "'", with: "'\\''") + "'"
+      m.append(JSONMember("example_json", .string("apx call \(api.name).\(e.name) -d \(quoted)")))
+    }
     return .object(m)
   }
 }

@@ -339,9 +339,9 @@ import Testing
       hint: "did you mean \"query\"?")
     expectError(
       RegistryFixture.document(
-        endpoints: #"    "e": { "kind": "rest", "path": "/", "params": { "q": { "in": "cookie" } } }"#),
-      message: "unknown parameter location \"cookie\"", path: ".endpoints.e.params.q.in", at: "\"cookie\"",
-      hint: "use path, query, header, body, form or multipart")
+        endpoints: #"    "e": { "kind": "rest", "path": "/", "params": { "q": { "in": "fragment" } } }"#),
+      message: "unknown parameter location \"fragment\"", path: ".endpoints.e.params.q.in", at: "\"fragment\"",
+      hint: "use path, query, header, cookie, body, form or multipart")
     expectError(
       RegistryFixture.document(
         endpoints: #"    "e": { "kind": "rest", "path": "/", "params": { "q": { "type": "int" } } }"#),
@@ -612,7 +612,7 @@ import Testing
         "endpoints": {
           "a": { "kind": "rest", "path": "/a/{id}" },
           "b": { "kind": "ress", "path": "/b" },
-          "c": { "kind": "rest", "path": "/c", "params": { "x": { "in": "cookie" } } }
+          "c": { "kind": "rest", "path": "/c", "params": { "x": { "in": "fragment" } } }
         }
       }
       """
@@ -625,7 +625,7 @@ import Testing
         "-1.0 is out of range",
         "the path uses {id} but no parameter \"id\" is declared",
         "unknown kind \"ress\"",
-        "unknown parameter location \"cookie\"",
+        "unknown parameter location \"fragment\"",
       ])
     #expect(
       errors.map(\.location) == [
@@ -639,7 +639,7 @@ import Testing
     #expect(lines.count == 7)
     #expect(lines.first == "sample.json:3:12: error: unknown key \"titel\" (at .titel)")
     #expect(
-      lines.last == "sample.json:10:67: error: unknown parameter location \"cookie\" (at .endpoints.c.params.x.in)")
+      lines.last == "sample.json:10:67: error: unknown parameter location \"fragment\" (at .endpoints.c.params.x.in)")
     #expect(all.description.contains("  hint: did you mean \"title\"?"))
   }
 }

@@ -1,0 +1,180 @@
+/// Turns registry values back into registry JSON that `RegistryLoader` reads
+/// to equal values: used by `apx import` and `apx call URL --save`.
+///
+/// The output is canonical so that files diff cleanly in git: keys in a fixed
+/// order (the order of the README's registry reference), defaults left out,
+/// two-space indentation, and the layout of `RegistryLayout` (one line per
+/// parameter and per small block, one line per key for the large blocks).
+/// Writing the same values twice gives the same bytes.
+public enum RegistryWriter {
+  /// The whole registry file for `api`, ending with a newline.
+  public static func text(_ api: APIDefinition) -> String {
+    RegistryLayout.render(value(api), depth: 0) + "\n"
+  }
+
+  /// The registry document of `api` as a JSON value, keys in canonical order.
+  public static func value(_ api: APIDefinition) -> JSONValue {
+    var m: [JSONMember] = []
+    if let s = api.schemaReference { m.append(JSONMember("$schema", .string(s))) }
+    m.append(JSONMember("api", .string(api.name)))
+    if let t = api.title { m.append(JSONMember("title", .string(t))) }
+    if let d = api.description { m.append(JSONMember("description", .string(d))) }
+    if !api.environments.isEmpty {
+      m.append(
+        JSONMember(
+          "environments",
+          .object(
+            api.environments.map { env in
+              var f = [JSONMember("base_url", .string(env.baseURL))]
+              if let d = env.description { f.append(JSONMember("description", .string(d))) }
+              return JSONMember(env.name, .object(f))
+            })))
+    }
+    if let d = api.defaultEnvironment { m.append(JSONMember("default_environment", .string(d))) }
+    if !api.headers.isEmpty { m.append(JSONMember("headers", headers(api.headers))) }
+    if let a = api.auth { m.append(JSONMember("auth", auth(a))) }
+    if let r = api.retry { m.append(JSONMember("retry", retry(r))) }
+    m.append(JSONMember("endpoints", .object(api.endpoints.map { JSONMember($0.name, endpoint($0)) })))
+    return .object(m)
+  }
+
+  /// One endpoint's registry object (without its name), keys in canonical order.
+  public static func endpoint(_ e: Endpoint) -> JSONValue {
+    var m = [JSONMember("kind", .string(e.kind.rawValue))]
+    if let grpc = e.grpc, e.kind == .grpc {
+      if let d = e.description { m.append(JSONMember("description", .string(d))) }
+      m.append(JSONMember("service", .string(grpc.service)))
+      m.append(JSONMember("method", .string(e.method)))
+      m.append(JSONMember("schema", schema(grpc.schema)))
+    } else {
+      // The loader's default method is GET (POST for jsonrpc); an SSE GET is written without it.
+      let defaultMethod = e.kind == .jsonrpc ? "POST" : (e.kind == .sse ? "GET" : nil)
+      if e.method != defaultMethod { m.append(JSONMember("method", .string(e.method))) }
+      if e.kind != .jsonrpc || e.path != "/" { m.append(JSONMember("path", .string(e.path))) }
+      if let d = e.description { m.append(JSONMember("description", .string(d))) }
+    }
+    if e.idempotent { m.append(JSONMember("idempotent", .bool(true))) }
+    if e.idempotencyKey { m.append(JSONMember("idempotency_key", .bool(true))) }
+    if let b = e.bodyEncoding { m.append(JSONMember("body", .string(b.rawValue))) }
+    if let x = e.bodyExample { m.append(JSONMember("body_example", x)) }
+    if !e.params.isEmpty {
+      m.append(JSONMember("params", .object(e.params.map { JSONMember($0.name, param($0, kind: e.kind)) })))
+    }
+    if !e.headers.isEmpty { m.append(JSONMember("headers", headers(e.headers))) }
+    if let s = e.expectStatus { m.append(JSONMember("expect_status", .array(s.map(JSONValue.int)))) }
+    if let a = e.auth { m.append(JSONMember("auth", auth(a))) }
+    if let r = e.retry { m.append(JSONMember("retry", retry(r))) }
+    if let codes = e.grpc?.retryableCodes {
+      m.append(JSONMember("retry_codes", .array(codes.map(JSONValue.string))))
+    }
+    if let t = e.timeout { m.append(JSONMember("timeout", .double(t))) }
+    if let sse = e.sse, e.kind == .sse { m += sseMembers(sse) }
+    return .object(m)
+  }
+
+  /// One parameter's registry object; `kind` decides which `in` is the default.
+  public static func param(_ p: Param, kind: EndpointKind) -> JSONValue {
+    var m = [JSONMember("in", .string(p.location.rawValue))]
+    if let w = p.wireName { m.append(JSONMember("name", .string(w))) }
+    if p.type != .string { m.append(JSONMember("type", .string(p.type.rawValue))) }
+    if let c = p.contentType { m.append(JSONMember("content_type", .string(c))) }
+    // Written whenever true (a path parameter too, for readers), false only where it is not the default.
+    if p.required || p.location == .path { m.append(JSONMember("required", .bool(p.required))) }
+    if let d = p.defaultValue { m.append(JSONMember("default", d)) }
+    if let a = p.allowed { m.append(JSONMember("enum", .array(a))) }
+    if let s = p.style { m.append(JSONMember("style", .string(s.rawValue))) }
+    if let x = p.explode { m.append(JSONMember("explode", .bool(x))) }
+    if p.deprecated { m.append(JSONMember("deprecated", .bool(true))) }
+    if p.secret { m.append(JSONMember("secret", .bool(true))) }
+    if let d = p.description { m.append(JSONMember("description", .string(d))) }
+    return .object(m)
+  }
+
+  /// An `auth` block.
+  public static func auth(_ a: AuthConfig) -> JSONValue {
+    var m = [JSONMember("type", .string(a.typeName))]
+    switch a {
+    case .none: break
+    case .bearer(let token): m.append(JSONMember("token", .string(token)))
+    case .apiKey(let location, let name, let value):
+      m += [
+        JSONMember("in", .string(location.rawValue)), JSONMember("name", .string(name)),
+        JSONMember("value", .string(value)),
+      ]
+    case .basic(let user, let password):
+      m.append(JSONMember("username", .string(user)))
+      if !password.isEmpty { m.append(JSONMember("password", .string(password))) }
+    case .oauth2ClientCredentials(let c):
+      m += [
+        JSONMember("token_url", .string(c.tokenURL)), JSONMember("client_id", .string(c.clientID)),
+        JSONMember("client_secret", .string(c.clientSecret)),
+      ]
+      if !c.scopes.isEmpty { m.append(JSONMember("scopes", .array(c.scopes.map(JSONValue.string)))) }
+      if let a = c.audience { m.append(JSONMember("audience", .string(a))) }
+      if !c.extraFields.isEmpty { m.append(JSONMember("extra_fields", headers(c.extraFields))) }
+    case .tokenCommand(let command, let lifetime):
+      m.append(JSONMember("command", .array(command.map(JSONValue.string))))
+      if let l = lifetime { m.append(JSONMember("lifetime", .double(l))) }
+    }
+    return .object(m)
+  }
+
+  /// A `retry` block with only the fields that are set.
+  public static func retry(_ r: RetryConfig) -> JSONValue {
+    var m: [JSONMember] = []
+    if let v = r.maxAttempts { m.append(JSONMember("max_attempts", .int(v))) }
+    if let v = r.initialDelay { m.append(JSONMember("initial_delay", .double(v))) }
+    if let v = r.multiplier { m.append(JSONMember("multiplier", .double(v))) }
+    if let v = r.maxDelay { m.append(JSONMember("max_delay", .double(v))) }
+    if let v = r.jitter { m.append(JSONMember("jitter", .bool(v))) }
+    if let v = r.onStatus { m.append(JSONMember("on_status", .array(v.map(JSONValue.int)))) }
+    if let v = r.onGRPCCodes { m.append(JSONMember("on_grpc_codes", .array(v.map(JSONValue.string)))) }
+    return .object(m)
+  }
+
+  static func headers(_ fields: [HeaderField]) -> JSONValue {
+    .object(fields.map { JSONMember($0.name, .string($0.value)) })
+  }
+
+  static func schema(_ s: SchemaSource) -> JSONValue {
+    switch s {
+    case .reflection: return .object([JSONMember("reflection", .bool(true))])
+    case .protoset(let path): return .object([JSONMember("protoset", .string(path))])
+    case .protoFiles(let files, let importPaths):
+      var m = [JSONMember("proto", .array(files.map(JSONValue.string)))]
+      if !importPaths.isEmpty { m.append(JSONMember("import_paths", .array(importPaths.map(JSONValue.string)))) }
+      return .object(m)
+    }
+  }
+
+  static func sseMembers(_ o: SSEOptions) -> [JSONMember] {
+    var m: [JSONMember] = []
+    if !o.untilEvent.isEmpty { m.append(JSONMember("until_event", .array(o.untilEvent.map(JSONValue.string)))) }
+    if !o.failOnEvent.isEmpty { m.append(JSONMember("fail_on_event", .array(o.failOnEvent.map(JSONValue.string)))) }
+    if o.reconnect != ReconnectConfig() {
+      m.append(
+        JSONMember(
+          "reconnect",
+          .object([
+            JSONMember("delays", .array(o.reconnect.delays.map(JSONValue.double))),
+            JSONMember("max_failures", .int(o.reconnect.maxFailures)),
+          ])))
+    }
+    if let f = o.fallback {
+      var fm = [
+        JSONMember("poll", .string(f.poll)), JSONMember("interval", .double(f.interval)),
+        JSONMember("until", .string(f.until)), JSONMember("equals", .array(f.equals)),
+      ]
+      if !f.failWhen.isEmpty { fm.append(JSONMember("fail_when", .array(f.failWhen))) }
+      m.append(JSONMember("fallback", .object(fm)))
+    }
+    if let p = o.progress {
+      var pm: [JSONMember] = []
+      if let v = p.fraction { pm.append(JSONMember("fraction", .string(v))) }
+      if let v = p.done { pm.append(JSONMember("done", .string(v))) }
+      if let v = p.total { pm.append(JSONMember("total", .string(v))) }
+      m.append(JSONMember("progress", .object(pm)))
+    }
+    return m
+  }
+}

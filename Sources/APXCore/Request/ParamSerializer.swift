@@ -1,0 +1,93 @@
+/// Writes parameter values into paths, queries, headers and cookies the way
+/// OpenAPI's `style` and `explode` describe (OpenAPI 3.1 "Style Values";
+/// a scalar is the same in every style except `label` and `matrix`).
+enum ParamSerializer {
+  /// The text of each scalar (arrays of scalars only); nil for nested values.
+  static func items(_ value: JSONValue) -> [String]? {
+    var out: [String] = []
+    for item in value.arrayValue ?? [value] {
+      guard let s = RequestBuilder.text(item) else { return nil }
+      out.append(s)
+    }
+    return out
+  }
+
+  /// Object members as key/text pairs (nested values as compact JSON).
+  static func pairs(_ members: [JSONMember]) -> [(String, String)] {
+    members.map { ($0.key, RequestBuilder.text($0.value) ?? $0.value.compactJSON) }
+  }
+
+  /// The path segment for `param`, already percent-encoded.
+  static func path(_ param: Param, _ value: JSONValue) throws(APXError) -> String {
+    let enc = { (s: String) in PercentEncoding.encode(s, allowed: .pathSegment) }
+    let name = enc(param.sentName)
+    let explode = param.effectiveExplode
+    if case .object(let members) = value {
+      let kv = pairs(members)
+      switch param.effectiveStyle {
+      case .label:
+        return "."
+          + kv.map { explode ? enc($0.0) + "=" + enc($0.1) : enc($0.0) + "," + enc($0.1) }
+          .joined(separator: explode ? "." : ",")
+      case .matrix:
+        return explode
+          ? kv.map { ";" + enc($0.0) + "=" + enc($0.1) }.joined()
+          : ";" + name + "=" + kv.map { enc($0.0) + "," + enc($0.1) }.joined(separator: ",")
+      default:
+        return kv.map { explode ? enc($0.0) + "=" + enc($0.1) : enc($0.0) + "," + enc($0.1) }.joined(separator: ",")
+      }
+    }
+    guard let values = items(value)?.map(enc) else {
+      throw APXError(.usage, "path parameter \(param.name) must hold plain values, got \(value.typeName)")
+    }
+    if value.arrayValue == nil, param.style == nil || param.style == .simple { return values[0] }
+    switch param.effectiveStyle {
+    case .label: return "." + values.joined(separator: explode ? "." : ",")
+    case .matrix:
+      return explode ? values.map { ";" + name + "=" + $0 }.joined() : ";" + name + "=" + values.joined(separator: ",")
+    default: return values.joined(separator: ",")
+    }
+  }
+
+  /// Query (or cookie) name/value pairs, not yet percent-encoded.
+  static func query(_ param: Param, _ value: JSONValue) throws(APXError) -> [(String, String)] {
+    let name = param.sentName
+    let explode = param.effectiveExplode
+    if case .null = value { return [] }
+    if case .object(let members) = value {
+      let kv = pairs(members)
+      switch param.effectiveStyle {
+      case .deepObject: return kv.map { ("\(name)[\($0.0)]", $0.1) }
+      case .spaceDelimited, .pipeDelimited:
+        let sep = param.effectiveStyle == .spaceDelimited ? " " : "|"
+        return [(name, kv.map { $0.0 + sep + $0.1 }.joined(separator: sep))]
+      default:
+        return explode ? kv : [(name, kv.map { $0.0 + "," + $0.1 }.joined(separator: ","))]
+      }
+    }
+    guard let values = items(value) else {
+      let item = value.arrayValue?.first { RequestBuilder.text($0) == nil }
+      throw APXError(
+        .usage,
+        "\(param.location.rawValue) parameter \(param.name) must hold plain values, got \((item ?? value).typeName)")
+    }
+    if value.arrayValue == nil { return [(name, values[0])] }
+    switch param.effectiveStyle {
+    case .spaceDelimited: return [(name, values.joined(separator: " "))]
+    case .pipeDelimited: return [(name, values.joined(separator: "|"))]
+    default: return explode ? values.map { (name, $0) } : [(name, values.joined(separator: ","))]
+    }
+  }
+
+  /// A header value (`simple` style).
+  static func header(_ param: Param, _ value: JSONValue) throws(APXError) -> String {
+    if case .object(let members) = value {
+      return pairs(members).map { param.effectiveExplode ? $0.0 + "=" + $0.1 : $0.0 + "," + $0.1 }
+        .joined(separator: ",")
+    }
+    guard let values = items(value) else {
+      throw APXError(.usage, "header parameter \(param.name) must hold plain values, got \(value.typeName)")
+    }
+    return values.joined(separator: ",")
+  }
+}
