@@ -186,9 +186,9 @@ _apx() {
 
 _apx_call() {
     repeating_flags=()
-    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --emit-defaults --token-stdin --version -h --help)
-    repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size -d --data --max-events)
+    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --emit-defaults --token-stdin --form --no-auth --sse --version -h --help)
+    repeating_options=(--registry -H --header --until-event --proto --import-path)
+    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size -d --data --max-events -a --auth --bearer --protoset)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -244,6 +244,24 @@ _apx_call() {
         return
         ;;
     '--max-events')
+        return
+        ;;
+    '-a'|'--auth')
+        return
+        ;;
+    '--bearer')
+        return
+        ;;
+    '--until-event')
+        return
+        ;;
+    '--proto')
+        return
+        ;;
+    '--import-path')
+        return
+        ;;
+    '--protoset')
         return
         ;;
     esac

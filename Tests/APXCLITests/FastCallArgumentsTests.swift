@@ -26,6 +26,13 @@ struct FastCallArgumentsTests {
     ["call", "x.y", "--data={\"a\":1}", "q=\\@literal", "job_id=@-.job_id"],
     ["call", "x.y", "--token-stdin", "id=3", ""],
     ["call", "x.y", "--timeout", "1e2", "--select=.a[0].b"],
+    ["call", ":8080/p", "q==cat", "X-Trace:abc", "Remove:", "n:=1", "f@a.txt", "--form"],
+    ["call", "POST", "http://127.0.0.1:1/x", "-a", "u:p", "--no-auth", "name=v"],
+    ["call", "localhost:1/x", "--auth=u:p2", "-d", "@-"], ["call", "GET", "example.com/x", "--bearer", "t0k"],
+    ["call", "books.imports.status", "job_id=1", "X-Trace:abc", "q==cat"],
+    ["call", "grpc://h:1/p.S/M", "--proto", "a.proto", "--import-path", "protos", "--proto=b.proto", "-d", "{}"],
+    ["call", "grpcs://h:1/p.S/M", "--protoset", "x.protoset", "-H", "k: v", "id=1"],
+    ["call", "--sse", "http://h:1/s", "--until-event", "done", "--until-event=error", "--max-events", "3"],
   ]
 
   static let refused: [[String]] = [
@@ -38,6 +45,8 @@ struct FastCallArgumentsTests {
     ["call", "x.y", "-H", "no colon"], ["call", "x.y", "--max-events", "0"], ["call", "x.y", "--demo=true"],
     ["call", "x.y", "--token-stdin", "-d", "@-"], ["call", "x.y", "--token-stdin", "a=@-.x"],
     ["call", "x.y", "--max-message-size", "0"], ["call", "--generate-completion-script", "bash"],
+    ["call", ":1/x", "-a", "nocolon"], ["call", ":1/x", "--form", "-d", "{}"],
+    ["call", ":1/x", "-a", "u:p", "--bearer", "t"],
   ]
 
   @Test(arguments: accepted)

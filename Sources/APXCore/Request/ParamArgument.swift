@@ -40,6 +40,11 @@ public struct ParamArgument: Sendable, Hashable {
     guard !name.isEmpty else {
       throw APXError(.usage, "\"\(text)\" has no parameter name before '='", hint: "write name=value")
     }
+    try self.init(name: name, isJSON: isJSON, rest: rest)
+  }
+
+  /// The argument `name=rest` (or `name:=rest` when `isJSON`), the name already split off.
+  init(name: String, isJSON: Bool, rest: String) throws(APXError) {
     self.name = name
     if isJSON {
       if rest.hasPrefix("@") {

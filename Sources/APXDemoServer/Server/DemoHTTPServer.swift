@@ -45,6 +45,8 @@ final class DemoHTTPServer: Sendable {
     GifRoutes(catalogue: GifCatalogue(), stats: stats).register(on: router)
     OAuthRoutes(tokens: tokens, stats: stats).register(on: router)
     ControlRoutes(stats: stats, tokens: tokens).register(on: router)
+    EchoRoutes().register(on: router)
+    LinesRoutes().register(on: router)
     StallRoutes(stopping: stopping).register(on: router)
 
     let started = StartSignal()

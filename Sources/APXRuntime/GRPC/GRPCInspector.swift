@@ -14,6 +14,10 @@ public struct GRPCMethodSummary: Sendable {
   public var responseType: String
   /// A request JSON showing every field with a placeholder of its type.
   public var requestTemplate: JSONValue
+  /// The request message's fields as declared (`repeated string tags = 3`), in declaration order.
+  public var requestFields: [String]
+  /// The response message's fields as declared.
+  public var responseFields: [String]
 
   init(_ info: MethodInfo, pool: DescriptorPool) {
     service = info.service
@@ -22,6 +26,8 @@ public struct GRPCMethodSummary: Sendable {
     requestType = info.input.fullName
     responseType = info.output.fullName
     requestTemplate = pool.template(for: info.input)
+    requestFields = info.input.fields.map(\.description)
+    responseFields = info.output.fields.map(\.description)
   }
 
   /// The call shape's name.

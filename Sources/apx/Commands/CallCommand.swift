@@ -3,19 +3,29 @@ import APXRuntime
 import ArgumentParser
 import Foundation
 
-/// `apx call API.ENDPOINT [name=value | name:=json | name=@file ...]`
+/// `apx call API.ENDPOINT [ITEM ...]` or `apx call [METHOD] URL [ITEM ...]`
 struct CallCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "call",
-    abstract: "Call one endpoint from the registry and print the result as JSON.",
+    abstract: "Call a registry endpoint, or any URL, and print the result as JSON.",
     discussion: """
-      Parameters:
-        name=text        a value (converted to the parameter's type)
+      The target is API.ENDPOINT, or a URL: a target with a scheme, or containing '/' or ':',
+      is a URL (API and endpoint names contain neither). :8080/path and localhost:8080/path
+      mean http://localhost:8080/path. METHOD defaults to GET, or POST when there is a body.
+
+      Items (as in HTTPie and xh):
+        name=text        a value (a JSON string field of an ad-hoc call's body)
         name:=json       a raw JSON value: count:=3  tags:='["a","b"]'
-        name=@path       a file (streamed when the parameter is a file; else its text)
+        name=@path       a file's text (streamed when a registry parameter is a file)
         name:=@path      a JSON value read from a file
         name=@-.path     the value at a jq-style path of the JSON document on stdin:
                          apx call books.imports.create csv=@b.csv | apx call books.imports.status job_id=@-.job_id
+        name@path        a multipart file part, streamed from disk
+        Name:value       a header ('Name:' removes one)
+        name==value      a query parameter
+      A '\' before ':', '=', '@' or '\' in a name makes it part of the name.
+      When a URL falls under an environment's base URL in the registry, that API's auth,
+      headers and retry policy apply (-v names it; --no-auth drops the auth).
       REST prints the response body; SSE and gRPC streams print one JSON object per line.
       """
   )
@@ -23,11 +33,15 @@ struct CallCommand: AsyncParsableCommand {
   @OptionGroup var global: GlobalOptions
 
   @Argument(
-    help: ArgumentHelp("The endpoint, API.ENDPOINT (see `apx list`).", valueName: "API.ENDPOINT"),
+    help: ArgumentHelp(
+      "The endpoint, API.ENDPOINT (see `apx list`), or [METHOD] URL.", valueName: "API.ENDPOINT | [METHOD] URL"),
     completion: .custom(EndpointCompletion.complete))
   var target: String
 
-  @Argument(help: ArgumentHelp("Parameters: name=value, name:=json, name=@file, name=@-.path.", valueName: "PARAM"))
+  @Argument(
+    help: ArgumentHelp(
+      "Items: name=value, name:=json, name=@file, name:=@file, name=@-.path, name@file, Name:value, name==value.",
+      valueName: "ITEM"))
   var params: [String] = []
 
   @Option(
@@ -44,6 +58,50 @@ struct CallCommand: AsyncParsableCommand {
     name: .customLong("token-stdin"), help: "Read a bearer token from stdin and use it instead of the registry's auth.")
   var tokenStdin = false
 
+  @Flag(name: .customLong("form"), help: "Send body items as a form (multipart/form-data when there is a file part).")
+  var form = false
+
+  @Option(
+    name: [.customShort("a"), .customLong("auth")],
+    help: ArgumentHelp("Basic auth, instead of the registry's.", valueName: "USER:PASSWORD"))
+  var basicAuth: String?
+
+  @Option(
+    name: .customLong("bearer"),
+    help: ArgumentHelp("A bearer token, instead of the registry's auth.", valueName: "TOKEN"))
+  var bearer: String?
+
+  @Flag(name: .customLong("no-auth"), help: "Send no credentials from the registry.")
+  var noAuth = false
+
+  @Flag(
+    name: .customLong("sse"),
+    help: "Follow the URL as a server-sent-events stream (reconnecting with Last-Event-ID), one JSON object per event.")
+  var sse = false
+
+  @Option(
+    name: .customLong("until-event"),
+    help: ArgumentHelp("Stop a stream successfully after an event of this type (repeatable).", valueName: "NAME"))
+  var untilEvent: [String] = []
+
+  @Option(
+    name: .customLong("proto"),
+    help: ArgumentHelp(
+      "gRPC URL: take the schema from this .proto file, compiled with protoc (repeatable).", valueName: "FILE"))
+  var protoFiles: [String] = []
+
+  @Option(
+    name: .customLong("import-path"),
+    help: ArgumentHelp(
+      "gRPC URL: a folder protoc searches for --proto files and their imports (repeatable).", valueName: "DIR"))
+  var importPaths: [String] = []
+
+  @Option(
+    name: .customLong("protoset"),
+    help: ArgumentHelp(
+      "gRPC URL: take the schema from this FileDescriptorSet (default: server reflection).", valueName: "FILE"))
+  var protoset: String?
+
   func validate() throws {
     if let problem = invocation.problem { throw ValidationError(problem) }
   }
@@ -51,7 +109,9 @@ struct CallCommand: AsyncParsableCommand {
   /// The parsed arguments as plain data.
   var invocation: CallInvocation {
     CallInvocation(
-      global: global.values, target: target, params: params, data: data, maxEvents: maxEvents, tokenStdin: tokenStdin)
+      global: global.values, target: target, params: params, data: data, maxEvents: maxEvents, tokenStdin: tokenStdin,
+      form: form, basicAuth: basicAuth, bearer: bearer, noAuth: noAuth, sse: sse, untilEvent: untilEvent,
+      protoFiles: protoFiles, importPaths: importPaths, protoset: protoset)
   }
 
   func run() async throws {

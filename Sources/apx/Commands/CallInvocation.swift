@@ -6,14 +6,32 @@ import Foundation
 /// by the fast path (`FastCallArguments`), then run the same way.
 struct CallInvocation: Equatable {
   var global = GlobalValues()
-  /// API.ENDPOINT.
+  /// API.ENDPOINT, a URL, or an HTTP method followed by a URL in `params`' first place.
   var target = ""
-  /// name=value, name:=json, name=@file, name=@-.path.
+  /// Request items: name=value, name:=json, name=@file, name=@-.path, Name:value, name==value, name@file.
   var params: [String] = []
   /// `-d`: JSON text, @file or @-.
   var data: String?
   var maxEvents: Int?
   var tokenStdin = false
+  /// `--form`: body fields as a form (multipart with file parts).
+  var form = false
+  /// `-a USER:PASSWORD`: basic auth.
+  var basicAuth: String?
+  /// `--bearer TOKEN`.
+  var bearer: String?
+  /// `--no-auth`: no auth from the registry.
+  var noAuth = false
+  /// `--sse`: follow an ad-hoc URL as a server-sent-events stream.
+  var sse = false
+  /// `--until-event NAME`: stop a stream successfully after an event of this type.
+  var untilEvent: [String] = []
+  /// `--proto FILE` (repeatable): an ad-hoc gRPC call's schema from .proto files.
+  var protoFiles: [String] = []
+  /// `--import-path DIR` (repeatable): where protoc looks for imports.
+  var importPaths: [String] = []
+  /// `--protoset FILE`: an ad-hoc gRPC call's schema from a FileDescriptorSet.
+  var protoset: String?
 
   /// Why these arguments cannot be used together (besides the global flags), or nil.
   var problem: String? {
@@ -21,32 +39,59 @@ struct CallInvocation: Equatable {
     if tokenStdin, data == "@-" || params.contains(where: { $0.contains("=@-") }) {
       return "--token-stdin reads stdin, so the body or a parameter cannot come from stdin too"
     }
+    if [basicAuth != nil, bearer != nil, tokenStdin].filter({ $0 }).count > 1 {
+      return "-a, --bearer and --token-stdin each give the credentials: use one"
+    }
+    if let basicAuth, !basicAuth.contains(":") { return "-a needs USER:PASSWORD" }
+    if form && data != nil { return "--form builds the body from items, so it cannot go with -d" }
+    if protoset != nil && !protoFiles.isEmpty { return "--protoset and --proto each give the schema: use one" }
+    if !importPaths.isEmpty && protoFiles.isEmpty { return "--import-path goes with --proto FILE" }
     return nil
   }
 
-  /// Resolves the endpoint, binds the parameters, and runs the call with output on stdout.
+  /// Resolves the endpoint (from the registry, or made on the spot for a URL), binds the
+  /// items, and runs the call with output on stdout.
   func run() async throws {
     let context = Context.shared
     let registry = RegistryFiles(directories: context.registryDirectories(global.registry))
-    let target = try CallTarget.resolve(self.target, registry: registry)
-    let tokenOverride = tokenStdin ? try Self.readTokenFromStdin() : nil
-    let arguments = try params.map { text throws(APXError) in try ParamArgument(parsing: text) }
+    let tokenOverride = try tokenStdin ? Self.readTokenFromStdin() : bearer
+    let global = self.global
+    var extraHeaders: [HeaderField] = []
+    var prepared: PreparedCall
+    if let call = try AdHocCall.parse(target: target, items: params) {
+      prepared = try call.prepare(self, registry: registry, context: context)
+    } else {
+      let items = try params.map { text throws(APXError) in try RequestItem(parsing: text) }
+      prepared = try PreparedCall.registry(target: target, items: items, registry: registry)
+    }
+    try applyStreamFlags(to: &prepared)
+    if noAuth || basicAuth != nil || tokenOverride != nil { prepared.endpoint.auth = AuthConfig.none }
+    if let basicAuth {
+      let encoded = Data(basicAuth.utf8).base64EncodedString()
+      extraHeaders.append(HeaderField("Authorization", "Basic \(encoded)"))
+    }
     var stdinReader = StdinDocument()
-    let values = try ArgumentReader.bind(arguments, endpoint: target.endpoint, stdin: &stdinReader)
+    let values = try ArgumentReader.bind(prepared.arguments, endpoint: prepared.endpoint, stdin: &stdinReader)
+    if prepared.adHoc { AdHocEndpoint.settleTypes(&prepared.endpoint, values: values) }
     let body = try data.map { text throws(APXError) in try ArgumentReader.dataBody(text) }
     if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
-    let global = self.global
+    let headers = extraHeaders + global.headerFields + prepared.headers
 
     try await DemoBackend.withOptionalDemo(global.demo) { demo in
-      let resolved = try BaseURLResolver.resolve(
-        api: target.api, environment: global.environment, override: global.baseURL, demo: demo,
-        processEnvironment: context.environment)
+      let resolved =
+        try prepared.fixedBaseURL.map {
+          BaseURLResolver.Resolved(baseURL: $0, environmentName: prepared.environmentName)
+        }
+        ?? BaseURLResolver.resolve(
+          api: prepared.api, environment: global.environment, override: global.baseURL, demo: demo,
+          processEnvironment: context.environment)
       let request = CallRequest(
-        api: target.api, endpoint: target.endpoint, baseURL: resolved.baseURL,
+        api: prepared.api, endpoint: prepared.endpoint, baseURL: resolved.baseURL,
         environmentName: resolved.environmentName,
-        values: values, data: body, headers: global.headerFields, timeout: global.timeout, maxEvents: maxEvents,
+        values: values, data: body, headers: headers, timeout: global.timeout, maxEvents: maxEvents,
         maxAttemptsOverride: global.noRetry ? 1 : global.retry)
       let printer = CallPrinter(context: context, settings: try OutputSettings.make(global, context: context))
+      if global.verbose, let note = prepared.note { context.warn(note) }
       try await HTTPSession.with(
         HTTPSessionOptions(
           connectTimeout: global.connectTimeout, insecure: global.insecure, caCertificatePath: global.cacert)
@@ -60,6 +105,41 @@ struct CallInvocation: Equatable {
         _ = try await GRPCSession.with(global.grpcSettings) { try await executor.call(request, sink: printer) }
       }
     }
+  }
+
+  /// Where an ad-hoc gRPC call's schema comes from: `--protoset`, `--proto`, else server
+  /// reflection. Paths are made absolute here (they are relative to the current folder).
+  func schemaSource() throws -> SchemaSource {
+    let cwd = FileManager.default.currentDirectoryPath
+    func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : cwd + "/" + path }
+    if let protoset { return .protoset(path: absolute(protoset)) }
+    if !protoFiles.isEmpty {
+      // Without --import-path, protoc searches each file's own folder.
+      return .protoFiles(files: protoFiles.map(absolute), importPaths: importPaths.map(absolute))
+    }
+    return .reflection
+  }
+
+  /// `--sse` makes an ad-hoc endpoint a stream; `--until-event` adds stop events to any stream.
+  private func applyStreamFlags(to prepared: inout PreparedCall) throws {
+    if sse {
+      guard prepared.adHoc else {
+        throw APXError(
+          .usage, "--sse goes with a URL; the registry says what kind \(target) is",
+          hint: "drop --sse (apx describe \(target) shows its kind)")
+      }
+      prepared.endpoint.kind = .sse
+      prepared.endpoint.sse = SSEOptions()
+    }
+    guard !untilEvent.isEmpty else { return }
+    guard prepared.endpoint.kind == .sse else {
+      throw APXError(
+        .usage, "--until-event stops an event stream, and this call is \(prepared.endpoint.kind.rawValue)",
+        hint: prepared.adHoc ? "add --sse to follow the URL as a stream of events" : "use it with an sse endpoint")
+    }
+    var options = prepared.endpoint.sse ?? SSEOptions()
+    options.untilEvent += untilEvent
+    prepared.endpoint.sse = options
   }
 
   /// The token piped in for `--token-stdin` (whitespace trimmed).

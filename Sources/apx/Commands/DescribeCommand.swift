@@ -11,12 +11,19 @@ struct DescribeCommand: AsyncParsableCommand {
   @OptionGroup var global: GlobalOptions
 
   @Argument(
-    help: ArgumentHelp("The endpoint, API.ENDPOINT.", valueName: "API.ENDPOINT"),
+    help: ArgumentHelp(
+      "The endpoint, API.ENDPOINT; or a gRPC service or method, grpc://HOST:PORT/package.Service[/Method].",
+      valueName: "API.ENDPOINT | GRPC-URL"),
     completion: .custom(EndpointCompletion.complete))
   var target: String
 
   func run() async throws {
     let context = Context.shared
+    if target.hasPrefix("grpc://") || target.hasPrefix("grpcs://") {
+      try ValuePrinter.print(
+        try await GRPCURLDescription.json(target, global: global), global: global, context: context)
+      return
+    }
     let registry = RegistryFiles(directories: context.registryDirectories(global.registry))
     let t = try CallTarget.resolve(target, registry: registry)
     var description = EndpointDescription.json(api: t.api, endpoint: t.endpoint)

@@ -9,7 +9,10 @@ struct ListCommand: AsyncParsableCommand {
 
   @OptionGroup var global: GlobalOptions
 
-  @Argument(help: ArgumentHelp("Only this API's endpoints.", valueName: "API"))
+  @Argument(
+    help: ArgumentHelp(
+      "Only this API's endpoints; or a gRPC server's services and methods over reflection (grpc://HOST:PORT, grpcs://HOST:PORT).",
+      valueName: "API | GRPC-URL"))
   var api: String?
 
   @Option(
@@ -25,6 +28,8 @@ struct ListCommand: AsyncParsableCommand {
 
   func run() async throws {
     let context = Context.shared
+    // `apx list grpc://HOST:PORT` is `apx list --grpc grpc://HOST:PORT`.
+    let grpcAddress = self.grpcAddress ?? api.flatMap { $0.hasPrefix("grpc://") || $0.hasPrefix("grpcs://") ? $0 : nil }
     if let grpcAddress {
       if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
       let methods = try await GRPCInspector.listServices(

@@ -23,7 +23,12 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     case stream(JSONStreamFormatter)
     /// Collected whole for --select or tables.
     case buffered([UInt8])
+    /// NDJSON / JSON Lines: each complete line printed as a stream item as soon as it arrives.
+    case lines([UInt8])
   }
+
+  /// Longest NDJSON line held while waiting for its end (a parser size limit).
+  static let maxLineBytes = 64 * 1024 * 1024
 
   let context: Context
   let settings: Settings
@@ -96,9 +101,20 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     contentType.contains("json") || contentType.isEmpty
   }
 
+  /// `application/x-ndjson`, `application/jsonl` and the like: one JSON text per line.
+  private var isLineStream: Bool {
+    let type = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+    return [
+      "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines",
+      "application/jsonlines",
+    ].contains(type)
+  }
+
   private func decideMode(_ first: BodyChunk) {
     if settings.format == .raw {
       mode = .raw
+    } else if isLineStream && settings.format != .table {
+      mode = .lines([])
     } else if settings.select != nil || settings.format == .table {
       mode = .buffered([])
     } else if isJSONBody || Self.looksLikeJSON(first) {
@@ -138,8 +154,37 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       mode = .undecided
       all.append(contentsOf: bytes)
       mode = .buffered(all)
+    case .lines(var pending):
+      mode = .undecided
+      pending.append(contentsOf: bytes)
+      var start = 0
+      while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        try printLine(pending[start..<newline])
+        start = newline + 1
+      }
+      pending.removeFirst(start)
+      guard pending.count <= Self.maxLineBytes else {
+        throw APXError(
+          .expectation, "a line of the \(contentType) response is longer than \(Self.maxLineBytes / 1024 / 1024) MiB",
+          hint: "use -o raw to see the body as it comes")
+      }
+      mode = .lines(pending)
     }
     if context.stdout.closed { throw StdoutClosed() }
+  }
+
+  /// One NDJSON line as a stream item (blank lines are skipped; a line that is not JSON is printed as it came).
+  private func printLine(_ line: ArraySlice<UInt8>) throws {
+    var line = line
+    if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+    guard line.contains(where: { ![0x20, 0x09].contains($0) }) else { return }
+    do {
+      try printMessage(try JSONParser.parse(Array(line)))
+    } catch let error as JSONSyntaxError {
+      context.warn("apx: a line of the response is not JSON (\(error)); printing it as it came")
+      context.stdout.write(Array(line) + [UInt8(ascii: "\n")])
+      context.stdout.flush()
+    }
   }
 
   private func finishBody() throws {
@@ -160,6 +205,8 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       context.stdout.write(out)
     case .buffered(let all):
       try printBuffered(all)
+    case .lines(let pending):
+      try printLine(pending[...])
     }
     mode = .undecided
     context.stdout.flush()

@@ -68,6 +68,9 @@ enum FastCallArguments {
     case "--insecure": \.global.insecure
     case "--emit-defaults": \.global.emitDefaults
     case "--token-stdin": \.tokenStdin
+    case "--form": \.form
+    case "--no-auth": \.noAuth
+    case "--sse": \.sse
     default: nil
     }
   }
@@ -76,7 +79,8 @@ enum FastCallArguments {
   static let optionNames: Set<String> = [
     "--registry", "--env", "--base-url", "--select", "--timeout", "--connect-timeout", "--retry", "--color",
     "--cacert", "--cert", "--key", "--authority", "--max-message-size", "--max-events", "-o", "--output",
-    "-H", "--header", "-d", "--data",
+    "-H", "--header", "-d", "--data", "-a", "--auth", "--bearer",
+    "--until-event", "--proto", "--import-path", "--protoset",
   ]
 
   static func isOption(_ name: String) -> Bool { optionNames.contains(name) }
@@ -94,6 +98,12 @@ enum FastCallArguments {
     case "--authority": i.global.authority = value
     case "-H", "--header": i.global.headers.append(value)
     case "-d", "--data": i.data = value
+    case "-a", "--auth": i.basicAuth = value
+    case "--bearer": i.bearer = value
+    case "--until-event": i.untilEvent.append(value)
+    case "--proto": i.protoFiles.append(value)
+    case "--import-path": i.importPaths.append(value)
+    case "--protoset": i.protoset = value
     case "--timeout":
       guard let d = Double(value) else { return false }
       i.global.timeout = d

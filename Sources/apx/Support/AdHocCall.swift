@@ -1,0 +1,75 @@
+import APXCore
+import APXRuntime
+
+/// `apx call [METHOD] URL [ITEM ...]`: recognises a URL target (see `AdHocURL.isURL`)
+/// and makes its endpoint on the spot.
+struct AdHocCall {
+  var method: String?
+  var url: AdHocURL
+  var items: [RequestItem]
+
+  /// The ad-hoc call `target items` describe, or nil for `API.ENDPOINT`.
+  /// A METHOD is a word without `.`, `/` or `:` followed by a URL.
+  static func parse(target: String, items: [String]) throws -> AdHocCall? {
+    var method: String?
+    var urlText = target
+    var rest = items
+    if !AdHocURL.isURL(target), !target.contains("."), let first = items.first, AdHocURL.isURL(first) {
+      method = target
+      urlText = first
+      rest.removeFirst()
+    }
+    guard AdHocURL.isURL(urlText) else {
+      if !target.contains("."), let first = items.first, !first.isEmpty {
+        throw APXError(
+          .usage, "\"\(target) \(first)\": a METHOD goes before a URL, and \"\(first)\" is not one",
+          hint: "write e.g. apx call \(target) http://\(first); a URL has a scheme, a '/' or a ':'")
+      }
+      return nil
+    }
+    let url = try AdHocURL(parsing: urlText)
+    let parsed = try rest.map { text throws(APXError) in try RequestItem(parsing: text) }
+    return AdHocCall(method: method, url: url, items: parsed)
+  }
+}
+
+extension AdHocCall {
+  /// The endpoint for this call, under the registry API whose base URL covers the URL
+  /// (unless `--no-auth`... still matched: its headers and retry apply; only auth goes).
+  func prepare(_ invocation: CallInvocation, registry: RegistryFiles, context: Context) throws -> PreparedCall {
+    let global = invocation.global
+    for (flag, given) in [
+      ("--base-url", global.baseURL != nil), ("--env", global.environment != nil), ("--demo", global.demo),
+    ]
+    where given {
+      throw APXError(
+        .usage, "\(flag) goes with API.ENDPOINT; the URL \(url.text) already names its server",
+        hint: "drop \(flag), or call a registry endpoint: apx call API.ENDPOINT \(flag) ...")
+    }
+    let match = try BaseURLMatcher.match(url, registry: registry, environment: context.environment)
+    let made: AdHocEndpoint
+    if url.scheme == "grpc" || url.scheme == "grpcs" {
+      if let method {
+        throw APXError(
+          .usage, "a gRPC call has no HTTP method (\(method))", hint: "drop it: apx call \(url.text) -d '{...}'")
+      }
+      if invocation.form { throw APXError(.usage, "--form builds HTTP bodies; a gRPC request is a message") }
+      made = try AdHocGRPCEndpoint.make(url: url, items: items, schema: try invocation.schemaSource(), match: match)
+    } else {
+      if invocation.protoset != nil || !invocation.protoFiles.isEmpty || !invocation.importPaths.isEmpty {
+        throw APXError(
+          .usage, "--proto, --import-path and --protoset describe gRPC services; \(url.text) is \(url.scheme)",
+          hint: "call a gRPC server as grpc://HOST:PORT/package.Service/Method")
+      }
+      made = try AdHocEndpoint.make(
+        method: method, url: url, items: items, hasData: invocation.data != nil, form: invocation.form, match: match)
+    }
+    return PreparedCall(
+      api: made.api, endpoint: made.endpoint, arguments: made.arguments, headers: made.headers, adHoc: true,
+      fixedBaseURL: made.baseURL, environmentName: made.environmentName,
+      note: match.map {
+        "apx: \(url.text) is under the API \"\($0.api.name)\" (environment \"\($0.environmentName)\", \($0.baseURL))"
+          + (invocation.noAuth ? "; --no-auth: its auth is not used" : ": its auth, headers and retry policy apply")
+      })
+  }
+}

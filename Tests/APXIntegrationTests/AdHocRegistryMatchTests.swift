@@ -1,0 +1,56 @@
+import APXDemoServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// An ad-hoc URL under a registry API's base URL gets that API's auth (a stored
+/// OAuth2 token, refreshed on 401), headers and retry policy.
+@Suite("apx call URL under a registry API")
+struct AdHocRegistryMatchTests {
+  /// A registry folder with books.json pointing its demo environment at `baseURL`.
+  static func registry(baseURL: String) throws -> String {
+    let source = try String(contentsOfFile: APXProcess.endpoints + "/books.json", encoding: .utf8)
+    let file = try temporaryFile("books.json", source.replacingOccurrences(of: "http://127.0.0.1:8080", with: baseURL))
+    return (file as NSString).deletingLastPathComponent
+  }
+
+  @Test func aURLUnderTheBaseURLGetsATokenAndRefreshesIt() async throws {
+    let state = FileManager.default.temporaryDirectory.appendingPathComponent("apx-adhoc-\(UUID().uuidString)").path
+    try await withDemoServer(DemoServerOptions(requireAuth: true)) { server in
+      let env = ["APX_STATE_DIR": state, "APX_REGISTRY": try Self.registry(baseURL: server.httpBaseURL)]
+      let url = server.httpBaseURL + "/api/v2/capabilities"
+      let first = try await APXProcess.run(["call", url, "-v"], environment: env)
+      #expect(first.status == 0, "\(first.stderr)")
+      #expect(first.stdout.hasPrefix("{\"api\":\"books\""))
+      #expect(first.stderr.contains("under the API \"books\" (environment \"demo\""))
+      #expect(first.stderr.contains("Authorization: Bearer ***"))
+      #expect(first.stderr.contains("Accept: application/json"), "the API's default headers apply")
+      #expect(server.stats.tokenRequests == 1)
+
+      // The server forgets its tokens: the stored one is refused, refreshed once, and the call replayed.
+      var expire = URLRequest(url: URL(string: server.httpBaseURL + "/_demo/expire-tokens")!)
+      expire.httpMethod = "POST"
+      _ = try await URLSession.shared.data(for: expire)
+      let second = try await APXProcess.run(["call", url], environment: env)
+      #expect(second.status == 0, "\(second.stderr)")
+      #expect(server.stats.tokenRequests == 2)
+
+      let noAuth = try await APXProcess.run(["call", url, "--no-auth"], environment: env)
+      #expect(noAuth.status == 8 || noAuth.status == 4, "a 401 without credentials: \(noAuth.stderr)")
+      #expect(server.stats.tokenRequests == 2)
+    }
+  }
+
+  @Test func aURLOutsideEveryBaseURLGetsNoAuth() async throws {
+    try await withDemoServer(DemoServerOptions(requireAuth: true)) { server in
+      // Same host and port, but /api/v20 is not under a base URL of /api/v2.
+      let env = ["APX_REGISTRY": try Self.registry(baseURL: server.httpBaseURL + "/api/v2")]
+      let r = try await APXProcess.run(["call", server.httpBaseURL + "/api/v20/capabilities", "-v"], environment: env)
+      #expect(!r.stderr.contains("under the API"), "\(r.stderr)")
+      #expect(server.stats.tokenRequests == 0)
+    }
+  }
+}
