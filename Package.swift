@@ -24,6 +24,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    // YAML API descriptions for `apx import openapi` (JSON goes through apx's own parser).
+    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     // Tests only: a throwaway CA and certificates generated at test time for the gRPC TLS tests.
     .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
     // The graph already resolves swift-crypto 4.x (swift-certificates accepts 3.12.3..<6).
@@ -39,6 +41,12 @@ let package = Package(
         "APXCore",
         .product(name: "SwiftProtobuf", package: "swift-protobuf"),
       ]
+    ),
+    // Pure importers: an API description (OpenAPI/Swagger tree, gRPC descriptors) in,
+    // registry values and diagnostics out. No sockets, files or environment.
+    .target(
+      name: "APXImport",
+      dependencies: ["APXCore", .product(name: "Yams", package: "Yams")]
     ),
     // Side effects: HTTP, SSE sessions, gRPC, auth, executor, recipe runner.
     .target(
@@ -78,6 +86,7 @@ let package = Package(
       dependencies: [
         "APXCore",
         "APXRuntime",
+        "APXImport",
         "APXDemoServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
@@ -91,6 +100,7 @@ let package = Package(
       path: "Sources/apx-bench"
     ),
     .testTarget(name: "APXCoreTests", dependencies: ["APXCore"]),
+    .testTarget(name: "APXImportTests", dependencies: ["APXImport", "APXCore"]),
     .testTarget(name: "APXProtobufTests", dependencies: ["APXProtobuf", "APXCore"], resources: [.copy("Fixtures")]),
     .testTarget(
       name: "APXRuntimeTests",

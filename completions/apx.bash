@@ -173,13 +173,13 @@ _apx() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    call|list|describe|validate|demo|completions|auth|run|help)
+    call|list|describe|validate|import|demo|completions|auth|run|help)
         # Offer subcommand argument completions
         "_apx_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'call list describe validate demo completions auth run help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'call list describe validate import demo completions auth run help' -- "${cur}"))
         ;;
     esac
 }
@@ -466,6 +466,91 @@ _apx_validate() {
     case "${positional_number}" in
     *)
         __apx_add_completions -o plusdirs -fX '!*.@(json)'
+        return
+        ;;
+    esac
+}
+
+_apx_import() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __apx_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    openapi|grpc)
+        # Offer subcommand argument completions
+        "_apx_import_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'openapi grpc' -- "${cur}"))
+        ;;
+    esac
+}
+
+_apx_import_openapi() {
+    repeating_flags=()
+    non_repeating_flags=(--force --insecure --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--api --out --timeout --cacert)
+    __apx_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--api')
+        return
+        ;;
+    '--out')
+        __apx_add_completions -d
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--cacert')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __apx_add_completions -o plusdirs -fX '!*.@(json|yaml|yml)'
+        return
+        ;;
+    esac
+}
+
+_apx_import_grpc() {
+    repeating_flags=()
+    non_repeating_flags=(--force --insecure --version -h --help)
+    repeating_options=(-I --import-path)
+    non_repeating_options=(--api --out --timeout --cacert)
+    __apx_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--api')
+        return
+        ;;
+    '--out')
+        __apx_add_completions -d
+        return
+        ;;
+    '-I'|'--import-path')
+        __apx_add_completions -d
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--cacert')
         return
         ;;
     esac

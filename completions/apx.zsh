@@ -54,6 +54,7 @@ _apx() {
             'list:List the registry'\''s APIs, or one API'\''s endpoints.'
             'describe:Show an endpoint'\''s parameters and an example call, as JSON.'
             'validate:Check registry files; print file:line:column errors and exit 3 when any is invalid.'
+            'import:Write a registry file from an OpenAPI/Swagger description or a gRPC schema.'
             'demo:Run the embedded demo backend (books, gifs, classnotes gRPC) on 127.0.0.1 until Ctrl-C.'
             'completions:Print a shell completion script (bash, zsh or fish).'
             'auth:Manage stored tokens (OAuth2 client credentials, token commands).'
@@ -64,7 +65,7 @@ _apx() {
         ;;
     arg)
         case "${words[1]}" in
-        call|list|describe|validate|demo|completions|auth|run|help)
+        call|list|describe|validate|import|demo|completions|auth|run|help)
             "_apx_${words[1]}" && ret=0
             ;;
         esac
@@ -216,6 +217,72 @@ _apx_validate() {
         '--max-message-size[gRPC\: the largest message sent or received, in bytes (default 4 MiB).]:BYTES:'
         '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
         '*:PATH:_files -g '\''*.json'\'''
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_import() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'openapi:Import an OpenAPI 3.0/3.1/3.2 or Swagger 2.0 description (JSON or YAML file, or http(s) URL).'
+            'grpc:Import the services of a gRPC server (reflection), a .proto file or a .protoset.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        openapi|grpc)
+            "_apx_import_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_apx_import_openapi() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':SOURCE:_files -g '\''*.json *.yaml *.yml'\'''
+        '--api[The API name (letters, digits, '\''-'\'', '\''_'\'')\: the file is NAME.json and calls are `apx call NAME.ENDPOINT` (default\: from the description'\''s title or service).]:NAME:'
+        '--out[The folder to write NAME.json into.]:DIR:_files -/'
+        '--force[Replace NAME.json when it exists with different content.]'
+        '--timeout[Give up fetching a URL after this many seconds.]:SECONDS:'
+        '--insecure[Fetching a URL\: skip TLS certificate verification (prints a warning).]'
+        '--cacert[Fetching a URL\: trust the CA certificates in this PEM file.]:FILE:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_import_grpc() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':TARGET:'
+        '--api[The API name (letters, digits, '\''-'\'', '\''_'\'')\: the file is NAME.json and calls are `apx call NAME.ENDPOINT` (default\: from the description'\''s title or service).]:NAME:'
+        '--out[The folder to write NAME.json into.]:DIR:_files -/'
+        '--force[Replace NAME.json when it exists with different content.]'
+        '*'{-I,--import-path}'[With a .proto TARGET\: a folder protoc searches for imports (repeatable).]:DIR:_files -/'
+        '--timeout[Reflection\: give up after this many seconds.]:SECONDS:'
+        '--insecure[grpcs\: skip TLS certificate verification (prints a warning).]'
+        '--cacert[grpcs\: trust the CA certificates in this PEM file.]:FILE:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

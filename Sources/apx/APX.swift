@@ -26,8 +26,8 @@ struct APX: AsyncParsableCommand {
       """,
     version: APXVersionText.text,
     subcommands: [
-      CallCommand.self, ListCommand.self, DescribeCommand.self, ValidateCommand.self, DemoCommand.self,
-      CompletionsCommand.self, AuthCommand.self, RunCommand.self,
+      CallCommand.self, ListCommand.self, DescribeCommand.self, ValidateCommand.self, ImportCommand.self,
+      DemoCommand.self, CompletionsCommand.self, AuthCommand.self, RunCommand.self,
     ]
   )
 }

@@ -188,6 +188,41 @@ def bench_big_registry(base, report, runs):
         report.note("10,000 endpoints in 100 files: added time per call", (large - small) * 1000, "ms", "<= 20 ms")
 
 
+SHARED_OPENAPI = os.path.join(os.path.dirname(ROOT), "shared", "openapi")
+
+
+def bench_import(base, report, runs):
+    """`apx import openapi` of GitHub's description (874 operations, 4 MB JSON): wall time and peak
+    RSS; then the added cost of a call through the imported registry against a one-endpoint file
+    (nothing of the description is read at call time)."""
+    source = os.path.join(SHARED_OPENAPI, "github-api.github.com-2022-07-18.json.gz")
+    if not os.path.exists(source):
+        raise SystemExit(f"{source} not found (shared/ must sit beside the repository)")
+    with tempfile.TemporaryDirectory() as work:
+        doc = os.path.join(work, "github.json")
+        with open(doc, "wb") as out:
+            subprocess.run(["gzip", "-dc", source], stdout=out, check=True)
+        out_dir = os.path.join(work, "Endpoints")
+        cmd = [APX, "import", "openapi", doc, "--api", "github", "--out", out_dir, "--force"]
+        run(cmd)  # warm-up (and the registry used below)
+        samples = [run(cmd) for _ in range(max(3, runs // 3))]
+        report.note("import GitHub's description (874 ops): median wall", statistics.median(s[0] for s in samples) * 1000,
+                    "ms", "<= 2000 ms")
+        report.note("import GitHub's description: peak RSS", max(s[1] for s in samples), "MB", "<= 200 MB")
+        registry = os.path.join(out_dir, "github.json")
+        with open(registry) as f:
+            api = json.load(f)
+        api["endpoints"]["bench-small"] = {"kind": "rest", "method": "GET", "path": "/api/v2/bench/small"}
+        api.pop("auth", None)
+        with open(registry, "w") as f:
+            json.dump(api, f, indent=2)
+        small = [APX, "call", "bench.small", "--registry", BENCH_REGISTRY, "--base-url", base]
+        big = [APX, "call", "github.bench-small", "--registry", out_dir, "--base-url", base]
+        medians = interleaved_medians([small, big], runs)
+        report.note("call through the 875-endpoint imported registry: added time", (medians[1] - medians[0]) * 1000,
+                    "ms", "<= 5 ms")
+
+
 def bench_sse(base, report, count):
     env = dict(os.environ, APX_REGISTRY=BENCH_REGISTRY)
     url = f"{base}/api/v2/bench/events?count={count}"
@@ -427,7 +462,7 @@ def bench_recipes(base, report, runs, items):
         print(f"  (the demo server saw at most {stats['maxViewsInFlight']} views in flight at once)", flush=True)
 
 
-BENCHES = ["small", "pretty", "raw", "registry", "sse", "codec", "grpc", "recipes"]
+BENCHES = ["small", "pretty", "raw", "registry", "sse", "codec", "grpc", "recipes", "import"]
 
 
 def main():
@@ -464,6 +499,8 @@ def main():
             attempt("grpc", bench_grpc, urls["grpc"], report, runs, 100_000)
         if "recipes" in only:
             attempt("recipes", bench_recipes, base, report, 3 if args.quick else 7, 10_000)
+        if "import" in only:
+            attempt("import", bench_import, base, report, runs)
     finally:
         demo.terminate()
         demo.wait(timeout=10)

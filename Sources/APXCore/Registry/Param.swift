@@ -26,6 +26,19 @@ public enum ParamStyle: String, Sendable, Hashable, CaseIterable {
   case matrix
 }
 
+extension ParamStyle {
+  /// The styles OpenAPI allows in a location (none outside path, query, header and cookie).
+  public static func allowed(in location: ParamLocation) -> [ParamStyle] {
+    switch location {
+    case .path: [.simple, .label, .matrix]
+    case .query: [.form, .spaceDelimited, .pipeDelimited, .deepObject]
+    case .header: [.simple]
+    case .cookie: [.form]
+    default: []
+    }
+  }
+}
+
 /// The type a parameter's value must have.
 public enum ParamType: String, Sendable, Hashable, CaseIterable {
   case string, integer, number, boolean, file, json, array

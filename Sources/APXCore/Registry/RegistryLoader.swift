@@ -279,10 +279,10 @@ public enum RegistryLoader {
     if let text = r.optionalString(f, "style", at: p) {
       if let style = ParamStyle(rawValue: text) {
         param.style = style
-        if !allowedStyles(for: location).contains(style) {
+        if !ParamStyle.allowed(in: location).contains(style) {
           r.fail(
             p + [.key("style")], "style \"\(text)\" does not apply to a \(location.rawValue) parameter",
-            hint: "use one of \(allowedStyles(for: location).map(\.rawValue).joined(separator: ", "))")
+            hint: "use one of \(ParamStyle.allowed(in: location).map(\.rawValue).joined(separator: ", "))")
         }
       } else {
         r.fail(
@@ -301,17 +301,6 @@ public enum RegistryLoader {
       }
     }
     return param
-  }
-
-  /// The serialization styles OpenAPI allows per location.
-  static func allowedStyles(for location: ParamLocation) -> [ParamStyle] {
-    switch location {
-    case .path: [.simple, .label, .matrix]
-    case .query: [.form, .spaceDelimited, .pipeDelimited, .deepObject]
-    case .header: [.simple]
-    case .cookie: [.form]
-    default: []
-    }
   }
 
   /// `authPlaceholder` is the `{name}` an `api_key` auth with `"in": "path"` fills, which needs no parameter.

@@ -44,6 +44,7 @@ final class DemoHTTPServer: Sendable {
     FlakyRoutes(stats: stats).register(on: api)
     GifRoutes(catalogue: GifCatalogue(), stats: stats).register(on: router)
     OAuthRoutes(tokens: tokens, stats: stats).register(on: router)
+    OpenAPIRoutes().register(on: router)
     ControlRoutes(stats: stats, tokens: tokens).register(on: router)
     EchoRoutes().register(on: router)
     LinesRoutes().register(on: router)

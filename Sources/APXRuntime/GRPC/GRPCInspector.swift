@@ -99,6 +99,25 @@ public enum GRPCInspector {
     }
   }
 
+  /// Every method of every service in a protoset or .proto files (read locally;
+  /// relative paths start at the folder of `registryFile`), sorted by service.
+  public static func listMethods(
+    schema: SchemaSource, registryFile: String, environment: [String: String]
+  ) async throws -> [GRPCMethodSummary] {
+    let loader = SchemaLoader(cache: GRPCSession().schemas, environment: environment)
+    // The target only keys reflection schemas in the cache; file schemas never connect.
+    let pool = try await loader.pool(
+      schema, service: "", registryFile: registryFile, target: try GRPCTarget(parsing: "grpc://127.0.0.1:1"),
+      reflection: nil)
+    var out: [GRPCMethodSummary] = []
+    for service in pool.services {
+      for name in try pool.methods(of: service) {
+        out.append(GRPCMethodSummary(try pool.method(service: service, method: name), pool: pool))
+      }
+    }
+    return out
+  }
+
   private static func reflectionFailure(_ error: RPCError, target: GRPCTarget, settings: GRPCSettings) -> APXError {
     var e = GRPCFailure(
       target: target, path: "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo", apiName: "API", pool: nil,

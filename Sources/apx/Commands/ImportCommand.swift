@@ -1,0 +1,283 @@
+import APXCore
+import APXImport
+import APXRuntime
+import ArgumentParser
+import Foundation
+
+/// `apx import openapi|grpc ...`: write a registry file from what an API publishes.
+struct ImportCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "import",
+    abstract: "Write a registry file from an OpenAPI/Swagger description or a gRPC schema.",
+    subcommands: [ImportOpenAPICommand.self, ImportGRPCCommand.self])
+}
+
+/// Where an import writes, shared by both importers.
+struct ImportOutputOptions: ParsableArguments {
+  @Option(
+    name: .customLong("api"),
+    help: ArgumentHelp(
+      "The API name (letters, digits, '-', '_'): the file is NAME.json and calls are `apx call NAME.ENDPOINT` (default: from the description's title or service).",
+      valueName: "NAME"))
+  var api: String?
+
+  @Option(
+    name: .customLong("out"),
+    help: ArgumentHelp("The folder to write NAME.json into.", valueName: "DIR"),
+    completion: .directory)
+  var out: String = "Endpoints"
+
+  @Flag(name: .customLong("force"), help: "Replace NAME.json when it exists with different content.")
+  var force = false
+
+  /// Writes the registry text (after checking that it loads) and prints the summary.
+  func write(_ report: ImportReport, source: String, context: Context) throws {
+    let file = out + "/" + report.api.name + ".json"
+    let text = RegistryWriter.text(report.api)
+    do {
+      _ = try RegistryLoader.load(Array(text.utf8), file: file)
+    } catch {
+      throw APXError(
+        .internalFailure, "the imported registry does not load (a bug in apx import): \(error.description)",
+        hint: "please report it with the description you imported")
+    }
+    var isDir: ObjCBool = false
+    if !FileManager.default.fileExists(atPath: out, isDirectory: &isDir) {
+      do {
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+      } catch {
+        throw APXError(.usage, "cannot create the folder \(out): \(error.localizedDescription)")
+      }
+    } else if !isDir.boolValue {
+      throw APXError(.usage, "\(out) is a file, not a folder", hint: "pass a folder to --out")
+    }
+    let data = Data(text.utf8)
+    var state = "written"
+    if let existing = FileManager.default.contents(atPath: file) {
+      if existing == data {
+        state = "unchanged"
+      } else if !force {
+        throw APXError(
+          .usage, "\(file) exists and differs from this import",
+          hint: "pass --force to replace it, or --api NAME / --out DIR to write elsewhere")
+      } else {
+        state = "replaced"
+      }
+    }
+    if state != "unchanged" {
+      do {
+        try data.write(to: URL(fileURLWithPath: file), options: .atomic)
+      } catch {
+        throw APXError(.usage, "cannot write \(file): \(error.localizedDescription)")
+      }
+    }
+    Self.summarize(report, file: file, source: source, state: state, context: context)
+    let line: JSONValue = .object([
+      JSONMember("file", .string(file)), JSONMember("api", .string(report.api.name)),
+      JSONMember("endpoints", .int(report.api.endpoints.count)), JSONMember("skipped", .int(report.skipped.count)),
+      JSONMember("status", .string(state)),
+    ])
+    context.stdout.write(line.compactJSON + "\n")
+  }
+
+  /// The stderr summary: what was written, what was skipped and why, what to export.
+  static func summarize(_ r: ImportReport, file: String, source: String, state: String, context: Context) {
+    var lines = [
+      "apx: \(r.format) \(source): \(r.api.endpoints.count) endpoint\(r.api.endpoints.count == 1 ? "" : "s") of \(r.operationCount) operation\(r.operationCount == 1 ? "" : "s") -> \(file) (\(state))"
+    ]
+    if !r.skipped.isEmpty {
+      lines.append("apx: skipped \(r.skipped.count):")
+      for s in r.skipped { lines.append("  \(s.item): \(s.reason)") }
+    }
+    for n in r.notes { lines.append("apx: note: \(n)") }
+    if !r.api.environments.isEmpty {
+      lines.append(
+        "apx: environments: "
+          + r.api.environments.map { "\($0.name) \($0.baseURL)" }.joined(separator: ", "))
+    }
+    if !r.environmentVariables.isEmpty {
+      lines.append(
+        "apx: set these environment variables: "
+          + r.environmentVariables.map { "export \($0)=..." }.joined(separator: "; "))
+    }
+    context.warn(lines.joined(separator: "\n"))
+  }
+}
+
+/// `apx import openapi SOURCE`.
+struct ImportOpenAPICommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "openapi",
+    abstract: "Import an OpenAPI 3.0/3.1/3.2 or Swagger 2.0 description (JSON or YAML file, or http(s) URL).",
+    discussion: """
+      One endpoint per operation, named from its operationId (kebab-case words, '/' '.' ':' become '.'; \
+      listPets -> list-pets, repos/get-content -> repos.get-content), else from its path and method \
+      (GET /pets/{petId} -> pets.pet-id.get); a repeated name gets -2, -3. Servers become environments, \
+      security schemes become auth reading environment variables, operations answering text/event-stream \
+      become SSE endpoints. What cannot be imported (unsupported methods, broken references, callbacks, \
+      webhooks) is listed on stderr; the rest is written. Importing the same description again gives the \
+      same bytes. Stdout gets one JSON line: file, api, endpoints, skipped, status.
+      """)
+
+  @Argument(
+    help: ArgumentHelp("The description: a .json/.yaml file or an http(s) URL.", valueName: "SOURCE"),
+    completion: .file(extensions: ["json", "yaml", "yml"]))
+  var source: String
+
+  @OptionGroup var output: ImportOutputOptions
+
+  @Option(
+    name: .customLong("timeout"),
+    help: ArgumentHelp("Give up fetching a URL after this many seconds.", valueName: "SECONDS"))
+  var timeout: Double = 30
+
+  @Flag(name: .customLong("insecure"), help: "Fetching a URL: skip TLS certificate verification (prints a warning).")
+  var insecure = false
+
+  @Option(
+    name: .customLong("cacert"),
+    help: ArgumentHelp("Fetching a URL: trust the CA certificates in this PEM file.", valueName: "FILE"))
+  var cacert: String?
+
+  func validate() throws {
+    if !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
+  }
+
+  func run() async throws {
+    let context = Context.shared
+    let bytes: [UInt8]
+    var sourceURL: String?
+    let lower = source.lowercased()
+    if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+      if insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
+      let fetched = try await DocumentFetcher.fetch(
+        source, options: HTTPSessionOptions(insecure: insecure, caCertificatePath: cacert), timeout: timeout,
+        maxBytes: DescriptionReader.maxBytes)
+      bytes = fetched.bytes
+      sourceURL = fetched.finalURL
+    } else {
+      bytes = try FileBytes.read(source)
+    }
+    let document = try DescriptionReader.read(bytes, source: source)
+    let report = try OpenAPIImporter.importDocument(
+      document, options: OpenAPIImporter.Options(apiName: output.api, sourceURL: sourceURL))
+    try output.write(report, source: source, context: context)
+  }
+}
+
+/// `apx import grpc TARGET`.
+struct ImportGRPCCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "grpc",
+    abstract: "Import the services of a gRPC server (reflection), a .proto file or a .protoset.",
+    discussion: """
+      TARGET is grpc://HOST:PORT or grpcs://HOST:PORT (server reflection; the address becomes the default \
+      environment), a .proto file (compiled with protoc; see --import-path) or a .protoset file. One endpoint \
+      per method, named from the method (create-lesson), prefixed with the service when there are several \
+      (class-notes-api.create-lesson). The schema stays where it is: the registry refers to the server's \
+      reflection or to the file, relative to --out.
+      """)
+
+  @Argument(
+    help: ArgumentHelp("grpc://HOST:PORT, grpcs://HOST:PORT, FILE.proto or FILE.protoset.", valueName: "TARGET"))
+  var target: String
+
+  @OptionGroup var output: ImportOutputOptions
+
+  @Option(
+    name: [.customShort("I"), .customLong("import-path")],
+    help: ArgumentHelp("With a .proto TARGET: a folder protoc searches for imports (repeatable).", valueName: "DIR"),
+    completion: .directory)
+  var importPaths: [String] = []
+
+  @Option(
+    name: .customLong("timeout"),
+    help: ArgumentHelp("Reflection: give up after this many seconds.", valueName: "SECONDS"))
+  var timeout: Double = 10
+
+  @Flag(name: .customLong("insecure"), help: "grpcs: skip TLS certificate verification (prints a warning).")
+  var insecure = false
+
+  @Option(
+    name: .customLong("cacert"),
+    help: ArgumentHelp("grpcs: trust the CA certificates in this PEM file.", valueName: "FILE"))
+  var cacert: String?
+
+  func validate() throws {
+    let lower = target.lowercased()
+    let isAddress = lower.hasPrefix("grpc://") || lower.hasPrefix("grpcs://")
+    if !isAddress, !lower.hasSuffix(".proto"), !lower.hasSuffix(".protoset") {
+      throw ValidationError("TARGET must be grpc://HOST:PORT, grpcs://HOST:PORT, a .proto or a .protoset file")
+    }
+    if !importPaths.isEmpty, !lower.hasSuffix(".proto") {
+      throw ValidationError("--import-path applies only to a .proto TARGET")
+    }
+    if isAddress == false, insecure || cacert != nil {
+      throw ValidationError("--insecure and --cacert apply only to a grpcs:// TARGET")
+    }
+    if !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
+  }
+
+  func run() async throws {
+    let context = Context.shared
+    let lower = target.lowercased()
+    let summaries: [GRPCMethodSummary]
+    let schema: SchemaSource
+    var baseURL: String?
+    if lower.hasPrefix("grpc://") || lower.hasPrefix("grpcs://") {
+      if insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
+      var settings = GRPCSettings()
+      settings.insecure = insecure
+      settings.caCertificatePath = cacert
+      summaries = try await GRPCInspector.listServices(at: target, settings: settings, timeout: timeout)
+      schema = .reflection
+      baseURL = target.hasSuffix("/") ? String(target.dropLast()) : target
+    } else {
+      guard FileManager.default.fileExists(atPath: target) else {
+        throw APXError(.usage, "\(target) does not exist", hint: "check the path")
+      }
+      let registryFile = output.out + "/import.json"
+      let relative = RelativePath.from(folder: output.out, to: target)
+      if lower.hasSuffix(".protoset") {
+        schema = .protoset(path: relative)
+      } else {
+        schema = .protoFiles(
+          files: [relative], importPaths: importPaths.map { RelativePath.from(folder: output.out, to: $0) })
+      }
+      summaries = try await GRPCInspector.listMethods(
+        schema: schema, registryFile: registryFile, environment: context.environment)
+    }
+    let methods = summaries.map {
+      GRPCImporter.Method(
+        service: $0.service, method: $0.method, shape: $0.shape, requestType: $0.requestType,
+        responseType: $0.responseType, requestTemplate: $0.requestTemplate)
+    }
+    let report = try GRPCImporter.importMethods(
+      methods, schema: schema, apiName: output.api, baseURL: baseURL, source: target)
+    try output.write(report, source: target, context: context)
+  }
+}
+
+/// Paths written into registry files, relative to the file's folder.
+enum RelativePath {
+  /// `path` as seen from `folder` (both made absolute first).
+  static func from(folder: String, to path: String) -> String {
+    let cwd = FileManager.default.currentDirectoryPath
+    func parts(_ p: String) -> [String] {
+      let absolute = p.hasPrefix("/") ? p : cwd + "/" + p
+      var out: [String] = []
+      for c in absolute.split(separator: "/") {
+        if c == "." { continue }
+        if c == ".." { if !out.isEmpty { out.removeLast() } } else { out.append(String(c)) }
+      }
+      return out
+    }
+    let from = parts(folder)
+    let to = parts(path)
+    var common = 0
+    while common < from.count, common < to.count, from[common] == to[common] { common += 1 }
+    let ups = Array(repeating: "..", count: from.count - common)
+    let result = (ups + to[common...]).joined(separator: "/")
+    return result.isEmpty ? "." : result
+  }
+}

@@ -1,0 +1,198 @@
+import APXDemoServer
+import Foundation
+import Testing
+
+/// `apx import openapi|grpc`, run as a real process: the real documents in
+/// ../shared/openapi import, load and match the registry schema, re-import
+/// byte for byte, and an import of the demo backend's own description calls
+/// it end to end (OAuth2 token, multipart upload, SSE watch).
+@Suite("apx import")
+struct ImportTests {
+  /// ../shared/openapi beside the package (CI clones main with shared/ next to it).
+  static let shared = APXProcess.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/openapi")
+
+  static func temporaryDirectory() throws -> URL {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apx-import-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir
+  }
+
+  /// The shared documents, the gzipped one decompressed into `dir` with `gzip -dc`.
+  static func documents(into dir: URL) throws -> [(name: String, path: String)] {
+    let files = try FileManager.default.contentsOfDirectory(atPath: shared.path).filter {
+      $0.hasSuffix(".json") || $0.hasSuffix(".yaml") || $0.hasSuffix(".json.gz")
+    }.sorted()
+    var out: [(String, String)] = []
+    for file in files {
+      var path = shared.appendingPathComponent(file).path
+      if file.hasSuffix(".gz") {
+        let target = dir.appendingPathComponent(String(file.dropLast(3)))
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/sh")
+        gzip.arguments = ["-c", "gzip -dc \"$0\" > \"$1\"", path, target.path]
+        try gzip.run()
+        gzip.waitUntilExit()
+        guard gzip.terminationStatus == 0 else { throw SSEWatchTests.TestFailure("gzip -dc \(path) failed") }
+        path = target.path
+      }
+      let name = String(file.split(separator: ".").first ?? "api").replacingOccurrences(of: "_", with: "-")
+      out.append((name, path))
+    }
+    return out
+  }
+
+  static func json(_ text: String) throws -> [String: Any] {
+    guard let line = text.split(separator: "\n").last,
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+    else { throw SSEWatchTests.TestFailure("not a JSON line: \(text)") }
+    return object
+  }
+
+  @Test func everySharedDocumentImportsLoadsAndMatchesTheSchema() async throws {
+    let work = try Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: work) }
+    let out = work.appendingPathComponent("Endpoints")
+    let documents = try Self.documents(into: work)
+    #expect(documents.count == 5, "expected the five documents of \(Self.shared.path)")
+    // Operations per document (paths x methods), from ../shared/openapi/README.md.
+    let operations = ["oai-petstore-3": 3, "swagger-petstore-3": 19, "swagger-petstore-2": 20, "github-api": 874]
+    var written: [String] = []
+    for (index, doc) in documents.enumerated() {
+      let api = "doc\(index)-" + doc.name
+      let r = try await APXProcess.run(["import", "openapi", doc.path, "--api", api, "--out", out.path], timeout: 120)
+      #expect(r.status == 0, "\(doc.path): \(r.stderr)")
+      let summary = try Self.json(r.stdout)
+      #expect(summary["status"] as? String == "written", "\(doc.path)")
+      let file = try #require(summary["file"] as? String)
+      written.append(file)
+      let endpoints = try #require(summary["endpoints"] as? Int)
+      let skipped = try #require(summary["skipped"] as? Int)
+      #expect(endpoints > 0, "\(doc.path): \(r.stderr)")
+      if let count = operations.first(where: { doc.name.hasPrefix($0.key) })?.value,
+        !doc.path.hasSuffix("3.1.yaml")
+      {
+        // Every operation is either an endpoint or listed as skipped.
+        #expect(endpoints + skipped >= count, "\(doc.path): \(r.stderr)")
+      }
+      #expect(r.stderr.contains("\(endpoints) endpoint"), "\(r.stderr)")
+      // Re-importing the same document writes nothing new: the bytes are identical.
+      let again = try await APXProcess.run(
+        ["import", "openapi", doc.path, "--api", api, "--out", out.path], timeout: 120)
+      #expect(again.status == 0, "\(again.stderr)")
+      #expect(try Self.json(again.stdout)["status"] as? String == "unchanged", "\(doc.path) is not imported stably")
+    }
+    // describe shows a JSON body template built from the schema (or the document's example).
+    let describe = try await APXProcess.run(["describe", "doc0-github-api.issues.create", "--registry", out.path])
+    #expect(describe.status == 0, "\(describe.stderr)")
+    #expect(describe.stdout.contains("\"body_example\""), "\(describe.stdout)")
+    #expect(describe.stdout.contains("apx call doc0-github-api.issues.create -d"), "\(describe.stdout)")
+    let validate = try await APXProcess.run(["validate", out.path], timeout: 120)
+    #expect(validate.status == 0, "\(validate.stdout)\n\(validate.stderr)")
+    let problems = try await SchemaValidator.problems(schema: RegistrySchemaTests.schema, files: written)
+    for file in written {
+      #expect(problems[file] == nil, "\(file) does not match the schema:\n\(problems[file] ?? "")")
+    }
+  }
+
+  @Test func sharedDocumentsMapTheirDistinctiveParts() async throws {
+    let work = try Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: work) }
+    let out = work.path
+    // Swagger 2.0: host + basePath + schemes, api_key header, a formData upload.
+    let v2 = try await APXProcess.run([
+      "import", "openapi", Self.shared.appendingPathComponent("swagger-petstore-2.0.json").path, "--out", out,
+      "--api", "pets2",
+    ])
+    #expect(v2.status == 0, "\(v2.stderr)")
+    let pets2 = try String(contentsOfFile: out + "/pets2.json", encoding: .utf8)
+    #expect(pets2.contains("\"base_url\": \"http://petstore.swagger.io/v2\""), "\(pets2.prefix(800))")
+    #expect(pets2.contains("\"upload-file\""))
+    #expect(pets2.contains("\"type\": \"file\""))
+    #expect(v2.stderr.contains("PETS2_"), "\(v2.stderr)")
+    // 3.1: the webhook is listed as skipped; the relative server becomes an environment variable.
+    let v31 = try await APXProcess.run([
+      "import", "openapi", Self.shared.appendingPathComponent("swagger-petstore-3.1.yaml").path, "--out", out,
+      "--api", "pets31",
+    ])
+    #expect(v31.status == 0, "\(v31.stderr)")
+    #expect(v31.stderr.contains("webhook"), "\(v31.stderr)")
+    #expect(v31.stderr.contains("PETS31_BASE_URL"), "\(v31.stderr)")
+    // An existing, different file is not replaced without --force.
+    let clash = try await APXProcess.run([
+      "import", "openapi", Self.shared.appendingPathComponent("oai-petstore-3.0.yaml").path, "--out", out, "--api",
+      "pets31",
+    ])
+    #expect(clash.status == 2, "\(clash.stderr)")
+    #expect(clash.stderr.contains("--force"))
+    let forced = try await APXProcess.run([
+      "import", "openapi", Self.shared.appendingPathComponent("oai-petstore-3.0.yaml").path, "--out", out, "--api",
+      "pets31", "--force",
+    ])
+    #expect(forced.status == 0, "\(forced.stderr)")
+    #expect(try Self.json(forced.stdout)["status"] as? String == "replaced")
+    let missing = try await APXProcess.run(["import", "openapi", out + "/nope.yaml", "--out", out])
+    #expect(missing.status == 2, "\(missing.stderr)")
+    let notOpenAPI = try temporaryFile("x.json", "{\"hello\": 1}")
+    let bad = try await APXProcess.run(["import", "openapi", notOpenAPI, "--out", out])
+    #expect(bad.status == 3, "\(bad.stderr)")
+  }
+
+  @Test func importTheDemoDescriptionThenCallItWithOAuthAndSSE() async throws {
+    try await withDemoServer(DemoServerOptions(requireAuth: true)) { server in
+      let work = try Self.temporaryDirectory()
+      defer { try? FileManager.default.removeItem(at: work) }
+      let out = work.path
+      let imported = try await APXProcess.run([
+        "import", "openapi", server.httpBaseURL + "/openapi.json", "--out", out,
+      ])
+      #expect(imported.status == 0, "\(imported.stderr)")
+      #expect(imported.stderr.contains("DEMO_CLIENT_ID"), "\(imported.stderr)")
+      let env = ["APX_REGISTRY": out, "DEMO_CLIENT_ID": "demo-client", "DEMO_CLIENT_SECRET": "demo-secret"]
+      let capabilities = try await APXProcess.run(["call", "demo.capabilities.get"], environment: env)
+      #expect(capabilities.status == 0, "\(capabilities.stderr)")
+      #expect(capabilities.stdout.contains("\"auth_required\":true"), "\(capabilities.stdout)")
+      let csv = try temporaryFile("books.csv", "title,author\nA,B\nC,D\n")
+      let created = try await APXProcess.run(
+        ["call", "demo.imports.create", "file=@\(csv)", "row_delay_ms:=1"], environment: env)
+      #expect(created.status == 0, "\(created.stderr)")
+      let job = try #require(
+        try Self.json(created.stdout.replacingOccurrences(of: "\n", with: ""))["job_id"] as? String)
+      let watched = try await APXProcess.run(
+        ["call", "demo.imports.watch", "job_id=\(job)"], environment: env, timeout: 60)
+      #expect(watched.status == 0, "\(watched.stderr)")
+      #expect(watched.stdout.contains("\"complete\""), "\(watched.stdout)")
+      // `security: []` on the GIF operations: no token is sent, the key is a path parameter.
+      let gifs = try await APXProcess.run(
+        ["call", "demo.gifs.trending", "api_key=demo-key", "per_page:=2"], environment: ["APX_REGISTRY": out])
+      #expect(gifs.status == 0, "\(gifs.stderr)")
+      // A missing required parameter (the multipart file) is a usage error, as for any registry.
+      let wrong = try await APXProcess.run(["call", "demo.imports.create"], environment: env)
+      #expect(wrong.status == 2, "\(wrong.stderr)")
+    }
+  }
+
+  @Test func grpcImportFromReflectionAndProtoset() async throws {
+    try await withDemoServer { server in
+      let work = try Self.temporaryDirectory()
+      defer { try? FileManager.default.removeItem(at: work) }
+      let out = work.path
+      let reflected = try await APXProcess.run(["import", "grpc", server.grpcBaseURL, "--out", out, "--api", "notes"])
+      #expect(reflected.status == 0, "\(reflected.stderr)")
+      let text = try String(contentsOfFile: out + "/notes.json", encoding: .utf8)
+      #expect(text.contains("\"create-lesson\""), "\(text.prefix(600))")
+      #expect(text.contains("\"reflection\": true"))
+      let created = try await APXProcess.run(
+        ["call", "notes.create-lesson", "lesson:={\"title\": \"Imported\"}"], environment: ["APX_REGISTRY": out])
+      #expect(created.status == 0, "\(created.stderr)")
+      #expect(created.stdout.contains("Imported"))
+      let protoset = APXProcess.packageRoot.appendingPathComponent("Protos/classnotes.protoset").path
+      let fromFile = try await APXProcess.run(["import", "grpc", protoset, "--out", out, "--api", "notes2"])
+      #expect(fromFile.status == 0, "\(fromFile.stderr)")
+      let text2 = try String(contentsOfFile: out + "/notes2.json", encoding: .utf8)
+      #expect(text2.contains("\"protoset\": \""), "\(text2.prefix(600))")
+      let listed = try await APXProcess.run(
+        ["call", "notes2.list-lessons", "--base-url", server.grpcBaseURL], environment: ["APX_REGISTRY": out])
+      #expect(listed.status == 0, "\(listed.stderr)")
+    }
+  }
+}
