@@ -30,6 +30,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
     // The graph already resolves swift-crypto 4.x (swift-certificates accepts 3.12.3..<6).
     .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+    // Tests only: property-based and mutation tests of every parser and decoder (Tests/*/Fuzz).
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
   targets: [
     // Pure: bytes and values in, values out. No sockets, files, environment or clock.
@@ -99,13 +101,19 @@ let package = Package(
       ],
       path: "Sources/apx-bench"
     ),
-    .testTarget(name: "APXCoreTests", dependencies: ["APXCore"]),
+    .testTarget(
+      name: "APXCoreTests",
+      dependencies: ["APXCore", .product(name: "PropertyBased", package: "swift-property-based")]),
+    .testTarget(
+      name: "APXProtobufTests",
+      dependencies: ["APXProtobuf", "APXCore", .product(name: "PropertyBased", package: "swift-property-based")],
+      resources: [.copy("Fixtures")]),
     .testTarget(name: "APXImportTests", dependencies: ["APXImport", "APXCore"]),
-    .testTarget(name: "APXProtobufTests", dependencies: ["APXProtobuf", "APXCore"], resources: [.copy("Fixtures")]),
     .testTarget(
       name: "APXRuntimeTests",
       dependencies: [
         "APXRuntime", "APXCore", "APXDemoServer",
+        .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
@@ -122,6 +130,8 @@ let package = Package(
       name: "APXIntegrationTests",
       dependencies: [
         "APXDemoServer", "APXCore", .product(name: "NIOCore", package: "swift-nio"),
+        // The hostile HTTP test server (Support/HostileHTTPServer.swift).
+        .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "X509", package: "swift-certificates"),
         .product(name: "Crypto", package: "swift-crypto"),
       ]

@@ -48,6 +48,9 @@ public enum RecipeCheckEvaluator {
       case .null: return fail("does not exist, expected text matching /\(pattern)/")
       default: text = shown.compactJSON
       }
+      if text.unicodeScalars.count > RecipeRegex.maxTextLength {
+        return fail("is longer than \(RecipeRegex.maxTextLength) characters, the most a matches check reads")
+      }
       if !RecipeRegex.matches(pattern, text) {
         return fail("is \(shown.compactJSON), expected a match of /\(pattern)/")
       }
@@ -116,21 +119,25 @@ public enum RecipeCheckEvaluator {
   }
 }
 
-/// Regular expressions of `matches` checks (Swift Regex syntax).
+/// Regular expressions of `matches` checks: `LinearRegex`, which runs in
+/// linear time, so a check ends within its step's deadline whatever the pattern.
 public enum RecipeRegex {
+  /// The longest text a `matches` check reads (1 MiB of Unicode scalars).
+  public static let maxTextLength = 1 << 20
+
   /// Why `pattern` does not compile, or nil when it does.
   public static func problem(in pattern: String) -> String? {
     do {
-      _ = try Regex(pattern)
+      _ = try LinearRegex(pattern)
       return nil
     } catch {
-      return "\(error)"
+      return error.description
     }
   }
 
   /// True when `pattern` matches somewhere in `text`; an invalid pattern matches nothing.
   public static func matches(_ pattern: String, _ text: String) -> Bool {
-    guard let regex = try? Regex(pattern) else { return false }
-    return text.contains(regex)
+    guard let regex = try? LinearRegex(pattern) else { return false }
+    return regex.matches(in: text)
   }
 }

@@ -265,7 +265,9 @@ public enum RecipeLoader {
       if let problem = RecipeRegex.problem(in: pattern) {
         r.fail(
           p + [.key("matches")], "invalid regular expression: \(problem)",
-          hint: "Swift Regex syntax, e.g. \"^job_[0-9a-f]+$\"")
+          hint:
+            "a linear-time subset: classes, \\d \\w \\s, anchors, groups, | and quantifiers, e.g. \"^job_[0-9a-f]+$\""
+            + " (no back-references or look-around)")
       }
       check.matches = pattern
     }

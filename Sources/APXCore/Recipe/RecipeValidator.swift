@@ -70,11 +70,22 @@ public struct RecipeValidator {
         hasLoop: false)
     }
     for input in recipe.inputs {
-      if let d = input.defaultValue {
-        checkTemplates(
-          in: d, at: [.key("inputs"), .key(input.name), .key("default")], stepIndex: -1, endpoints: [:], loopName: nil,
-          hasLoop: false)
-      }
+      if let d = input.defaultValue { checkDefault(d, of: input.name) }
+    }
+  }
+
+  /// Defaults are bound before any step runs, from the environment and the run
+  /// alone: `${input...}` (itself or another input) and `${steps...}` cannot work there.
+  private mutating func checkDefault(_ value: JSONValue, of name: String) {
+    let p: [JSONPathComponent] = [.key("inputs"), .key(name), .key("default")]
+    guard let found = try? Template.references(in: value) else { return }  // syntax errors come from the loader
+    let misplaced = found.filter { $0.reference.namespace != "env" && $0.reference.namespace != "run" }
+    for (_, ref) in misplaced {
+      let what = ref.namespace == "input" && ref.firstKey == name ? "refers to itself" : "uses \(ref)"
+      fail(p, "the default of input \"\(name)\" \(what)", hint: "a default may use only ${env:NAME} and ${run.id}")
+    }
+    if misplaced.isEmpty {
+      checkTemplates(in: value, at: p, stepIndex: -1, endpoints: [:], loopName: nil, hasLoop: false)
     }
   }
 

@@ -46,7 +46,8 @@ public struct DocumentReader {
           fail(path + [.key(member.key)], "duplicate key \"\(member.key)\"", hint: "remove one of them")
         }
         if !allowed.contains(member.key) {
-          let hint = Suggestions.hint(for: member.key, in: allowed) ?? "allowed keys: \(allowed.joined(separator: ", "))"
+          let hint =
+            Suggestions.hint(for: member.key, in: allowed) ?? "allowed keys: \(allowed.joined(separator: ", "))"
           fail(path + [.key(member.key)], "unknown key \"\(member.key)\"", hint: hint)
         }
       }
@@ -98,12 +99,14 @@ public struct DocumentReader {
 
   /// A number value within `range`.
   public mutating func number(_ value: JSONValue, at path: [JSONPathComponent], range: ClosedRange<Double>) -> Double? {
-    guard let d = value.doubleValue, d.isFinite else {
+    let hint = "use a value from \(format(range.lowerBound)) to \(format(range.upperBound))"
+    guard let d = value.doubleValue else {
       fail(path, "expected a number, got \(value.typeName)")
       return nil
     }
-    guard range.contains(d) else {
-      fail(path, "\(d) is out of range", hint: "use a value from \(format(range.lowerBound)) to \(format(range.upperBound))")
+    guard d.isFinite, range.contains(d) else {
+      // 1e309 parses as infinity: name the text as written, not "number".
+      fail(path, "\(Self.numberText(value)) is out of range", hint: hint)
       return nil
     }
     return d
@@ -119,8 +122,22 @@ public struct DocumentReader {
 
   /// An integer value within `range`.
   public mutating func int(_ value: JSONValue, at path: [JSONPathComponent], range: ClosedRange<Int>) -> Int? {
-    guard case .number(let text) = value, let i = Int(text) else {
-      fail(path, "expected a whole number, got \(value.typeName == "number" ? "a fraction" : value.typeName)")
+    guard case .number(let text) = value else {
+      fail(path, "expected a whole number, got \(value.typeName)")
+      return nil
+    }
+    guard let i = value.intValue else {
+      // nil for fractions and for whole numbers beyond 64 bits alike: tell them apart.
+      let isWhole =
+        !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+        || (value.doubleValue.map { !$0.isFinite || $0.rounded() == $0 } ?? false)
+      if isWhole {
+        fail(
+          path, "\(Self.numberText(value)) is out of range",
+          hint: "use a value from \(range.lowerBound) to \(range.upperBound)")
+      } else {
+        fail(path, "expected a whole number, got the fraction \(Self.numberText(value))")
+      }
       return nil
     }
     guard range.contains(i) else {
@@ -131,7 +148,9 @@ public struct DocumentReader {
   }
 
   /// An optional array of strings (a single string is accepted as a one-element list).
-  public mutating func optionalStrings(_ members: [JSONMember], _ key: String, at path: [JSONPathComponent]) -> [String]? {
+  public mutating func optionalStrings(_ members: [JSONMember], _ key: String, at path: [JSONPathComponent])
+    -> [String]?
+  {
     guard let value = members.first(where: { $0.key == key })?.value else { return nil }
     let p = path + [.key(key)]
     if case .string(let s) = value { return [s] }
@@ -174,6 +193,12 @@ public struct DocumentReader {
   }
 
   private func format(_ d: Double) -> String {
-    d.rounded() == d && abs(d) < 1e15 ? String(Int(d)) : String(d)
+    NumberText.plain(d)
+  }
+
+  /// A number as written in the file, shortened if long.
+  private static func numberText(_ value: JSONValue) -> String {
+    guard case .number(let text) = value else { return value.typeName }
+    return text.count > 40 ? String(text.prefix(37)) + "..." : text
   }
 }

@@ -60,6 +60,9 @@ public enum RegistryLoader {
         guard let base = r.requiredString(fields, "base_url", at: p) else { continue }
         if !isSupportedBaseURL(base) {
           r.fail(p + [.key("base_url")], "base_url \"\(base)\" must start with http://, https://, grpc:// or grpcs://")
+        } else if !base.contains("${"), let problem = BaseURLCheck.problem(base) {
+          // Templated URLs are checked once resolved, at call time.
+          r.fail(p + [.key("base_url")], "base_url \(problem)")
         }
         api.environments.append(NamedEnvironment(name: env.key, baseURL: base, description: description))
       }

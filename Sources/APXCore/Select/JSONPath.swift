@@ -16,6 +16,10 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
   /// The text the path was parsed from.
   public var text: String
 
+  /// The most steps a path may have: no parsed document is deeper than
+  /// `JSONParser.maxDepth`, so longer paths can only waste time and memory.
+  public static let maxSteps = 1024
+
   /// Parses a path. Leading and trailing whitespace is ignored.
   /// - Throws: `APXError` with status `.usage` saying at which column what was expected.
   public init(parsing text: String) throws(APXError) {
@@ -27,7 +31,9 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
   /// Makes a path from steps (rendered back to jq syntax for `text`).
   public init(steps: [JSONPathStep]) {
     self.steps = steps
-    self.text = JSONPathStep.render(steps)
+    let rendered = JSONPathStep.render(steps)
+    // `render` gives a suffix (`["odd key"]`); a whole path starts with '.' (found by ParserFuzzTests).
+    self.text = rendered.hasPrefix("[") ? "." + rendered : rendered
   }
 
   /// Parses with template rules: names may contain `-` (`steps.upload-csv.body`).

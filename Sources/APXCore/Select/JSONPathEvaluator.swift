@@ -12,9 +12,22 @@ struct JSONPathEvaluator {
     self.strict = strict
   }
 
+  /// The values the current step leads to, with the step kind that reached each.
+  private var pending: [(JSONValue, JSONPathStep.Kind)] = []
+
   mutating func run(_ value: JSONValue) throws(APXError) -> [JSONValue] {
     results = []
-    try visit(value, step: 0)
+    trail = []
+    // A depth-first walk with a stack of its own, in document order: recursing once per
+    // step overflowed the thread's stack on long paths (a 1,024-step path in a debug build).
+    var stack: [(value: JSONValue, step: Int, kind: JSONPathStep.Kind?, depth: Int)] = [(value, 0, nil, 0)]
+    while let work = stack.popLast() {
+      trail.removeSubrange(work.depth...)
+      if let kind = work.kind { trail.append(JSONPathStep(kind)) }
+      pending.removeAll(keepingCapacity: true)
+      try visit(work.value, step: work.step)
+      for (child, kind) in pending.reversed() { stack.append((child, work.step + 1, kind, trail.count)) }
+    }
     return results
   }
 
@@ -96,10 +109,9 @@ struct JSONPathEvaluator {
     }
   }
 
+  /// Queues `value`, reached by `kind`, for the next step (see `run`).
   private mutating func descend(_ value: JSONValue, as kind: JSONPathStep.Kind, step: Int) throws(APXError) {
-    trail.append(JSONPathStep(kind))
-    defer { trail.removeLast() }
-    try visit(value, step: step + 1)
+    pending.append((value, kind))
   }
 
   /// jq's slice bounds: negative counts from the end, clamped to the array.

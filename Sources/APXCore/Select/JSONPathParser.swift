@@ -71,6 +71,7 @@ struct JSONPathParser {
   private mutating func parseSteps(_ initial: [JSONPathStep]) throws(APXError) -> [JSONPathStep] {
     var steps = initial
     while let c = current {
+      try checkStepCount(steps)
       switch c {
       case ".":
         index += 1
@@ -89,7 +90,19 @@ struct JSONPathParser {
         }
       }
     }
+    try checkStepCount(steps)
     return steps
+  }
+
+  /// A path of 5,000 steps once overflowed the stack (evaluation recursed per step):
+  /// longer than any document can be deep, it is refused with a message.
+  private func checkStepCount(_ steps: [JSONPathStep]) throws(APXError) {
+    guard steps.count <= JSONPath.maxSteps else {
+      throw APXError(
+        .usage, "invalid path: more than \(JSONPath.maxSteps) steps",
+        hint: "no JSON document apx reads is nested deeper than \(JSONParser.maxDepth) levels; shorten the path",
+        location: SourceLocation(line: 1, column: index + 1 + columnOffset))
+    }
   }
 
   private mutating func skipSpaces() {

@@ -27,6 +27,15 @@ public struct SSEParser: Sendable {
   public private(set) var retry: Int?
   /// How many comment lines (`:` keep-alives) were seen, over all streams.
   public private(set) var commentCount: Int = 0
+  /// The largest line or event (its `data` joined) kept, in bytes.
+  public var maxEventSize = SSEParser.defaultMaxEventSize
+  /// Set when a line or an event grew past `maxEventSize`: the parser then
+  /// ignores input until `finish()`, and the caller should stop the stream.
+  public private(set) var exceededMaxEventSize = false
+
+  /// 16 MiB: one event this size takes about three times as much memory
+  /// while it is parsed and decoded as JSON.
+  public static let defaultMaxEventSize = 16 * 1_048_576
 
   // Per-stream state, reset by `finish()`.
   private var bomMatched = 0
@@ -59,7 +68,7 @@ public struct SSEParser: Sendable {
     onComment: (String) -> Void = { _ in },
     emit: (SSEEvent) -> Void
   ) {
-    guard let base = chunk.baseAddress, !chunk.isEmpty else { return }
+    guard let base = chunk.baseAddress, !chunk.isEmpty, !exceededMaxEventSize else { return }
     let count = chunk.count
     var i = 0
 
@@ -98,6 +107,7 @@ public struct SSEParser: Sendable {
         partialLine.append(contentsOf: segment)
         processPartialLine(onComment: onComment, emit: emit)
       }
+      if exceededMaxEventSize { return }
       i += 1
       if byte == Self.cr {
         if i < count {
@@ -110,7 +120,15 @@ public struct SSEParser: Sendable {
     }
     if lineStart < count {
       partialLine.append(contentsOf: UnsafeBufferPointer(start: base + lineStart, count: count - lineStart))
+      if partialLine.count > maxEventSize { overflow() }
     }
+  }
+
+  /// Drops what is buffered once a line or event is too large.
+  private mutating func overflow() {
+    exceededMaxEventSize = true
+    Self.clear(&partialLine)
+    Self.clear(&dataBuffer)
   }
 
   /// Parses the next chunk of raw bytes (e.g. a network buffer).
@@ -157,6 +175,7 @@ public struct SSEParser: Sendable {
       || idBuffer != lastEventID || blockRetry != nil || (bomMatched > 0 && !bomDone)
     Self.clear(&partialLine)
     Self.clear(&dataBuffer)
+    exceededMaxEventSize = false
     eventTypeBuffer.removeAll(keepingCapacity: true)
     idBuffer = lastEventID
     blockRetry = nil
@@ -208,6 +227,7 @@ public struct SSEParser: Sendable {
     case .data:
       dataBuffer.append(contentsOf: value)
       dataBuffer.append(Self.lf)
+      if dataBuffer.count > maxEventSize { overflow() }
     case .event:
       eventTypeBuffer.removeAll(keepingCapacity: true)
       eventTypeBuffer.append(contentsOf: value)

@@ -128,7 +128,8 @@ struct OAuth2TokenClient: Sendable {
     let status: Int
     let body: ByteBuffer
     do {
-      let deadline: NIODeadline = timeout.map { .now() + .milliseconds(Int64(min($0, 1e9) * 1000)) } ?? .distantFuture
+      let deadline: NIODeadline =
+        timeout.map { .now() + .milliseconds(DurationConversion.milliseconds($0)) } ?? .distantFuture
       let response = try await session.send(plan, deadline: deadline)
       status = Int(response.status.code)
       body = try await response.body.collect(upTo: 1 << 20)

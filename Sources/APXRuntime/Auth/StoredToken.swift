@@ -74,6 +74,10 @@ public struct StoredToken: Sendable, Codable, Hashable {
 
   /// Whole seconds until expiry (negative once expired), nil when unknown.
   public func expiresIn(at now: Double) -> Int? {
-    expiresAt.map { Int(($0 - now).rounded(.down)) }
+    // Clamped: a token endpoint may answer `"expires_in": 1e300`, and Int(1e300) traps.
+    expiresAt.map { at in
+      let left = (at - now).rounded(.down)
+      return left.isNaN ? 0 : Int(Swift.max(Swift.min(left, 1e15), -1e15))
+    }
   }
 }

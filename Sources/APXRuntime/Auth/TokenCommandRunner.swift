@@ -48,7 +48,7 @@ struct TokenCommandRunner: Sendable {
     }
     let box = ProcessBox(process)
     let watchdog = Task {
-      try await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
+      try await Task.sleep(for: .milliseconds(DurationConversion.milliseconds(timeout)))
       box.stop()
     }
     async let outData = Self.readAll(out.fileHandleForReading)
@@ -67,7 +67,7 @@ struct TokenCommandRunner: Sendable {
         process.terminationReason == .exit
         ? "failed with exit status \(process.terminationStatus)"
         : (box.timedOut
-          ? "did not finish within \(Int(timeout))s and was stopped"
+          ? "did not finish within \(NumberText.plain(timeout))s and was stopped"
           : "was killed by signal \(process.terminationStatus)")
       throw APXError(
         .auth, "the token command of the API \"\(api.name)\" \(how)",

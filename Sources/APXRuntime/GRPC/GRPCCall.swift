@@ -80,7 +80,7 @@ struct GRPCCall {
       } catch let error as RPCError {
         throw GRPCFailure(
           target: target, path: "/\(options.service)/\(options.method)", apiName: request.api.name, pool: pool,
-          mask: mask, timeout: timeout
+          mask: mask, timeout: timeout, endpoint: request.endpoint.name
         ).error(error)
       }
     }

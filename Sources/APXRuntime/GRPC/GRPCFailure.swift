@@ -14,6 +14,8 @@ struct GRPCFailure {
   let pool: DescriptorPool?
   let mask: SecretMask
   let timeout: Double?
+  /// The registry endpoint called (`lessons.get`), for hints; nil outside a registry call.
+  var endpoint: String? = nil
 
   func error(_ rpc: RPCError) -> APXError {
     let code = rpc.code.rawValue
@@ -65,7 +67,8 @@ struct GRPCFailure {
       }
       return "a quota or rate limit was hit: wait and retry, or ask for a higher quota"
     case .invalidArgument, .outOfRange, .failedPrecondition:
-      return "check the request fields: `apx describe \(apiName).ENDPOINT` shows the request template"
+      return endpoint.map { "check the request fields: `apx describe \(apiName).\($0)` shows the request template" }
+        ?? "check the request fields against the method's request message"
     case .internalError where message.contains("payload size") || message.contains("exceeds"):
       return "a message is larger than allowed: raise --max-message-size BYTES"
     default:
@@ -74,7 +77,7 @@ struct GRPCFailure {
   }
 
   static func seconds(_ s: Double) -> String {
-    s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
+    "\(NumberText.plain(s)) s"
   }
 
   /// A readable chain of underlying errors (connection refused, TLS handshake...).

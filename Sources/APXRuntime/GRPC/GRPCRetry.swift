@@ -38,6 +38,6 @@ enum GRPCRetry {
   /// Seconds as a Duration of at least 1 ms and at most one hour.
   static func duration(_ seconds: Double) -> Duration {
     guard seconds.isFinite, seconds > 0.001 else { return .milliseconds(1) }
-    return .milliseconds(Int64(Swift.min(seconds, 3600) * 1000))
+    return .milliseconds(DurationConversion.milliseconds(Swift.min(seconds, 3600)))
   }
 }

@@ -29,6 +29,9 @@ public struct HTTPSession: Sendable {
   let client: HTTPClient
   /// The one event loop every connection of this session runs on (see `BodyPump`).
   let eventLoop: any EventLoop
+  /// How many times its compressed size a gzip or deflate body may expand (JSON rarely
+  /// passes 20; a decompression bomb reaches 1000).
+  public static let decompressionRatioLimit = 200
 
   /// Runs `body` with a session whose client is shut down on return.
   public static func with<T: Sendable>(
@@ -36,7 +39,7 @@ public struct HTTPSession: Sendable {
   ) async throws -> T {
     var config = HTTPClient.Configuration(
       redirectConfiguration: .disallow,
-      timeout: .init(connect: .milliseconds(Int64(options.connectTimeout * 1000)), read: nil))
+      timeout: .init(connect: .milliseconds(DurationConversion.milliseconds(options.connectTimeout)), read: nil))
     config.httpVersion = .automatic
     // AHC retries refused connections until the connect timeout by default; apx's
     // own retry policy decides instead, so a dead server fails in milliseconds.
@@ -44,7 +47,10 @@ public struct HTTPSession: Sendable {
     // AHC's default of 8 HTTP/1.1 connections per host capped recipe `foreach`
     // concurrency at 8 (measured: 8 views in flight with concurrency 16).
     config.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
-    config.decompression = .disabled
+    // Sends `Accept-Encoding: deflate, gzip` (unless -H sets one) and decodes such bodies as
+    // they stream, so nothing downstream sees compressed bytes. The ratio bounds a
+    // decompression bomb: a body may expand at most this many times its compressed size.
+    config.decompression = .enabled(limit: .ratio(HTTPSession.decompressionRatioLimit))
     if options.insecure || options.caCertificatePath != nil {
       var tls = TLSConfiguration.makeClientConfiguration()
       if options.insecure { tls.certificateVerification = .none }
@@ -78,7 +84,9 @@ public struct HTTPSession: Sendable {
     var request = HTTPClientRequest(url: plan.url)
     request.method = HTTPMethod(rawValue: plan.method)
     for h in plan.headers { request.headers.add(name: h.name, value: h.value) }
-    if !request.headers.contains(name: "User-Agent") { request.headers.add(name: "User-Agent", value: "apx/\(APXVersion.current)") }
+    if !request.headers.contains(name: "User-Agent") {
+      request.headers.add(name: "User-Agent", value: "apx/\(APXVersion.current)")
+    }
     request.body = try RequestBodyFactory.make(plan.body)
     return try await client.execute(request, deadline: deadline)
   }

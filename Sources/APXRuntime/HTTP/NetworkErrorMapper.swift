@@ -60,6 +60,19 @@ enum NetworkErrorMapper {
       }
     }
     let typeName = String(reflecting: type(of: error))
+    if typeName.contains("NIOHTTPDecompression") {
+      // NIOHTTPCompression is not a direct dependency: matched by name, as NIOSSL below.
+      let described = String(describing: error)
+      if described.contains("limit") {
+        return APXError(
+          .network,
+          "the compressed response from \(target) expands more than \(HTTPSession.decompressionRatioLimit) times its size",
+          hint: "that looks like a decompression bomb; send -H 'Accept-Encoding: identity' to get it uncompressed")
+      }
+      return APXError(
+        .network, "the compressed response from \(target) is corrupt", hint: "try -H 'Accept-Encoding: identity'",
+        cause: described)
+    }
     if typeName.contains("NIOSSL") || typeName.contains("BoringSSL") {
       return APXError(
         .network, "TLS failed with \(target)",
@@ -90,6 +103,6 @@ enum NetworkErrorMapper {
   }
 
   static func format(_ d: Double) -> String {
-    d.rounded() == d ? String(Int(d)) : String(d)
+    NumberText.plain(d)
   }
 }

@@ -76,7 +76,7 @@ public struct RESTCall: Sendable {
     let clock = options.clock
     let start = clock.now()
     let deadline: NIODeadline =
-      options.timeout.map { .now() + .milliseconds(Int64(min($0, 1e9) * 1000)) } ?? .distantFuture
+      options.timeout.map { .now() + .milliseconds(DurationConversion.milliseconds($0)) } ?? .distantFuture
     var plan = initial
     var mask = options.mask
     var attempt = 1
@@ -257,6 +257,12 @@ public struct RESTCall: Sendable {
   static func redirected(_ plan: HTTPRequestPlan, status: Int, location: String) throws(APXError) -> HTTPRequestPlan {
     guard let base = URL(string: plan.url), let target = URL(string: location, relativeTo: base)?.absoluteURL else {
       throw APXError(.network, "the server redirected to an invalid URL", cause: location)
+    }
+    // Only http(s) with a valid port: file:// is not apx's to open, and port 99999 would trap in the client.
+    if let problem = BaseURLCheck.problem(target.absoluteString, schemes: ["http", "https"]) {
+      throw APXError(
+        .network, "the server redirected to \(problem)", hint: "apx follows redirects only to http:// and https:// URLs"
+      )
     }
     var next = plan
     next.url = target.absoluteString

@@ -99,15 +99,19 @@ public struct RecipeRunOptions: Sendable {
   public var maxAttemptsOverride: Int?
   /// `-H` headers for every call.
   public var headers: [HeaderField]
+  /// `-v`: receives every call's request, response head and trailers (masked as in `apx call -v`).
+  public var transportLog: (@Sendable (CallEvent) -> Void)?
 
   /// Makes options.
   public init(
-    testMode: Bool = false, timeout: Double? = nil, maxAttemptsOverride: Int? = nil, headers: [HeaderField] = []
+    testMode: Bool = false, timeout: Double? = nil, maxAttemptsOverride: Int? = nil, headers: [HeaderField] = [],
+    transportLog: (@Sendable (CallEvent) -> Void)? = nil
   ) {
     self.testMode = testMode
     self.timeout = timeout
     self.maxAttemptsOverride = maxAttemptsOverride
     self.headers = headers
+    self.transportLog = transportLog
   }
 }
 

@@ -49,7 +49,8 @@ extension RecipeRunner {
     }
     let capture = StepCapture(
       keepBody: retention != .none || endpoint.kind == .grpc, keepEvents: retention.keeps("events"),
-      resumed: resumed, resumedEventID: Self.lastEventID(in: resumed), until: untilCheck, onItem: onItem)
+      resumed: resumed, resumedEventID: Self.lastEventID(in: resumed), until: untilCheck, onItem: onItem,
+      transportLog: options.transportLog)
     var status: Int?
     do {
       status = try await executor.call(request, sink: capture).status

@@ -219,7 +219,7 @@ extension RecipeRunner {
           hint: "raise max_iterations, or check the condition", file: recipe.file, location: step.location)
       }
       if index > 0, let interval = step.interval, interval > 0 {
-        try await Task.sleep(for: .milliseconds(Int64(interval * 1000)))
+        try await Task.sleep(for: .milliseconds(DurationConversion.milliseconds(interval)))
       }
       var loopScope = scope
       loopScope.loop = .object([

@@ -32,12 +32,14 @@ final class StepCapture: CallEventSink {
   private let until: (@Sendable (JSONValue) throws -> Bool)?
   private let onItem: (@Sendable (JSONValue) -> Void)?
   private let onProgress: (@Sendable (Double?, Double?, Double?) -> Void)?
+  private let transportLog: (@Sendable (CallEvent) -> Void)?
 
   /// Makes a capture; `resumed` holds stream items journaled before an interruption.
   init(
     keepBody: Bool, keepEvents: Bool, resumed: [JSONValue] = [], resumedEventID: String? = nil,
     until: (@Sendable (JSONValue) throws -> Bool)?, onItem: (@Sendable (JSONValue) -> Void)?,
-    onProgress: (@Sendable (Double?, Double?, Double?) -> Void)? = nil
+    onProgress: (@Sendable (Double?, Double?, Double?) -> Void)? = nil,
+    transportLog: (@Sendable (CallEvent) -> Void)? = nil
   ) {
     var initial = State()
     initial.count = resumed.count
@@ -50,9 +52,16 @@ final class StepCapture: CallEventSink {
     self.until = until
     self.onItem = onItem
     self.onProgress = onProgress
+    self.transportLog = transportLog
   }
 
   func receive(_ event: CallEvent) throws {
+    if let transportLog {
+      switch event {
+      case .requestSent, .responseHead, .trailers: transportLog(event)
+      default: break
+      }
+    }
     switch event {
     case .responseHead(let status, _, let headers):
       state.withLock {
@@ -67,7 +76,7 @@ final class StepCapture: CallEventSink {
             .expectation, "the response body is larger than \(Self.bodyLimit / 1_048_576) MB",
             hint: "a recipe keeps bodies in memory; call this endpoint with `apx call` and stream it instead")
         }
-        s.body.append(contentsOf: bytes)
+        bytes.withUnsafeBytes { s.body.append(contentsOf: $0) }
       }
     case .message(let item):
       state.withLock { s in

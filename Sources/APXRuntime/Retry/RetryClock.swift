@@ -1,3 +1,4 @@
+import APXCore
 import Foundation
 
 /// The wall clock and the sleeper that retries and token expiry use.
@@ -28,7 +29,7 @@ public struct SystemRetryClock: RetryClock {
       return
     }
     // Cap far-future waits so the Duration arithmetic cannot overflow.
-    let millis = Int64(min(seconds, 86_400 * 365) * 1000)
+    let millis = DurationConversion.milliseconds(min(seconds, 86_400 * 365))
     try await Task.sleep(for: .milliseconds(millis))
   }
 }

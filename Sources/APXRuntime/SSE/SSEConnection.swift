@@ -84,6 +84,12 @@ struct SSEConnection: Sendable {
       // One synchronous pass over the chunk; events are handed on after it.
       batch.removeAll(keepingCapacity: true)
       parser.feed(chunk.readableBytesView) { batch.append($0) }
+      if parser.exceededMaxEventSize {
+        throw APXError(
+          .expectation,
+          "\(endpointName) sent an event larger than \(parser.maxEventSize / 1_048_576) MiB, the most apx holds for one event",
+          hint: "a stream of large documents is better fetched as a REST body (apx call -o raw streams any size)")
+      }
       if batch.isEmpty { continue }
       deliveredEvents = true
       schedule.eventReceived()

@@ -42,7 +42,7 @@ public struct SSEWatch: Sendable {
     guard timeout.isFinite, timeout > 0 else {
       throw APXError(.usage, "the timeout must be a positive number of seconds, got \(timeout)")
     }
-    let milliseconds = Int64(min(timeout, 1e9) * 1000)
+    let milliseconds = DurationConversion.milliseconds(timeout)
     let deadline = NIODeadline.now() + .milliseconds(milliseconds)
     // The overall limit covers reconnection waits and polling too, so it races the whole watch.
     return try await withThrowingTaskGroup(of: CallOutcome?.self) { group in
@@ -166,6 +166,6 @@ public struct SSEWatch: Sendable {
   }
 
   static func seconds(_ value: Double) -> String {
-    value.rounded() == value ? "\(Int(value))s" : "\(value)s"
+    "\(NumberText.plain(value))s"
   }
 }

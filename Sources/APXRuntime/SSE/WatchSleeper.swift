@@ -1,3 +1,5 @@
+import APXCore
+
 /// Waits between SSE reconnections and between polls of a fallback endpoint.
 ///
 /// Injected into `SSEWatch` so that tests can record the waits the schedule
@@ -19,6 +21,6 @@ public struct TaskSleeper: WatchSleeper {
       try Task.checkCancellation()
       return
     }
-    try await Task.sleep(for: .milliseconds(Int64((seconds * 1000).rounded())))
+    try await Task.sleep(for: .milliseconds(DurationConversion.milliseconds(seconds)))
   }
 }

@@ -6,8 +6,11 @@ import APXCore
 /// never show up in verbose output or errors.
 public enum TemplateResolver {
   /// Renders `text`; references other than `env:` are errors here (they belong to recipes).
+  /// - Parameter unsetStatus: the exit status when a variable is not set: `.auth` for
+  ///   credentials, `.usage` for configuration such as a base URL.
   public static func resolveText(
-    _ text: String, environment: [String: String], mask: inout SecretMask, secret: Bool = false
+    _ text: String, environment: [String: String], mask: inout SecretMask, secret: Bool = false,
+    unsetStatus: ExitStatus = .auth
   ) throws(APXError) -> String {
     guard Template.mayContainReferences(text) else { return text }
     let template = try Template(parsing: text)
@@ -20,7 +23,7 @@ public enum TemplateResolver {
       }
       guard let value = environment[name] ?? reference.fallback else {
         throw APXError(
-          .auth, "the environment variable \(name) is not set",
+          unsetStatus, "the environment variable \(name) is not set",
           hint: "export \(name)=... (the registry uses it in \"\(text)\")")
       }
       found.append(value)

@@ -113,9 +113,20 @@ struct RunCommand: AsyncParsableCommand {
 
     if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
     let reporter = StepStatusReporter(context: context, events: events, terminal: context.stderrIsTerminal, mask: mask)
+    var transportLog: (@Sendable (CallEvent) -> Void)?
+    if global.verbose {
+      let stderr = context.stderr
+      let recipeMask = mask
+      transportLog = { event in
+        // Masked again with the recipe's secrets (secret inputs), on top of the call's own mask.
+        guard let text = VerboseLines.text(for: event) else { return }
+        stderr.write(recipeMask.mask(text))
+        stderr.flush()
+      }
+    }
     let options = RecipeRunOptions(
       testMode: test, timeout: global.timeout, maxAttemptsOverride: global.noRetry ? 1 : global.retry,
-      headers: global.headerFields)
+      headers: global.headerFields, transportLog: transportLog)
     let recipeDirectory = (loaded.absolutePath as NSString).deletingLastPathComponent
 
     let result: RecipeRunResult? = try await DemoBackend.withOptionalDemo(global.demo) { demo in

@@ -8,11 +8,13 @@ struct ValidateCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "validate",
     abstract: "Check registry files; print file:line:column errors and exit 3 when any is invalid.",
-    discussion: "With no PATH, checks every registry file in the registry folders. A folder PATH checks its *.json files.")
+    discussion:
+      "With no PATH, checks every registry file in the registry folders. A folder PATH checks its *.json files.")
 
   @OptionGroup var global: GlobalOptions
 
-  @Argument(help: ArgumentHelp("Files or folders to check.", valueName: "PATH"), completion: .file(extensions: ["json"]))
+  @Argument(
+    help: ArgumentHelp("Files or folders to check.", valueName: "PATH"), completion: .file(extensions: ["json"]))
   var paths: [String] = []
 
   func run() async throws {
@@ -38,15 +40,34 @@ struct ValidateCommand: AsyncParsableCommand {
     var errors: [APXError] = []
     var results: [JSONValue] = []
     for file in files {
+      if DefinitionFile.isJSONSchema(path: file) {
+        // A shell glob such as Endpoints/*.json also picks up the registry's own schema.
+        context.warn("apx: skipped \(file): a JSON Schema, not a registry or recipe file")
+        results.append(
+          .object([
+            JSONMember("file", .string(file)), JSONMember("ok", .bool(true)),
+            JSONMember("skipped", .string("a JSON Schema, not a registry or recipe file")),
+          ]))
+        continue
+      }
       do {
         let definition = try DefinitionFile.validate(path: file, registry: global.registry)
-        results.append(.object([JSONMember("file", .string(file)), JSONMember("ok", .bool(true)), JSONMember("summary", .string(definition))]))
+        results.append(
+          .object([
+            JSONMember("file", .string(file)), JSONMember("ok", .bool(true)),
+            JSONMember("summary", .string(definition)),
+          ]))
       } catch let e as APXErrors {
         errors += e.errors
-        results.append(.object([JSONMember("file", .string(file)), JSONMember("ok", .bool(false)), JSONMember("errors", .int(e.errors.count))]))
+        results.append(
+          .object([
+            JSONMember("file", .string(file)), JSONMember("ok", .bool(false)),
+            JSONMember("errors", .int(e.errors.count)),
+          ]))
       } catch let e as APXError {
         errors.append(e)
-        results.append(.object([JSONMember("file", .string(file)), JSONMember("ok", .bool(false)), JSONMember("errors", .int(1))]))
+        results.append(
+          .object([JSONMember("file", .string(file)), JSONMember("ok", .bool(false)), JSONMember("errors", .int(1))]))
       }
     }
     try ValuePrinter.print(.array(results), global: global, context: context)
@@ -60,6 +81,16 @@ struct ValidateCommand: AsyncParsableCommand {
 
 /// Validation of one definition file.
 enum DefinitionFile {
+  /// True for a JSON Schema document (a top-level `"$schema"` naming json-schema.org,
+  /// and neither `"api"` nor `"steps"`), such as `Endpoints/registry.schema.json`.
+  static func isJSONSchema(path: String) -> Bool {
+    guard let data = FileManager.default.contents(atPath: path),
+      let members = (try? JSONParser.parse(Array(data)))?.objectMembers,
+      let schema = members.first(where: { $0.key == "$schema" })?.value.stringValue
+    else { return false }
+    return schema.contains("json-schema.org") && !members.contains { $0.key == "api" || $0.key == "steps" }
+  }
+
   /// Loads the file as a registry; returns a one-line summary.
   static func validate(path: String, registry: [String] = []) throws -> String {
     // A JSON file with a top-level "steps" key is a recipe: checked against the registry.

@@ -20,20 +20,28 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     /// Bytes as they arrive.
     case raw
     /// JSON re-formatted on the fly, constant memory.
-    case stream(JSONStreamFormatter)
+    case stream(JSONBodyRelay)
     /// Collected whole for --select or tables.
     case buffered([UInt8])
     /// NDJSON / JSON Lines: each complete line printed as a stream item as soon as it arrives.
     case lines([UInt8])
+    /// The body stopped being JSON after formatted output began: the rest is dropped.
+    case broken
   }
 
   /// Longest NDJSON line held while waiting for its end (a parser size limit).
   static let maxLineBytes = 64 * 1024 * 1024
 
+  /// The largest body `--select` and `-o table` read into memory (they parse it
+  /// whole: about 3.5 bytes of memory per body byte).
+  static let bufferedLimit = 64 * 1_048_576
+
   let context: Context
   let settings: Settings
   private var mode: BodyMode = .undecided
   private var contentType = ""
+  /// A `Content-Encoding` the HTTP client did not decode (it decodes gzip and deflate), or nil.
+  private var undecodedEncoding: String?
   /// Stream items printed so far.
   private(set) var messageCount = 0
   /// Set once the transport signals chunk ends (`.batchEnd`).
@@ -56,19 +64,18 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     defer { progressDisplay.didHandle(event) }
     // --- end progress display ---
     switch event {
-    case .requestSent(let method, let url, let headers, let attempt):
-      guard settings.verbose else { return }
-      var text = "> \(method) \(url)" + (attempt > 1 ? "  (attempt \(attempt))" : "") + "\n"
-      for h in headers { text += "> \(h.name): \(h.value)\n" }
-      context.stderr.write(text + ">\n")
+    case .requestSent:
+      guard settings.verbose, let text = VerboseLines.text(for: event) else { return }
+      context.stderr.write(text)
       context.stderr.flush()
-    case .responseHead(let status, let version, let headers):
+    case .responseHead(_, _, let headers):
       contentType = headers.first { $0.name.lowercased() == "content-type" }?.value.lowercased() ?? ""
+      undecodedEncoding = headers.first { $0.name.lowercased() == "content-encoding" }
+        .map { $0.value.trimmingCharacters(in: .whitespaces).lowercased() }
+        .flatMap { ["", "identity", "gzip", "deflate"].contains($0) ? nil : $0 }
       mode = .undecided
-      guard settings.verbose else { return }
-      var text = "< \(version) \(status)\n"
-      for h in headers { text += "< \(h.name): \(h.value)\n" }
-      context.stderr.write(text + "<\n")
+      guard settings.verbose, let text = VerboseLines.text(for: event) else { return }
+      context.stderr.write(text)
       context.stderr.flush()
     case .bodyChunk(let bytes):
       try body(bytes)
@@ -76,9 +83,9 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       try finishBody()
     case .message(let value):
       try printMessage(value)
-    case .trailers(let fields):
-      guard settings.verbose else { return }
-      context.stderr.write(fields.map { "< (trailer) \($0.name): \($0.value)\n" }.joined())
+    case .trailers:
+      guard settings.verbose, let text = VerboseLines.text(for: event) else { return }
+      context.stderr.write(text)
     case .retrying(let attempt, let after, let reason):
       context.warn("apx: \(reason); retrying in \(Self.seconds(after)) (attempt \(attempt))")
     case .reconnecting(let after, let reason, let lastEventID):
@@ -110,53 +117,59 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     ].contains(type)
   }
 
-  private func decideMode(_ first: BodyChunk) {
+  private func decideMode(_ first: BodyChunk) throws {
     if settings.format == .raw {
       mode = .raw
+    } else if let encoding = undecodedEncoding {
+      // Compressed bytes are never parsed as JSON.
+      if settings.select != nil || settings.format == .table {
+        throw APXError(
+          .expectation,
+          "cannot apply \(settings.select != nil ? "--select" : "-o table"): the body is \(encoding)-encoded, which apx does not decode",
+          hint: "apx decodes gzip and deflate; send -H 'Accept-Encoding: gzip', or use -o raw")
+      }
+      mode = .raw
+      context.warn("apx: the body is \(encoding)-encoded, which apx does not decode; printed as received")
     } else if isLineStream && settings.format != .table {
       mode = .lines([])
     } else if settings.select != nil || settings.format == .table {
       mode = .buffered([])
     } else if isJSONBody || Self.looksLikeJSON(first) {
       let style: JSONOutputStyle = (settings.pretty && settings.format != .ndjson) ? .pretty : .compact
-      mode = .stream(JSONStreamFormatter(style: style, colors: settings.colors))
+      mode = .stream(JSONBodyRelay(formatter: JSONStreamFormatter(style: style, colors: settings.colors)))
     } else {
       mode = .raw
     }
   }
 
   private func body(_ bytes: BodyChunk) throws {
-    if case .undecided = mode { decideMode(bytes) }
+    if case .undecided = mode { try decideMode(bytes) }
     switch mode {
     case .undecided, .raw:
       bytes.withUnsafeBytes { context.stdout.write(raw: $0) }
-    case .stream(var formatter):
+    case .stream(var relay):
       var out: [UInt8] = []
       out.reserveCapacity(bytes.count + bytes.count / 2)
       mode = .undecided  // release the copy while mutating
-      do {
-        // A Result, not a typed-throws closure: Swift 6.3.1's IRGen crashes on the latter here.
-        let fed = bytes.withUnsafeBytes { raw in
-          Result { () throws(JSONSyntaxError) in try formatter.feed(raw, into: &out) }
-        }
-        try fed.get()
-      } catch {
-        // Not JSON after all (or broken): show what came, unformatted.
-        context.stdout.write(out)
-        bytes.withUnsafeBytes { context.stdout.write(raw: $0) }
-        mode = .raw
-        context.warn("apx: the response is not valid JSON (\(error)); printing it as it came")
-        return
-      }
-      mode = .stream(formatter)
+      let step = bytes.withUnsafeBytes { relay.feed($0, into: &out) }
       context.stdout.write(out)
+      mode = .stream(relay)
+      try handle(step)
     case .buffered(var all):
       mode = .undecided
-      all.append(contentsOf: bytes)
+      guard all.count + bytes.count <= Self.bufferedLimit else {
+        throw APXError(
+          .expectation,
+          "the response is larger than \(Self.bufferedLimit / 1_048_576) MiB, the most "
+            + (settings.select != nil ? "--select" : "-o table") + " reads into memory",
+          hint: "print it with -o json or -o raw (streamed, any size) and filter it with a streaming tool")
+      }
+      // In place: appending the chunk as a generic collection went byte by byte.
+      bytes.withUnsafeBytes { all.append(contentsOf: $0) }
       mode = .buffered(all)
     case .lines(var pending):
       mode = .undecided
-      pending.append(contentsOf: bytes)
+      bytes.withUnsafeBytes { pending.append(contentsOf: $0) }
       var start = 0
       while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
         try printLine(pending[start..<newline])
@@ -169,6 +182,8 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
           hint: "use -o raw to see the body as it comes")
       }
       mode = .lines(pending)
+    case .broken:
+      break
     }
     if context.stdout.closed { throw StdoutClosed() }
   }
@@ -193,23 +208,39 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       if settings.select != nil || settings.format == .table { try printBuffered([]) }
     case .raw:
       break
-    case .stream(var formatter):
+    case .stream(var relay):
       var out: [UInt8] = []
-      do {
-        try formatter.finish(into: &out)
-      } catch {
-        context.stdout.write(out)
-        context.warn("apx: the response ended in the middle of a JSON value (\(error))")
-        break
-      }
+      let step = relay.finish(into: &out)
       context.stdout.write(out)
+      mode = .undecided
+      try handle(step)
     case .buffered(let all):
       try printBuffered(all)
     case .lines(let pending):
       try printLine(pending[...])
+    case .broken:
+      break
     }
     mode = .undecided
     context.stdout.flush()
+  }
+
+  /// After a relay step: a body that is not JSON is printed as received with a
+  /// warning (exit 0); one that breaks after formatted output began ends the call (exit 9).
+  private func handle(_ step: JSONBodyRelay.Step) throws {
+    switch step {
+    case .formatted:
+      return
+    case .raw(let error):
+      mode = .raw
+      context.warn("apx: the response is not valid JSON (\(error)); printed as received")
+    case .broken(let error):
+      mode = .broken
+      context.stdout.flush()
+      throw APXError(
+        .expectation, "the response stopped being valid JSON at byte \(error.offset + 1) (\(error.message))",
+        hint: "the output above ends there; use -o raw to see the body as received")
+    }
   }
 
   private func printBuffered(_ bytes: [UInt8]) throws {
@@ -217,9 +248,12 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     do {
       value = try JSONParser.parse(bytes)
     } catch {
+      // The body as received on stdout, never a mix of it and formatted JSON.
+      context.stdout.write(bytes)
       throw APXError(
-        .expectation, "cannot apply \(settings.select != nil ? "--select" : "-o table"): the response is not JSON",
-        hint: "use -o raw to see it", cause: "\(error)")
+        .expectation,
+        "cannot apply \(settings.select != nil ? "--select" : "-o table"): the response is not JSON (\(error))",
+        hint: bytes.isEmpty ? "the response has no body" : "the body is printed above as received")
     }
     let results = try settings.select.map { try $0.select(in: value) } ?? [value]
     if settings.format == .table {
@@ -260,7 +294,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
   }
 
   static func seconds(_ s: Double) -> String {
-    s.rounded() == s ? "\(Int(s))s" : String(format: "%.1fs", s)
+    (s.rounded() == s ? NumberText.plain(s) : NumberText.oneDecimal(s)) + "s"
   }
 }
 

@@ -1,3 +1,4 @@
+import APXCore
 import APXRuntime
 
 #if canImport(Glibc)
@@ -209,17 +210,18 @@ struct ProgressLine {
   }
 
   static func count(_ value: Double) -> String {
-    value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(format1: value)
+    value.rounded() == value ? NumberText.plain(value) : NumberText.oneDecimal(value)
   }
 
   static func rate(_ value: Double) -> String {
-    value >= 100 ? String(Int(value.rounded())) : String(format1: value)
+    value >= 100 ? NumberText.plain(value.rounded()) : NumberText.oneDecimal(value)
   }
 
   /// `4s`, `1m05s`, `2h03m`; fractions of a second below 10 s keep one decimal.
   static func duration(_ seconds: Double) -> String {
-    guard seconds.isFinite, seconds >= 0 else { return "?" }
-    if seconds < 10, seconds.rounded() != seconds { return String(format1: seconds) + "s" }
+    // An ETA past a year is no estimate (and Int(1e300) would trap).
+    guard seconds.isFinite, seconds >= 0, seconds < 31_536_000 else { return "?" }
+    if seconds < 10, seconds.rounded() != seconds { return NumberText.oneDecimal(seconds) + "s" }
     let total = Int(seconds.rounded())
     if total < 60 { return "\(total)s" }
     if total < 3600 { return "\(total / 60)m" + leftZero(total % 60) + "s" }
@@ -227,14 +229,4 @@ struct ProgressLine {
   }
 
   private static func leftZero(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-}
-
-extension String {
-  /// `value` with one decimal, without Foundation (`12.3`).
-  fileprivate init(format1 value: Double) {
-    let tenths = Int((value * 10).rounded())
-    let sign = tenths < 0 ? "-" : ""
-    let magnitude = abs(tenths)
-    self = "\(sign)\(magnitude / 10).\(magnitude % 10)"
-  }
 }

@@ -40,11 +40,18 @@ enum BaseURLResolver {
     }
     guard let env else {
       throw APXError(
-        .invalidDefinition, "the API \"\(api.name)\" defines no environments", hint: "add \"environments\" to \(api.sourceFile), or pass --base-url URL",
+        .invalidDefinition, "the API \"\(api.name)\" defines no environments",
+        hint: "add \"environments\" to \(api.sourceFile), or pass --base-url URL",
         file: api.sourceFile)
     }
     var mask = SecretMask()
-    let base = try TemplateResolver.resolveText(env.baseURL, environment: processEnvironment, mask: &mask)
+    let base = try TemplateResolver.resolveText(
+      env.baseURL, environment: processEnvironment, mask: &mask, unsetStatus: .usage)
+    if let problem = BaseURLCheck.problem(base) {
+      throw APXError(
+        .usage, "the environment \"\(name)\" of the API \"\(api.name)\" resolves base_url to \(problem)",
+        hint: "check \"\(env.baseURL)\" in \(api.sourceFile) and the variables it uses")
+    }
     return Resolved(baseURL: base.hasSuffix("/") ? String(base.dropLast()) : base, environmentName: name)
   }
 }

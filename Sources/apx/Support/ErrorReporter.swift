@@ -1,5 +1,6 @@
 import APXCore
 import ArgumentParser
+import Foundation
 
 /// Prints an error to stderr in apx's format and returns its exit code.
 /// Help and version requests go to stdout with exit 0, as users expect.
@@ -8,9 +9,18 @@ struct ErrorReporter {
 
   func report(_ error: any Error) -> Int32 {
     context.stdout.flush()
+    if context.stdout.closed {
+      // The reader of our stdout went away (`| head`): a quiet, normal end, whatever
+      // the transport made of the interrupted write (e.g. a "network" error of a body
+      // cut short). Any other write failure (a full disk) is worth a line on stderr.
+      if context.stdout.failure != EPIPE {
+        context.stderr.write("apx: writing to stdout failed: \(String(cString: strerror(context.stdout.failure)))\n")
+        return ExitStatus.internalFailure.code
+      }
+      return 0
+    }
     switch error {
     case is StdoutClosed:
-      // The reader of our stdout went away (`| head`): not an error, like most Unix tools.
       return 0
     case let e as APXError:
       context.stderr.write("apx: " + e.description + "\n")
@@ -32,7 +42,8 @@ struct ErrorReporter {
         return ExitStatus.usage.code
       }
       if let exit = error as? ExitCode { return exit.rawValue }
-      context.stderr.write("apx: error: \(message)\n  hint: this is a bug in apx; please report it with the command you ran\n")
+      context.stderr.write(
+        "apx: error: \(message)\n  hint: this is a bug in apx; please report it with the command you ran\n")
       return ExitStatus.internalFailure.code
     }
   }

@@ -31,17 +31,31 @@ struct GlobalValues: Equatable {
   /// Shared by ArgumentParser's validation and the fast path (which hands
   /// any problem to ArgumentParser, so messages stay identical).
   var problem: String? {
-    if let t = timeout, !(t > 0 && t.isFinite) { return "--timeout must be a positive number of seconds" }
-    if !(connectTimeout > 0 && connectTimeout.isFinite) {
-      return "--connect-timeout must be a positive number of seconds"
+    // Ranges are checked here, at the edge: downstream conversions to clock units would trap on 1e300.
+    if let t = timeout, !Self.timeoutRange.contains(t) {
+      return "--timeout must be a number of seconds from 0.001 to 1000000000, got \(NumberText.plain(t))"
+    }
+    if !Self.connectTimeoutRange.contains(connectTimeout) {
+      return
+        "--connect-timeout must be a number of seconds from 0.001 to 86400, got \(NumberText.plain(connectTimeout))"
     }
     if let r = retry, !(1...100).contains(r) { return "--retry must be from 1 to 100 attempts" }
     if retry != nil && noRetry { return "--retry and --no-retry cannot be used together" }
-    if let m = maxMessageSize, m < 1 { return "--max-message-size must be a positive number of bytes" }
+    if let m = maxMessageSize, !Self.maxMessageSizeRange.contains(m) {
+      return "--max-message-size must be a number of bytes from 1 to 4294967295 (a gRPC length prefix is 32 bits)"
+    }
+    if let b = baseURL, let problem = BaseURLCheck.problem(b) { return "--base-url \(problem)" }
     if (cert == nil) != (key == nil) { return "--cert and --key go together (client certificate and its key)" }
     for h in headers where !h.contains(":") { return "-H '\(h)' needs the form 'Name: value'" }
     return nil
   }
+
+  /// Accepted `--timeout` seconds: the same range as a recipe step's `timeout`.
+  static let timeoutRange = 0.001...DurationConversion.maxSeconds
+  /// Accepted `--connect-timeout` seconds: up to a day, as an endpoint's `timeout`.
+  static let connectTimeoutRange = 0.001...86_400.0
+  /// Accepted `--max-message-size` bytes.
+  static let maxMessageSizeRange = 1...4_294_967_295
 
   /// `-H` values as header fields.
   var headerFields: [HeaderField] {

@@ -17,6 +17,8 @@ final class OutputStream: @unchecked Sendable {
   private let lock = Lock()
   /// Set once a write failed (e.g. the reader of a pipe went away).
   private(set) var closed = false
+  /// The errno of the failed write: EPIPE when the reader went away (`| head`).
+  private(set) var failure: Int32 = 0
   let capacity = 256 * 1024
 
   init(fd: Int32) {
@@ -74,6 +76,7 @@ final class OutputStream: @unchecked Sendable {
       let n = systemWrite(fd, base + offset, bytes.count - offset)
       if n < 0 {
         if errno == EINTR { continue }
+        failure = errno
         closed = true
         return
       }

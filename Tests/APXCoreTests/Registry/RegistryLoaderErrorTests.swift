@@ -126,7 +126,7 @@ import Testing
       ),
       (#"{ "kind": "rest", "path": "/", "params": [] }"#, "expected an object, got array", ".endpoints.e.params", "[]"),
       (
-        #"{ "kind": "rest", "path": "/", "expect_status": 200.5 }"#, "expected a whole number, got a fraction",
+        #"{ "kind": "rest", "path": "/", "expect_status": 200.5 }"#, "expected a whole number, got the fraction 200.5",
         ".endpoints.e.expect_status", "200.5"
       ),
       (
@@ -198,11 +198,11 @@ import Testing
     ("\"max_attempts\": 0", "0 is out of range", "max_attempts", "use a value from 1 to 100"),
     ("\"max_attempts\": 101", "101 is out of range", "max_attempts", "use a value from 1 to 100"),
     ("\"max_attempts\": -3", "-3 is out of range", "max_attempts", "use a value from 1 to 100"),
-    ("\"initial_delay\": 0", "0.0 is out of range", "initial_delay", "use a value from 0.001 to 3600"),
-    ("\"initial_delay\": -1", "-1.0 is out of range", "initial_delay", "use a value from 0.001 to 3600"),
-    ("\"max_delay\": 0", "0.0 is out of range", "max_delay", "use a value from 0.001 to 3600"),
-    ("\"max_delay\": 4000", "4000.0 is out of range", "max_delay", "use a value from 0.001 to 3600"),
-    ("\"multiplier\": 0", "0.0 is out of range", "multiplier", "use a value from 1 to 100"),
+    ("\"initial_delay\": 0", "0 is out of range", "initial_delay", "use a value from 0.001 to 3600"),
+    ("\"initial_delay\": -1", "-1 is out of range", "initial_delay", "use a value from 0.001 to 3600"),
+    ("\"max_delay\": 0", "0 is out of range", "max_delay", "use a value from 0.001 to 3600"),
+    ("\"max_delay\": 4000", "4000 is out of range", "max_delay", "use a value from 0.001 to 3600"),
+    ("\"multiplier\": 0", "0 is out of range", "multiplier", "use a value from 1 to 100"),
     ("\"multiplier\": 0.5", "0.5 is out of range", "multiplier", "use a value from 1 to 100"),
     ("\"on_status\": [503, 99]", "99 is out of range", "on_status[1]", "use a value from 100 to 599"),
   ])
@@ -229,7 +229,7 @@ import Testing
       message: "max_delay (1.0) is smaller than initial_delay (2.0)", path: ".retry.max_delay", at: "1 }")
     expectError(
       RegistryFixture.document(top: #""retry": { "max_attempts": 2.5 }"#, endpoints: ""),
-      message: "expected a whole number, got a fraction", path: ".retry.max_attempts", at: "2.5")
+      message: "expected a whole number, got the fraction 2.5", path: ".retry.max_attempts", at: "2.5")
     expectError(
       RegistryFixture.document(top: #""retry": { "on_status": 503 }"#, endpoints: ""),
       message: "expected an array of HTTP status codes, got number", path: ".retry.on_status", at: "503")
@@ -247,7 +247,7 @@ import Testing
 
   @Test func otherRanges() {
     let cases: [(String, String, String, String)] = [
-      (#"{ "kind": "rest", "path": "/", "timeout": 0 }"#, "0.0 is out of range", ".endpoints.e.timeout", "0 }"),
+      (#"{ "kind": "rest", "path": "/", "timeout": 0 }"#, "0 is out of range", ".endpoints.e.timeout", "0 }"),
       (
         #"{ "kind": "rest", "path": "/", "expect_status": 600 }"#, "600 is out of range", ".endpoints.e.expect_status",
         "600"
@@ -257,7 +257,7 @@ import Testing
         ".endpoints.e.reconnect.max_failures", "0 }"
       ),
       (
-        #"{ "kind": "sse", "path": "/", "reconnect": { "delays": [1, -1] } }"#, "-1.0 is out of range",
+        #"{ "kind": "sse", "path": "/", "reconnect": { "delays": [1, -1] } }"#, "-1 is out of range",
         ".endpoints.e.reconnect.delays[1]", "-1]"
       ),
       (
@@ -266,7 +266,7 @@ import Testing
       ),
       (
         #"{ "kind": "sse", "path": "/", "fallback": { "poll": "e", "until": ".s", "equals": 1, "interval": 0 } }"#,
-        "0.0 is out of range", ".endpoints.e.fallback.interval", "0 }"
+        "0 is out of range", ".endpoints.e.fallback.interval", "0 }"
       ),
       (
         #"{ "kind": "rest", "path": "/", "auth": { "type": "token_command", "command": "t", "lifetime": 0.5 } }"#,
@@ -622,7 +622,7 @@ import Testing
         "unknown key \"titel\"",
         "no environment named \"staging\"",
         "0 is out of range",
-        "-1.0 is out of range",
+        "-1 is out of range",
         "the path uses {id} but no parameter \"id\" is declared",
         "unknown kind \"ress\"",
         "unknown parameter location \"fragment\"",

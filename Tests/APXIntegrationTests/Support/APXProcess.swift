@@ -37,7 +37,8 @@ enum APXProcess {
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     // A private state dir per run unless the test chooses one: no test sees another's tokens.
-    env["APX_STATE_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent("apx-state-\(UUID().uuidString)").path
+    env["APX_STATE_DIR"] =
+      FileManager.default.temporaryDirectory.appendingPathComponent("apx-state-\(UUID().uuidString)").path
     env["APX_REGISTRY"] = endpoints
     env.removeValue(forKey: "NO_COLOR")
     for (k, v) in environment { env[k] = v }
@@ -55,6 +56,16 @@ enum APXProcess {
     async let errData = Self.readAll(err.fileHandleForReading)
     if let stdin { input.fileHandleForWriting.write(stdin) }
     try? input.fileHandleForWriting.close()
+    try await waitBounded(process, timeout: timeout)
+    let o = await outData
+    let e = await errData
+    return APXResult(
+      stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self),
+      status: process.terminationStatus, stdoutBytes: o)
+  }
+
+  /// Waits for `process` to end, terminating it after `timeout` seconds.
+  static func waitBounded(_ process: Process, timeout: Double) async throws {
     let deadline = Date().addingTimeInterval(timeout)
     while process.isRunning {
       if Date() > deadline {
@@ -64,11 +75,6 @@ enum APXProcess {
       try await Task.sleep(nanoseconds: 5_000_000)
     }
     process.waitUntilExit()
-    let o = await outData
-    let e = await errData
-    return APXResult(
-      stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self),
-      status: process.terminationStatus, stdoutBytes: o)
   }
 
   /// Reads on a thread of its own: a blocking read on `DispatchQueue.global()` would hold one

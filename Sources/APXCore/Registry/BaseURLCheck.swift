@@ -1,0 +1,54 @@
+/// Checks the shape of a URL before anything is sent: its scheme, host and
+/// port. A port outside 1...65535 would otherwise trap deep inside the HTTP
+/// client (`UInt16` conversion), so flags, registry files and redirect
+/// targets all pass through here.
+public enum BaseURLCheck {
+  /// The schemes of base URLs: REST and SSE over HTTP, gRPC.
+  public static let baseURLSchemes = ["http", "https", "grpc", "grpcs"]
+
+  /// Why `url` cannot be used, or nil when it can. The text reads after the
+  /// thing checked, e.g. "--base-url " + problem.
+  /// - Parameter schemes: the schemes allowed (lower case).
+  public static func problem(_ url: String, schemes: [String] = baseURLSchemes) -> String? {
+    let shown = JSONValue.string(url).compactJSON
+    let allowed = schemes.map { $0 + "://" }.joined(separator: ", ")
+    guard let separator = url.firstRange(of: "://"),
+      schemes.contains(url[..<separator.lowerBound].lowercased())
+    else {
+      return "\(shown) must start with \(allowed)"
+    }
+    let rest = url[separator.upperBound...]
+    let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+    let hostPort = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
+    var host = hostPort
+    var port: Substring?
+    if hostPort.hasPrefix("[") {
+      guard let close = hostPort.firstIndex(of: "]") else {
+        return "\(shown) has an IPv6 address without a closing ']'"
+      }
+      host = hostPort[...close]
+      let after = hostPort[hostPort.index(after: close)...]
+      if after.hasPrefix(":") {
+        port = after.dropFirst()
+      } else if !after.isEmpty {
+        return "\(shown) has \"\(after)\" after its IPv6 address"
+      }
+    } else if let colon = hostPort.lastIndex(of: ":") {
+      host = hostPort[..<colon]
+      port = hostPort[hostPort.index(after: colon)...]
+    }
+    guard !host.isEmpty else { return "\(shown) has no host" }
+    if host.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+      return "\(shown) has spaces or control characters in its host"
+    }
+    if let port {
+      // Int(_:) returns nil on overflow rather than trapping.
+      guard !port.isEmpty, port.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let n = Int(port),
+        (1...65535).contains(n)
+      else {
+        return "\(shown) has the port \"\(port)\", which is not a number from 1 to 65535"
+      }
+    }
+    return nil
+  }
+}
