@@ -31,7 +31,7 @@ struct FastCallArgumentsTests {
     ["call", "localhost:1/x", "--auth=u:p2", "-d", "@-"], ["call", "GET", "example.com/x", "--bearer", "t0k"],
     ["call", "books.imports.status", "job_id=1", "X-Trace:abc", "q==cat"],
     ["call", "grpc://h:1/p.S/M", "--proto", "a.proto", "--import-path", "protos", "--proto=b.proto", "-d", "{}"],
-    ["call", "grpcs://h:1/p.S/M", "--protoset", "x.protoset", "-H", "k: v", "id=1"],
+    ["call", "grpcs://h:1/p.S/M", "--protoset", "x.protoset", "-H", "k: v", "id=1", "--save", "a.b"],
     ["call", "--sse", "http://h:1/s", "--until-event", "done", "--until-event=error", "--max-events", "3"],
   ]
 

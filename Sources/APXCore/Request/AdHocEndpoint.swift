@@ -83,19 +83,25 @@ public struct AdHocEndpoint: Sendable {
       guard let index = endpoint.params.firstIndex(where: { $0.name == name }),
         endpoint.params[index].location == .body, case .json(let value) = bound
       else { continue }
-      let type: ParamType =
-        switch value {
-        case .string: .string
-        case .number: .number
-        case .bool: .boolean
-        case .array: .array
-        case .object, .null: .json
-        }
+      let type = ParamType.carrying(value)
       endpoint.params[index].type = seen[name, default: 0] > 1 ? .array : type
     }
   }
 
   static func trimmed(_ base: String) -> String { base.hasSuffix("/") ? String(base.dropLast()) : base }
+}
+
+extension ParamType {
+  /// The type whose coercion keeps `value` exactly as it is (a JSON `"3"` stays a string).
+  public static func carrying(_ value: JSONValue) -> ParamType {
+    switch value {
+    case .string: .string
+    case .number: .number
+    case .bool: .boolean
+    case .array: .array
+    case .object, .null: .json
+    }
+  }
 }
 
 /// A registry API whose environment's base URL an ad-hoc URL falls under.

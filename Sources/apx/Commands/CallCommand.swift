@@ -102,6 +102,13 @@ struct CallCommand: AsyncParsableCommand {
       "gRPC URL: take the schema from this FileDescriptorSet (default: server reflection).", valueName: "FILE"))
   var protoset: String?
 
+  @Option(
+    name: .customLong("save"),
+    help: ArgumentHelp(
+      "URL: once the call succeeds, save it in the registry as this endpoint (values become defaults).",
+      valueName: "API.ENDPOINT"))
+  var save: String?
+
   func validate() throws {
     if let problem = invocation.problem { throw ValidationError(problem) }
   }
@@ -111,7 +118,7 @@ struct CallCommand: AsyncParsableCommand {
     CallInvocation(
       global: global.values, target: target, params: params, data: data, maxEvents: maxEvents, tokenStdin: tokenStdin,
       form: form, basicAuth: basicAuth, bearer: bearer, noAuth: noAuth, sse: sse, untilEvent: untilEvent,
-      protoFiles: protoFiles, importPaths: importPaths, protoset: protoset)
+      protoFiles: protoFiles, importPaths: importPaths, protoset: protoset, save: save)
   }
 
   func run() async throws {

@@ -32,6 +32,8 @@ struct CallInvocation: Equatable {
   var importPaths: [String] = []
   /// `--protoset FILE`: an ad-hoc gRPC call's schema from a FileDescriptorSet.
   var protoset: String?
+  /// `--save API.ENDPOINT`: write this ad-hoc call into the registry once it succeeds.
+  var save: String?
 
   /// Why these arguments cannot be used together (besides the global flags), or nil.
   var problem: String? {
@@ -74,6 +76,9 @@ struct CallInvocation: Equatable {
     let values = try ArgumentReader.bind(prepared.arguments, endpoint: prepared.endpoint, stdin: &stdinReader)
     if prepared.adHoc { AdHocEndpoint.settleTypes(&prepared.endpoint, values: values) }
     let body = try data.map { text throws(APXError) in try ArgumentReader.dataBody(text) }
+    let savePlan = try save.map {
+      try AdHocSave($0).plan(prepared, values: values, data: body, registry: registry, context: context)
+    }
     if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
     let headers = extraHeaders + global.headerFields + prepared.headers
 
@@ -104,6 +109,10 @@ struct CallInvocation: Equatable {
           session: session, environment: context.environment, tokens: tokens, tokenOverride: tokenOverride)
         _ = try await GRPCSession.with(global.grpcSettings) { try await executor.call(request, sink: printer) }
       }
+    }
+    if let savePlan, let save {
+      try AdHocSave.write(savePlan)
+      context.warn("apx: saved as \(save) in \(savePlan.path); call it with: apx call \(save)")
     }
   }
 

@@ -70,6 +70,6 @@ extension AdHocCall {
       note: match.map {
         "apx: \(url.text) is under the API \"\($0.api.name)\" (environment \"\($0.environmentName)\", \($0.baseURL))"
           + (invocation.noAuth ? "; --no-auth: its auth is not used" : ": its auth, headers and retry policy apply")
-      })
+      }, url: url)
   }
 }

@@ -80,7 +80,7 @@ enum FastCallArguments {
     "--registry", "--env", "--base-url", "--select", "--timeout", "--connect-timeout", "--retry", "--color",
     "--cacert", "--cert", "--key", "--authority", "--max-message-size", "--max-events", "-o", "--output",
     "-H", "--header", "-d", "--data", "-a", "--auth", "--bearer",
-    "--until-event", "--proto", "--import-path", "--protoset",
+    "--until-event", "--proto", "--import-path", "--protoset", "--save",
   ]
 
   static func isOption(_ name: String) -> Bool { optionNames.contains(name) }
@@ -104,6 +104,7 @@ enum FastCallArguments {
     case "--proto": i.protoFiles.append(value)
     case "--import-path": i.importPaths.append(value)
     case "--protoset": i.protoset = value
+    case "--save": i.save = value
     case "--timeout":
       guard let d = Double(value) else { return false }
       i.global.timeout = d

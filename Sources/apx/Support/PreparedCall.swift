@@ -15,6 +15,8 @@ struct PreparedCall {
   var environmentName: String
   /// A line for `-v` (which registry API an ad-hoc URL matched).
   var note: String?
+  /// The URL of an ad-hoc call.
+  var url: AdHocURL?
 
   /// `API.ENDPOINT` from the registry; `Name:value` and `name==value` items go beside its parameters.
   static func registry(target: String, items: [RequestItem], registry: RegistryFiles) throws -> PreparedCall {
@@ -31,6 +33,6 @@ struct PreparedCall {
     let applied = RequestItems.apply(items, to: &endpoint, declareBody: false)
     return PreparedCall(
       api: resolved.api, endpoint: endpoint, arguments: applied.arguments, headers: applied.headers, adHoc: false,
-      fixedBaseURL: nil, environmentName: "", note: nil)
+      fixedBaseURL: nil, environmentName: "", note: nil, url: nil)
   }
 }

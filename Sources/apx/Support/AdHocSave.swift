@@ -1,0 +1,119 @@
+import APXCore
+import APXRuntime
+import Foundation
+
+/// `--save API.ENDPOINT`: writes an ad-hoc call into the API's registry file with the
+/// registry writer, creating the file or adding the endpoint to it without touching
+/// what is there. The new text is made and loaded (checked) before the call; it is
+/// written, atomically, once the call has succeeded.
+struct AdHocSave {
+  let api: String
+  let endpoint: String
+
+  /// What to write where.
+  struct Plan {
+    var path: String
+    var text: String
+    /// The folder to create first (a new file in a registry folder that does not exist yet).
+    var folder: String?
+  }
+
+  init(_ text: String) throws {
+    guard let dot = text.firstIndex(of: "."), dot != text.startIndex, text.index(after: dot) != text.endIndex else {
+      throw APXError(.usage, "--save needs API.ENDPOINT, got \"\(text)\"", hint: "e.g. --save myapi.users.get")
+    }
+    api = String(text[..<dot])
+    endpoint = String(text[text.index(after: dot)...])
+    guard
+      api.unicodeScalars.allSatisfy({
+        $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+      })
+    else {
+      throw APXError(.usage, "--save: \"\(api)\" is not an API name", hint: "use letters, digits, '_' and '-'")
+    }
+  }
+
+  /// The file and text for the call `prepared` (bound to `values`, with the `-d` body `data`).
+  func plan(
+    _ prepared: PreparedCall, values: [(name: String, value: BoundValue)], data: RequestBuilder.DataBody?,
+    registry: RegistryFiles, context: Context
+  ) throws -> Plan {
+    guard let url = prepared.url else {
+      throw APXError(
+        .usage, "--save writes an ad-hoc call (a URL) into the registry; \(api).\(endpoint) is already there")
+    }
+    var endpoint = prepared.endpoint
+    var values = values
+    if let data {
+      // A -d JSON object is saved as one parameter per member, so each can be changed later.
+      guard case .json(let bytes) = data, case .object(let members)? = try? JSONParser.parse(bytes) else {
+        throw APXError(
+          .usage, "--save can keep a -d body only when it is a JSON object given on the command line",
+          hint: "give the fields as items (name=value, name:=json) or as -d '{...}'")
+      }
+      for member in members {
+        if endpoint.kind != .grpc { endpoint.params.append(Param(name: member.key, location: .body)) }
+        values.append((member.key, .json(member.value)))
+      }
+      AdHocEndpoint.settleTypes(&endpoint, values: values)
+    }
+    let existing = try? registry.path(of: api)
+    var baseURL = prepared.fixedBaseURL ?? url.origin
+    var environmentName = "default"
+    if let existing {
+      let current = try RegistryFiles.load(path: existing)
+      // The path is saved relative to a base URL of that API, which the URL must fall under.
+      guard let env = current.environments.first(where: { BaseURLMatch.covers(baseURL: $0.baseURL, url: url) }) else {
+        throw APXError(
+          .usage, "--save: \(url.text) is not under a base URL of the API \"\(api)\" (\(existing))",
+          hint:
+            "its base URLs: \(current.environments.map(\.baseURL).joined(separator: ", ")); save under another API name"
+        )
+      }
+      baseURL = env.baseURL
+      environmentName = env.name
+    }
+    if endpoint.kind != .grpc {
+      let basePath = (try? AdHocURL(parsing: baseURL)).map { $0.path == "/" ? "" : $0.path } ?? ""
+      endpoint.path = String(url.pathAndQuery.dropFirst(basePath.hasSuffix("/") ? basePath.count - 1 : basePath.count))
+    }
+    let (saved, leftOut) = try SavedEndpoint.make(
+      name: self.endpoint, from: endpoint, values: values, headers: prepared.headers,
+      isSecret: { SecretMask.sensitiveHeaders.contains($0.lowercased()) })
+    for name in leftOut {
+      context.warn("apx: --save: the header \(name) is not saved (credentials belong in the API's auth, not in a file)")
+    }
+    var plan: Plan
+    if let existing {
+      let current = String(decoding: try FileBytes.read(existing), as: UTF8.self)
+      plan = Plan(path: existing, text: try RegistryTextEditor.adding(saved, to: current, file: existing))
+    } else {
+      let folder = registry.directories.first { !$0.hasSuffix(".json") } ?? "Endpoints"
+      let path = folder + "/" + api + ".json"
+      let definition = APIDefinition(
+        name: api, environments: [NamedEnvironment(name: environmentName, baseURL: baseURL)],
+        defaultEnvironment: environmentName, endpoints: [saved], sourceFile: path)
+      plan = Plan(path: path, text: RegistryWriter.text(definition), folder: folder)
+    }
+    // Checked before anything is written: what the loader refuses is never written.
+    let loaded = try RegistryLoader.load(Array(plan.text.utf8), file: plan.path)
+    guard loaded.name == api, loaded.endpoint(named: self.endpoint) != nil else {
+      throw APXError(.internalFailure, "--save: the written registry text does not define \(api).\(self.endpoint)")
+    }
+    return plan
+  }
+
+  /// Writes the planned file (atomically: a reader never sees half of it).
+  static func write(_ plan: Plan) throws {
+    do {
+      if let folder = plan.folder {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      }
+      try Data(plan.text.utf8).write(to: URL(fileURLWithPath: plan.path), options: .atomic)
+    } catch {
+      throw APXError(
+        .usage, "--save: cannot write \(plan.path)", hint: "check the folder's permissions",
+        cause: error.localizedDescription)
+    }
+  }
+}
