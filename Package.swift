@@ -64,6 +64,8 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        // SHA-256 of credentials in the token store's key (TokenOrigin).
+        .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
     // The embedded demo backend (REST, SSE, gRPC) with fault injection.
@@ -132,6 +134,9 @@ let package = Package(
         "APXDemoServer", "APXCore", .product(name: "NIOCore", package: "swift-nio"),
         // The hostile HTTP test server (Support/HostileHTTPServer.swift).
         .product(name: "NIOPosix", package: "swift-nio"),
+        // TLSTestServer: an HTTPS server for the SSL_CERT_FILE / SSL_CERT_DIR tests.
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "X509", package: "swift-certificates"),
         .product(name: "Crypto", package: "swift-crypto"),
       ]

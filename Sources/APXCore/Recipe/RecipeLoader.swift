@@ -146,7 +146,11 @@ public enum RecipeLoader {
       checkTemplates(&r, w, at: p + [.key("with")])
     }
     if let h = f.first(where: { $0.key == "headers" })?.value, let members = r.object(h, at: p + [.key("headers")]) {
-      for m in members { _ = r.string(m.value, at: p + [.key("headers"), .key(m.key)]) }
+      for m in members {
+        let value = r.string(m.value, at: p + [.key("headers"), .key(m.key)])
+        r.checkHeader(name: m.key, value: nil, at: p + [.key("headers"), .key(m.key)])
+        if let value { r.checkHeader(name: m.key, value: value, at: p + [.key("headers"), .key(m.key)]) }
+      }
       step.headers = members
       checkTemplates(&r, h, at: p + [.key("headers")])
     }

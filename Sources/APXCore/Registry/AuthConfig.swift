@@ -44,10 +44,12 @@ public struct OAuth2Config: Sendable, Hashable {
   public var audience: String?
   /// Extra form fields sent with the token request.
   public var extraFields: [HeaderField]
+  /// How the client authenticates to the token endpoint.
+  public var clientAuth: OAuth2ClientAuth
 
   public init(
     tokenURL: String, clientID: String, clientSecret: String, scopes: [String] = [], audience: String? = nil,
-    extraFields: [HeaderField] = []
+    extraFields: [HeaderField] = [], clientAuth: OAuth2ClientAuth = .body
   ) {
     self.tokenURL = tokenURL
     self.clientID = clientID
@@ -55,7 +57,16 @@ public struct OAuth2Config: Sendable, Hashable {
     self.scopes = scopes
     self.audience = audience
     self.extraFields = extraFields
+    self.clientAuth = clientAuth
   }
+}
+
+/// Client authentication at an OAuth2 token endpoint (RFC 6749 §2.3.1).
+public enum OAuth2ClientAuth: String, Sendable, Hashable, CaseIterable {
+  /// `client_id` and `client_secret` as form fields (`client_secret_post`).
+  case body
+  /// `Authorization: Basic` of the form-encoded id and secret (`client_secret_basic`).
+  case basic
 }
 
 /// Retry settings as written in a registry; unset fields inherit.

@@ -25,6 +25,10 @@ enum AuthConfigDecoder {
       guard let name = r.requiredString(f, "name", at: p), let keyValue = r.requiredString(f, "value", at: p) else {
         return nil
       }
+      if location == .header {
+        r.checkHeader(name: name, value: nil, at: p + [.key("name")])
+        r.checkHeader(name: name, value: keyValue, at: p + [.key("value")])
+      }
       return .apiKey(location: location, name: name, value: keyValue)
     case "basic":
       _ = r.object(value, at: p, allowed: ["type", "username", "password"])
@@ -33,15 +37,27 @@ enum AuthConfigDecoder {
     case "oauth2_client_credentials":
       _ = r.object(
         value, at: p,
-        allowed: ["type", "token_url", "client_id", "client_secret", "scopes", "audience", "extra_fields"])
+        allowed: [
+          "type", "token_url", "client_id", "client_secret", "scopes", "audience", "extra_fields", "client_auth",
+        ])
       guard let url = r.requiredString(f, "token_url", at: p), let id = r.requiredString(f, "client_id", at: p),
         let secret = r.requiredString(f, "client_secret", at: p)
       else { return nil }
+      var clientAuth = OAuth2ClientAuth.body
+      if let text = r.optionalString(f, "client_auth", at: p) {
+        if let parsed = OAuth2ClientAuth(rawValue: text) {
+          clientAuth = parsed
+        } else {
+          r.fail(
+            p + [.key("client_auth")], "unknown client_auth \"\(text)\"",
+            hint: "use \"body\" (client_id and client_secret as form fields) or \"basic\" (Authorization: Basic)")
+        }
+      }
       return .oauth2ClientCredentials(
         OAuth2Config(
           tokenURL: url, clientID: id, clientSecret: secret, scopes: r.optionalStrings(f, "scopes", at: p) ?? [],
           audience: r.optionalString(f, "audience", at: p),
-          extraFields: r.optionalStringMap(f, "extra_fields", at: p) ?? []))
+          extraFields: r.optionalStringMap(f, "extra_fields", at: p) ?? [], clientAuth: clientAuth))
     case "token_command":
       _ = r.object(value, at: p, allowed: ["type", "command", "lifetime"])
       guard let command = r.optionalStrings(f, "command", at: p), !command.isEmpty else {

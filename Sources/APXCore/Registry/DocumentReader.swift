@@ -192,6 +192,27 @@ public struct DocumentReader {
     return out
   }
 
+  /// An optional object of header names to string values, each name and value checked
+  /// against HTTP's syntax (`HeaderSyntax`) where it is written.
+  public mutating func optionalHeaderMap(_ members: [JSONMember], _ key: String, at path: [JSONPathComponent])
+    -> [HeaderField]?
+  {
+    guard let fields = optionalStringMap(members, key, at: path) else { return nil }
+    for field in fields {
+      checkHeader(name: field.name, value: nil, at: path + [.key(key), .key(field.name)])
+      checkHeader(name: field.name, value: field.value, at: path + [.key(key), .key(field.name)])
+    }
+    return fields
+  }
+
+  /// Records an error at `path` when `name` (with no `value`) or `value` cannot be sent as a header.
+  public mutating func checkHeader(name: String, value: String?, at path: [JSONPathComponent]) {
+    let problem = value.map { HeaderSyntax.valueProblem($0, name: name) } ?? HeaderSyntax.nameProblem(name)
+    if let problem {
+      fail(path, problem, hint: "header names are single words such as X-Api-Key; values are one line of text")
+    }
+  }
+
   private func format(_ d: Double) -> String {
     NumberText.plain(d)
   }

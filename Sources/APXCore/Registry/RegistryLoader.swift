@@ -73,7 +73,7 @@ public enum RegistryLoader {
         [.key("default_environment")], "no environment named \"\(d)\"",
         hint: Suggestions.hint(for: d, in: api.environments.map(\.name)) ?? "define it under \"environments\"")
     }
-    api.headers = r.optionalStringMap(top, "headers", at: root) ?? []
+    api.headers = r.optionalHeaderMap(top, "headers", at: root) ?? []
     if let value = top.first(where: { $0.key == "auth" })?.value {
       api.auth = AuthConfigDecoder.decode(value, at: [.key("auth")], &r)
     }
@@ -163,7 +163,7 @@ public enum RegistryLoader {
         }
       }
     }
-    e.headers = r.optionalStringMap(f, "headers", at: p) ?? []
+    e.headers = r.optionalHeaderMap(f, "headers", at: p) ?? []
     if let statuses = f.first(where: { $0.key == "expect_status" })?.value {
       let sp = p + [.key("expect_status")]
       if case .array(let items) = statuses {
@@ -296,6 +296,9 @@ public enum RegistryLoader {
     }
     param.explode = r.optionalBool(f, "explode", at: p)
     param.deprecated = r.optionalBool(f, "deprecated", at: p) ?? false
+    if location == .header {
+      r.checkHeader(name: param.sentName, value: nil, at: param.wireName == nil ? p : p + [.key("name")])
+    }
     if let allowed = f.first(where: { $0.key == "enum" })?.value {
       if case .array(let items) = allowed {
         param.allowed = items

@@ -9,15 +9,26 @@ public struct HTTPRequestPlan: Sendable, Hashable {
   public var body: RequestBody
   /// Values that must be masked wherever this plan is shown (API keys in the URL, secret params).
   public var secrets: [String]
+  /// Lower-case names of the headers that carry credentials beyond `CredentialHeaders.isCredential`
+  /// (a registry API-key header, secret header parameters, headers filled from `${env:...}`):
+  /// dropped, with those, when a redirect leaves the origin.
+  public var credentialHeaders: Set<String>
 
   public init(
-    method: String, url: String, headers: [HeaderField] = [], body: RequestBody = .none, secrets: [String] = []
+    method: String, url: String, headers: [HeaderField] = [], body: RequestBody = .none, secrets: [String] = [],
+    credentialHeaders: Set<String> = []
   ) {
     self.method = method
     self.url = url
     self.headers = headers
     self.body = body
     self.secrets = secrets
+    self.credentialHeaders = credentialHeaders
+  }
+
+  /// Whether the header of this name carries a credential (by its name, or because apx put one in it).
+  public func carriesCredential(_ name: String) -> Bool {
+    CredentialHeaders.isCredential(name) || credentialHeaders.contains(name.lowercased())
   }
 
   /// The first header with this name (case-insensitive).

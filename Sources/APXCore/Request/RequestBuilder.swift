@@ -82,6 +82,8 @@ public struct RequestBuilder {
       headers.removeAll { $0.name.lowercased() == h.name.lowercased() }
       headers.append(h)
     }
+    // A registry header filled from the environment may hold a credential: keep it to its origin.
+    var credentialHeaders = Set(headers.filter { Template.mayContainReferences($0.value) }.map { $0.name.lowercased() })
     var bodyFields: [JSONMember] = []
     var formFields: [(String, String)] = []
     var parts: [MultipartPart] = []
@@ -123,6 +125,7 @@ public struct RequestBuilder {
           let s = try ParamSerializer.header(param, value)
           headers.removeAll { $0.name.lowercased() == wire.lowercased() }
           headers.append(HeaderField(wire, s))
+          if param.secret { credentialHeaders.insert(wire.lowercased()) }
         case .body, .message:
           bodyFields.append(JSONMember(wire, value))
         case .form:
@@ -192,7 +195,9 @@ public struct RequestBuilder {
       headers.removeAll { $0.name.lowercased() == h.name.lowercased() }
       if !h.value.isEmpty { headers.append(h) }  // `-H 'Name:'` removes a header, as in curl
     }
-    return HTTPRequestPlan(method: endpoint.method, url: url, headers: headers, body: body, secrets: secrets)
+    return HTTPRequestPlan(
+      method: endpoint.method, url: url, headers: headers, body: body, secrets: secrets,
+      credentialHeaders: credentialHeaders)
   }
 
   /// Scalars as text (strings unquoted); nil for arrays, objects and null.

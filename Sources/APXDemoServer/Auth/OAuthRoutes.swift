@@ -18,30 +18,73 @@ struct OAuthRoutes: Sendable {
     router.post("oauth/token") { request, _ in await token(request) }
   }
 
+  /// HTTP/1.0 caches' `Pragma`, which RFC 6749 §5.1 asks for beside Cache-Control.
+  static let pragma = HTTPField.Name("Pragma")!
+
+  /// Scopes the demo client may ask for.
+  static let knownScopes: Set<Substring> = ["books:read", "books:write"]
+
+  /// Checks the request as a real authorization server does (RFC 6749 §2.3, §3.2, §4.4.2, §5.2), so
+  /// a client that sends what a real one would refuse fails here too.
   private func token(_ request: Request) async -> Response {
     stats.update { $0.tokenRequests += 1 }
+    let type = request.headers[.contentType]
+    guard let type, Self.isForm(type) else {
+      return oauthError(
+        .badRequest, "invalid_request",
+        "the token request must be a form (Content-Type: application/x-www-form-urlencoded), got "
+          + (type.map { "'\($0)'" } ?? "no Content-Type"))
+    }
     var request = request
-    let form: [String: String]
+    let pairs: [(String, String)]
     do {
       let body = try await request.collectBody(upTo: DemoLimits.maxFormBytes)
-      form = Self.decodeForm(String(buffer: body))
+      pairs = Self.decodePairs(String(buffer: body))
     } catch {
       return oauthError(.badRequest, "invalid_request", "the form body is unreadable or larger than 64 KiB")
     }
-    let basic = Self.basicCredentials(request.headers[.authorization])
+    var form: [String: String] = [:]
+    for (name, value) in pairs {
+      // §3.2: "Request and response parameters MUST NOT be included more than once."
+      guard form.updateValue(value, forKey: name) == nil else {
+        return oauthError(.badRequest, "invalid_request", "the parameter '\(name)' is repeated")
+      }
+    }
+    let authorization = request.headers[.authorization]
+    let basic = Self.basicCredentials(authorization)
+    if authorization != nil, basic == nil {
+      return invalidClient("the Authorization header is not valid Basic client authentication (RFC 6749 section 2.3.1)")
+    }
+    if basic != nil, form["client_secret"] != nil {
+      return oauthError(
+        .badRequest, "invalid_request", "use one client authentication method: Basic or client_secret, not both")
+    }
+    if let basic, let id = form["client_id"], id != basic.id {
+      return oauthError(.badRequest, "invalid_request", "client_id in the form differs from the Basic user name")
+    }
     let clientID = basic?.id ?? form["client_id"]
     let clientSecret = basic?.secret ?? form["client_secret"]
 
     switch form["grant_type"] {
     case "client_credentials":
-      guard clientID == Self.clientID, clientSecret == Self.clientSecret else {
-        return invalidClient()
+      guard clientID != nil, clientSecret != nil else {
+        return invalidClient("client authentication is required: Basic, or client_id and client_secret in the form")
       }
-      return granted(tokens.issue(scope: form["scope"] ?? Self.defaultScope))
+      guard clientID == Self.clientID, clientSecret == Self.clientSecret else {
+        return invalidClient("unknown client_id or wrong client_secret")
+      }
+      let requested = form["scope"].map { $0.split(separator: " ") } ?? []
+      if let unknown = requested.first(where: { !Self.knownScopes.contains($0) }) {
+        return oauthError(
+          .badRequest, "invalid_scope",
+          "the scope '\(unknown)' is unknown; this client may ask for \(Self.knownScopes.sorted().joined(separator: ", "))"
+        )
+      }
+      return granted(tokens.issue(scope: form["scope"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultScope))
     case "refresh_token":
       // A client that authenticates must do so correctly; public clients may omit credentials.
       if clientID != nil || clientSecret != nil, clientID != Self.clientID || clientSecret != Self.clientSecret {
-        return invalidClient()
+        return invalidClient("unknown client_id or wrong client_secret")
       }
       guard let refreshToken = form["refresh_token"] else {
         return oauthError(.badRequest, "invalid_request", "grant_type=refresh_token needs a refresh_token field")
@@ -59,6 +102,12 @@ struct OAuthRoutes: Sendable {
     }
   }
 
+  /// `application/x-www-form-urlencoded`, with or without parameters such as a charset.
+  static func isForm(_ contentType: String) -> Bool {
+    let media = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+    return media.trimmingSpaces().lowercased() == "application/x-www-form-urlencoded"
+  }
+
   private func granted(_ grant: TokenStore.Grant) -> Response {
     stats.update { $0.tokensIssued += 1 }
     let lifetime = tokens.lifetime
@@ -72,33 +121,32 @@ struct OAuthRoutes: Sendable {
         ("refresh_token", .string(grant.refreshToken)),
         ("scope", .string(grant.scope)),
       ]),
-      headers: [.cacheControl: "no-store"])
+      headers: [.cacheControl: "no-store", Self.pragma: "no-cache"])
   }
 
-  private func invalidClient() -> Response {
-    oauthError(
-      .unauthorized, "invalid_client", "unknown client_id or wrong client_secret",
-      headers: [.wwwAuthenticate: "Basic realm=\"oauth\""])
+  private func invalidClient(_ description: String) -> Response {
+    oauthError(.unauthorized, "invalid_client", description, headers: [.wwwAuthenticate: "Basic realm=\"oauth\""])
   }
 
   private func oauthError(
     _ status: HTTPResponse.Status, _ code: String, _ description: String, headers: HTTPFields = [:]
   ) -> Response {
-    DemoResponse.json(
+    // §5.1/§5.2: token responses, errors included, are never cached.
+    var headers = headers
+    headers[.cacheControl] = "no-store"
+    headers[Self.pragma] = "no-cache"
+    return DemoResponse.json(
       .object([("error", .string(code)), ("error_description", .string(description))]),
       status: status, headers: headers)
   }
 
-  /// `application/x-www-form-urlencoded` pairs; later duplicates win.
-  static func decodeForm(_ text: String) -> [String: String] {
-    var form: [String: String] = [:]
-    for pair in text.split(separator: "&") {
+  /// `application/x-www-form-urlencoded` pairs in order; empty names are dropped.
+  static func decodePairs(_ text: String) -> [(String, String)] {
+    text.split(separator: "&").compactMap { pair in
       let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
       let name = formDecode(parts[0])
-      let value = parts.count > 1 ? formDecode(parts[1]) : ""
-      if !name.isEmpty { form[name] = value }
+      return name.isEmpty ? nil : (name, parts.count > 1 ? formDecode(parts[1]) : "")
     }
-    return form
   }
 
   private static func formDecode(_ text: Substring) -> String {
@@ -115,8 +163,7 @@ struct OAuthRoutes: Sendable {
       let decoded = String(data: data, encoding: .utf8),
       let colon = decoded.firstIndex(of: ":")
     else { return nil }
-    let id = String(decoded[..<colon]).removingPercentEncoding ?? String(decoded[..<colon])
-    let secretText = String(decoded[decoded.index(after: colon)...])
-    return (id, secretText.removingPercentEncoding ?? secretText)
+    // §2.3.1: both halves are form-encoded before they are joined and base64-encoded.
+    return (formDecode(decoded[..<colon]), formDecode(decoded[decoded.index(after: colon)...]))
   }
 }

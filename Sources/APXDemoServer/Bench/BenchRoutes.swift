@@ -19,6 +19,7 @@ struct BenchRoutes: Sendable {
 
   /// `count` tiny SSE events (`id: N`, `event: tick`, `data: {"n":N}`), written in batches.
   private func events(_ request: Request) throws -> Response {
+    try EventStreamNegotiation.require(request)
     let count = try request.intQuery("count", in: 0...100_000_000, default: 1000)
     let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"]
     return Response(

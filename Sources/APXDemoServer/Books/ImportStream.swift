@@ -23,6 +23,8 @@ struct ImportStream: Sendable {
 
   /// The response for a stream request.
   func response(to request: Request, channel: any Channel) throws -> Response {
+    // Content negotiation first, as real SSE servers do: a client must ask for an event stream.
+    try EventStreamNegotiation.require(request)
     if job.faults.refuseStream {
       stats.update { $0.streamsRefused += 1 }
       throw DemoError(

@@ -33,7 +33,8 @@ final class DemoHTTPServer: Sendable {
     let imports = ImportStore()
     let stopping = StopSignal()
     let router = Router(context: DemoRequestContext.self)
-    router.add(middleware: DemoRouteMiddleware(stats: stats))
+    let methods = RouteMethods()
+    router.add(middleware: DemoRouteMiddleware(stats: stats, methods: methods))
 
     let api = router.group("api/v2")
     if options.requireAuth {
@@ -49,6 +50,8 @@ final class DemoHTTPServer: Sendable {
     EchoRoutes().register(on: router)
     LinesRoutes().register(on: router)
     StallRoutes(stopping: stopping).register(on: router)
+    RedirectRoutes().register(on: router)
+    methods.record(router)
 
     let started = StartSignal()
     let logger = Self.logger()

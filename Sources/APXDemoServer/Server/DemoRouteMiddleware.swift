@@ -4,6 +4,8 @@ import Hummingbird
 struct DemoRouteMiddleware: RouterMiddleware {
   typealias Context = DemoRequestContext
   let stats: StatsRecorder
+  /// The methods of every route, for 405 answers.
+  let methods: RouteMethods
 
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -20,6 +22,14 @@ struct DemoRouteMiddleware: RouterMiddleware {
       return error.response
     } catch let error as HTTPError {
       record(request, context)
+      let allowed = error.status == .notFound ? methods.allowed(path: request.uri.path) : []
+      if !allowed.isEmpty {
+        return DemoError(
+          status: .methodNotAllowed, code: "method_not_allowed",
+          message: "\(request.method) is not allowed on \(request.uri.path); use \(allowed.joined(separator: " or "))",
+          headers: [.allow: allowed.joined(separator: ", ")]
+        ).response
+      }
       let code = error.status == .notFound ? "not_found" : "http_\(error.status.code)"
       let message =
         error.status == .notFound

@@ -91,6 +91,7 @@ public struct AuthApplier: Sendable {
       case .header:
         mask.addHeader(name)
         plan.setHeader(name, key)
+        plan.credentialHeaders.insert(name.lowercased())
       case .query:
         let pair =
           PercentEncoding.encode(name, allowed: .queryComponent) + "="

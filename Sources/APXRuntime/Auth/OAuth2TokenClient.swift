@@ -29,10 +29,14 @@ struct OAuth2TokenClient: Sendable {
     var file: String
     var environment: [String: String]
 
-    /// What identifies these settings in the token store (no secrets).
+    /// What identifies these settings in the token store: a change of any of them (the
+    /// secret and extra field values included, as a digest) fetches a new token.
     var origin: String {
-      (["oauth2", tokenURL, clientID, scopes.joined(separator: " "), audience ?? ""]
-        + extraFields.map { "\($0.name)" }).joined(separator: "\n")
+      TokenOrigin.make(
+        "oauth2",
+        readable: [tokenURL, clientID, scopes.joined(separator: " "), audience ?? "", config.clientAuth.rawValue]
+          + extraFields.map(\.name),
+        secrets: [clientSecret] + extraFields.map(\.value))
     }
   }
 
@@ -62,10 +66,12 @@ struct OAuth2TokenClient: Sendable {
           fields: [("client_id", config.clientID), ("client_secret", config.clientSecret)], environment: environment,
           file: api.sourceFile))
     }
-    return Settings(
+    var settings = Settings(
       tokenURL: resolve(url, against: baseURL), clientID: clientID, clientSecret: secret, scopes: config.scopes,
       audience: audience, extraFields: extra, mask: mask, config: config, apiName: api.name,
       environmentName: environmentName, file: api.sourceFile, environment: environment)
+    if config.clientAuth == .basic { settings.mask.add(basicCredentials(settings)) }
+    return settings
   }
 
   /// An absolute URL stays; `/oauth/token` or `oauth/token` is joined to the base URL.
@@ -77,10 +83,7 @@ struct OAuth2TokenClient: Sendable {
 
   /// A new token from the client credentials grant.
   func clientCredentials(_ settings: Settings) async throws -> StoredToken {
-    var fields = [
-      HeaderField("grant_type", "client_credentials"), HeaderField("client_id", settings.clientID),
-      HeaderField("client_secret", settings.clientSecret),
-    ]
+    var fields = [HeaderField("grant_type", "client_credentials")]
     if !settings.scopes.isEmpty { fields.append(HeaderField("scope", settings.scopes.joined(separator: " "))) }
     if let audience = settings.audience { fields.append(HeaderField("audience", audience)) }
     fields += settings.extraFields
@@ -96,10 +99,7 @@ struct OAuth2TokenClient: Sendable {
   func refresh(_ refreshToken: String, _ settings: Settings) async throws -> StoredToken? {
     var settings = settings
     settings.mask.add(refreshToken)
-    let fields = [
-      HeaderField("grant_type", "refresh_token"), HeaderField("refresh_token", refreshToken),
-      HeaderField("client_id", settings.clientID), HeaderField("client_secret", settings.clientSecret),
-    ]
+    let fields = [HeaderField("grant_type", "refresh_token"), HeaderField("refresh_token", refreshToken)]
     switch try await request(fields, settings) {
     case .granted(let token):
       return token
@@ -115,15 +115,27 @@ struct OAuth2TokenClient: Sendable {
     case refused(status: Int, code: String?, description: String?)
   }
 
-  /// Posts the form and reads the answer (at most 1 MiB).
+  /// Posts the form, with the client's credentials as `client_auth` says, and reads the answer (at most 1 MiB).
   private func request(_ fields: [HeaderField], _ settings: Settings) async throws -> Answer {
+    var fields = fields
+    var headers: [HeaderField] = []
+    switch settings.config.clientAuth {
+    case .body:
+      fields += [HeaderField("client_id", settings.clientID), HeaderField("client_secret", settings.clientSecret)]
+    case .basic:
+      headers.append(HeaderField("Authorization", "Basic " + Self.basicCredentials(settings)))
+    }
     let form = fields.map {
       PercentEncoding.encode($0.name, allowed: .queryComponent) + "="
         + PercentEncoding.encode($0.value, allowed: .queryComponent)
     }.joined(separator: "&")
+    // The transport sends only the headers of the plan: the form's type must be one of them
+    // (RFC 6749 §4.4.2; token endpoints answer 400 invalid_request without it).
+    let formType = "application/x-www-form-urlencoded"
     let plan = HTTPRequestPlan(
-      method: "POST", url: settings.tokenURL, headers: [HeaderField("Accept", "application/json")],
-      body: .bytes(Array(form.utf8), contentType: "application/x-www-form-urlencoded"))
+      method: "POST", url: settings.tokenURL,
+      headers: [HeaderField("Content-Type", formType), HeaderField("Accept", "application/json")] + headers,
+      body: .bytes(Array(form.utf8), contentType: formType))
     let obtainedAt = clock.now()
     let status: Int
     let body: ByteBuffer
@@ -135,7 +147,9 @@ struct OAuth2TokenClient: Sendable {
       body = try await response.body.collect(upTo: 1 << 20)
     } catch {
       var mapped = NetworkErrorMapper.map(error, url: settings.tokenURL, timeout: timeout)
-      mapped.message = "cannot get a token for the API \"\(settings.apiName)\": " + settings.mask.mask(mapped.message)
+      mapped.message =
+        "cannot get a token for the API \"\(settings.apiName)\" from \(settings.mask.mask(NetworkErrorMapper.endpoint(settings.tokenURL))): "
+        + settings.mask.mask(mapped.message)
       mapped.cause = mapped.cause.map(settings.mask.mask)
       throw mapped
     }
@@ -147,7 +161,8 @@ struct OAuth2TokenClient: Sendable {
     }
     guard let accessToken = json?["access_token"]?.stringValue, !accessToken.isEmpty else {
       throw APXError(
-        .auth, "the token endpoint of the API \"\(settings.apiName)\" answered \(status) without an access_token",
+        .auth,
+        "the token endpoint \(settings.mask.mask(NetworkErrorMapper.endpoint(settings.tokenURL))) of the API \"\(settings.apiName)\" answered \(status) without an access_token",
         hint: "check token_url in \(settings.file): it should point at the OAuth2 token endpoint")
     }
     let expiresIn = json?["expires_in"].flatMap { $0.doubleValue ?? $0.stringValue.flatMap(Double.init) }
@@ -160,31 +175,43 @@ struct OAuth2TokenClient: Sendable {
         scope: json?["scope"]?.stringValue, subject: settings.clientID, origin: settings.origin))
   }
 
+  /// RFC 6749 §2.3.1: the id and the secret are each form-encoded (Appendix B), joined by a
+  /// colon and base64-encoded. `Settings.make` registers the result with the mask.
+  static func basicCredentials(_ settings: Settings) -> String {
+    func formEncoded(_ text: String) -> String {
+      PercentEncoding.encode(text, allowed: .queryComponent).replacingOccurrences(of: "%20", with: "+")
+    }
+    return Data((formEncoded(settings.clientID) + ":" + formEncoded(settings.clientSecret)).utf8).base64EncodedString()
+  }
+
   /// The error for a refused token request: which API, what the server said, what to check.
   private func refusal(status: Int, code: String?, description: String?, _ settings: Settings) -> APXError {
     let said = [code, description].compactMap { $0 }.joined(separator: ": ")
     let cause = said.isEmpty ? nil : String(settings.mask.mask(said).prefix(500))
     let where_ = "the API \"\(settings.apiName)\" (environment \(settings.environmentName))"
+    let endpoint = settings.mask.mask(NetworkErrorMapper.endpoint(settings.tokenURL))
     let credentials = AuthSettingHints.check(
       fields: [("client_id", settings.config.clientID), ("client_secret", settings.config.clientSecret)],
       environment: settings.environment, file: settings.file)
     switch code {
     case "invalid_client", "unauthorized_client":
       return APXError(
-        .auth, "the token endpoint rejected the client credentials of \(where_)", hint: credentials, cause: cause)
+        .auth, "the token endpoint \(endpoint) rejected the client credentials of \(where_)", hint: credentials,
+        cause: cause)
     case "invalid_scope":
       return APXError(
-        .auth, "the token endpoint refused the scopes requested for \(where_)",
+        .auth, "the token endpoint \(endpoint) refused the scopes requested for \(where_)",
         hint: "check \"scopes\" in \(settings.file)", cause: cause)
     default:
       if status == 401 || status == 403 {
         return APXError(
-          .auth, "the token endpoint rejected the client credentials of \(where_) (HTTP \(status))", hint: credentials,
+          .auth, "the token endpoint \(endpoint) rejected the client credentials of \(where_) (HTTP \(status))",
+          hint: credentials,
           cause: cause)
       }
       return APXError(
         .auth,
-        "the token endpoint \(NetworkErrorMapper.origin(settings.tokenURL)) refused a token for \(where_) (HTTP \(status))",
+        "the token endpoint \(endpoint) refused a token for \(where_) (HTTP \(status))",
         hint: "check token_url, client_id, client_secret and the extra fields in \(settings.file)", cause: cause)
     }
   }

@@ -1,6 +1,14 @@
 import APXCore
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Runs an API's `token_command` (directly, no shell) and reads the token it
 /// prints. A failing command becomes an auth error carrying its stderr, masked.
 struct TokenCommandRunner: Sendable {
@@ -8,6 +16,8 @@ struct TokenCommandRunner: Sendable {
   let environment: [String: String]
   /// Seconds the command may run before it is stopped.
   var timeout: Double = 60
+  /// Whether `timeout` is the user's `--timeout` (the hint then says to raise it).
+  var limitIsTimeoutFlag = false
   /// Largest stdout/stderr kept.
   static let outputLimit = 1 << 20
 
@@ -47,15 +57,35 @@ struct TokenCommandRunner: Sendable {
         hint: "check that \(executable) is executable", cause: mask.mask("\(error)"))
     }
     let box = ProcessBox(process)
-    let watchdog = Task {
-      try await Task.sleep(for: .milliseconds(DurationConversion.milliseconds(timeout)))
-      box.stop()
+    // The output and the exit, or nothing once the time is up. Not a task group: a group waits
+    // for all its tasks, and the reads end only when every holder of the pipes (a child that
+    // ignores SIGTERM, a grandchild) has closed them.
+    let race = FirstResult<(Data, Data)?>()
+    let (outHandle, errHandle) = (out.fileHandleForReading, err.fileHandleForReading)
+    let readers = Task.detached {
+      async let outData = Self.readAll(outHandle)
+      async let errData = Self.readAll(errHandle)
+      let output = await (outData, errData)
+      await exited.wait()
+      race.offer(output)
     }
-    async let outData = Self.readAll(out.fileHandleForReading)
-    async let errData = Self.readAll(err.fileHandleForReading)
-    let (stdout, stderr) = await (outData, errData)
-    await exited.wait()
+    let limit = min(max(timeout, 0), 1e9)
+    let watchdog = Task.detached {
+      try? await Task.sleep(for: .milliseconds(Int64(limit * 1000)))
+      race.offer(nil)
+    }
+    let finished = await race.value
     watchdog.cancel()
+    guard let finished else {
+      await box.stop()
+      _ = readers  // ends when the stopped process's pipes close
+      throw APXError(
+        .timeout,
+        "the token command of the API \"\(api.name)\" did not finish within \(NetworkErrorMapper.format(timeout))s and was stopped",
+        hint: (limitIsTimeoutFlag ? "raise --timeout, or run" : "run")
+          + " it yourself to see why it hangs (\(shown)); it may be waiting for a login or for input")
+    }
+    let (stdout, stderr) = finished
 
     let output = String(decoding: stdout.prefix(Self.outputLimit), as: UTF8.self)
     // Whatever the command printed on stdout is probably a token: never show it.
@@ -66,9 +96,7 @@ struct TokenCommandRunner: Sendable {
       let how =
         process.terminationReason == .exit
         ? "failed with exit status \(process.terminationStatus)"
-        : (box.timedOut
-          ? "did not finish within \(NumberText.plain(timeout))s and was stopped"
-          : "was killed by signal \(process.terminationStatus)")
+        : "was killed by signal \(process.terminationStatus)"
       throw APXError(
         .auth, "the token command of the API \"\(api.name)\" \(how)",
         hint: "run it yourself to see why (\(shown)); you may need to log in to that tool first",
@@ -116,27 +144,71 @@ struct TokenCommandRunner: Sendable {
   }
 }
 
-/// A Process passed to the watchdog task, which may only stop it.
+/// A Process that may be stopped from another task.
 private final class ProcessBox: @unchecked Sendable {
   private let process: Process
-  private let lock = NSLock()
-  private var stopped = false
 
   init(_ process: Process) { self.process = process }
 
-  /// Whether the watchdog stopped the process.
-  var timedOut: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return stopped
+  /// Stops the process because it ran too long: SIGTERM, then SIGKILL when it is still running
+  /// after a grace period of 2 s (a command that ignores SIGTERM), its process group too when it
+  /// leads one. Returns once it is gone (or after another second), so apx never exits leaving it.
+  func stop() async {
+    let pid = process.processIdentifier
+    guard pid > 0, process.isRunning else { return }
+    let group = getpgid(pid) == pid
+    kill(pid, SIGTERM)
+    if group { kill(-pid, SIGTERM) }
+    if await gone(within: 40) { return }
+    kill(pid, SIGKILL)
+    if group { kill(-pid, SIGKILL) }
+    _ = await gone(within: 20)
   }
 
-  /// Stops the process because it ran too long.
-  func stop() {
+  /// Whether the process ended within `checks` looks 50 ms apart (polled: the exit signal has one waiter, the reader).
+  private func gone(within checks: Int) async -> Bool {
+    for _ in 0..<checks {
+      if !process.isRunning { return true }
+      try? await Task.sleep(for: .milliseconds(50))
+    }
+    return !process.isRunning
+  }
+}
+
+/// The first value offered by any of several tasks; later offers are ignored.
+private final class FirstResult<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var result: Value?
+  private var done = false
+  private var waiter: CheckedContinuation<Value, Never>?
+
+  func offer(_ value: Value) {
     lock.lock()
-    stopped = true
+    guard !done else {
+      lock.unlock()
+      return
+    }
+    done = true
+    result = value
+    let w = waiter
+    waiter = nil
     lock.unlock()
-    process.terminate()
+    w?.resume(returning: value)
+  }
+
+  var value: Value {
+    get async {
+      await withCheckedContinuation { continuation in
+        lock.lock()
+        if done, let result {
+          lock.unlock()
+          continuation.resume(returning: result)
+        } else {
+          waiter = continuation
+          lock.unlock()
+        }
+      }
+    }
   }
 }
 

@@ -20,6 +20,9 @@ public actor TokenManager: TokenSource {
   let session: HTTPSession
   let environment: [String: String]
   let clock: any RetryClock
+  /// Seconds one token request or token command may take (`--timeout`); nil: the defaults
+  /// (a request waits as long as any request, a command is stopped after 60 s).
+  let timeout: Double?
 
   struct Key: Hashable {
     var api: String
@@ -55,14 +58,16 @@ public actor TokenManager: TokenSource {
   ///   - environment: the process environment (`${env:...}` in auth fields, PATH for commands).
   ///   - store: the token store (`TokenFileStore.standard(environment:)`), or nil for memory only.
   ///   - clock: decides when tokens count as expired.
+  ///   - timeout: seconds one token request or token command may take (`--timeout`).
   public init(
     session: HTTPSession, environment: [String: String], store: TokenFileStore?,
-    clock: any RetryClock = SystemRetryClock()
+    clock: any RetryClock = SystemRetryClock(), timeout: Double? = nil
   ) {
     self.session = session
     self.environment = environment
     self.store = store
     self.clock = clock
+    self.timeout = timeout
   }
 
   /// A usable token (stored or new); `forceRefresh` always gets a new one.
@@ -124,9 +129,10 @@ public actor TokenManager: TokenSource {
         if case .replace(let rejected) = need, token.accessToken == rejected { continue }
         return token
       }
-      let task = Task.detached { [store, session, clock, environment = self.environment] in
+      let task = Task.detached { [store, session, clock, timeout, environment = self.environment] in
         try await Self.fetch(
-          flow, need: need, store: store, session: session, clock: clock, environment: environment, api: api)
+          flow, need: need, store: store, session: session, clock: clock, timeout: timeout, environment: environment,
+          api: api)
       }
       inFlight[key] = task
       let result: Result<StoredToken, any Error> = await task.result
@@ -139,7 +145,7 @@ public actor TokenManager: TokenSource {
 
   /// Under the store's lock: reuse what another process stored if it fits, else fetch and store.
   static func fetch(
-    _ flow: Flow, need: Need, store: TokenFileStore?, session: HTTPSession, clock: any RetryClock,
+    _ flow: Flow, need: Need, store: TokenFileStore?, session: HTTPSession, clock: any RetryClock, timeout: Double?,
     environment: [String: String], api: APIDefinition
   ) async throws -> StoredToken {
     let work = { () async throws -> StoredToken in
@@ -147,7 +153,7 @@ public actor TokenManager: TokenSource {
       if let stored, need.accepts(stored, origin: flow.origin, now: clock.now()) { return stored }
       let previous = stored.flatMap { $0.origin == flow.origin ? $0 : nil }
       let token = try await flow.run(
-        previous: previous, session: session, clock: clock, environment: environment, api: api)
+        previous: previous, session: session, clock: clock, timeout: timeout, environment: environment, api: api)
       if let store, flow.persists(token) { try store.write(token) }
       return token
     }
@@ -178,9 +184,15 @@ struct Flow: Sendable {
         config, api: api, environmentName: environmentName, baseURL: baseURL, environment: environment)
       return Flow(kind: .oauth2(settings), apiName: api.name, environmentName: environmentName, origin: settings.origin)
     case .tokenCommand(let command, let lifetime):
+      // The command as written, plus a digest of its arguments as resolved: a changed
+      // `${env:...}` in them runs it again.
+      var mask = SecretMask()
+      let resolved = command.map {
+        (try? TemplateResolver.resolveText($0, environment: environment, mask: &mask)) ?? $0
+      }
       return Flow(
         kind: .command(command, lifetime: lifetime), apiName: api.name, environmentName: environmentName,
-        origin: (["token_command"] + command).joined(separator: "\n"))
+        origin: TokenOrigin.make("token_command", readable: command, secrets: resolved))
     default:
       throw APXError(
         .usage, "the API \"\(api.name)\" uses \(auth.typeName) auth, which has no token to fetch",
@@ -196,19 +208,21 @@ struct Flow: Sendable {
 
   /// Gets a new token: refresh grant first when `previous` has a refresh token, else client credentials.
   func run(
-    previous: StoredToken?, session: HTTPSession, clock: any RetryClock, environment: [String: String],
-    api: APIDefinition
+    previous: StoredToken?, session: HTTPSession, clock: any RetryClock, timeout: Double?,
+    environment: [String: String], api: APIDefinition
   ) async throws -> StoredToken {
     switch kind {
     case .oauth2(let settings):
-      let client = OAuth2TokenClient(session: session, clock: clock)
+      let client = OAuth2TokenClient(session: session, clock: clock, timeout: timeout)
       if let refreshToken = previous?.refreshToken, let token = try await client.refresh(refreshToken, settings) {
         return token
       }
       return try await client.clientCredentials(settings)
     case .command(let command, let lifetime):
       let now = clock.now()
-      let output = try await TokenCommandRunner(environment: environment).run(command, api: api, now: now)
+      var runner = TokenCommandRunner(environment: environment)
+      if let timeout, timeout < runner.timeout { (runner.timeout, runner.limitIsTimeoutFlag) = (timeout, true) }
+      let output = try await runner.run(command, api: api, now: now)
       return StoredToken(
         api: apiName, environment: environmentName, type: "token_command", accessToken: output.token,
         obtainedAt: now, expiresAt: output.expiresAt ?? lifetime.map { now + $0 },

@@ -88,8 +88,12 @@ enum GRPCConnection {
       tls.certificateChain = [.file(path: cert, format: .pem)]
       tls.privateKey = .file(path: key, format: .pem)
     }
-    if let ca = settings.caCertificatePath {
-      tls.trustRoots = .certificates([.file(path: ca, format: .pem)])
+    // grpc-swift trusts either the system store or a list: SSL_CERT_FILE / SSL_CERT_DIR make
+    // the list, and --cacert joins it.
+    let replaced = try settings.trust.load()?.map { TLSConfig.CertificateSource.file(path: $0.path, format: .pem) }
+    let extra = settings.caCertificatePath.map { [TLSConfig.CertificateSource.file(path: $0, format: .pem)] }
+    if replaced != nil || extra != nil {
+      tls.trustRoots = .certificates((replaced ?? []) + (extra ?? []))
     }
     if settings.insecure { tls.serverCertificateVerification = .noVerification }
     return .tls(tls)

@@ -30,6 +30,9 @@ enum GRPCMetadata {
       try validate(name)
       let value =
         resolve ? try TemplateResolver.resolveText(field.value, environment: environment, mask: &mask) : field.value
+      if let problem = HeaderSyntax.valueProblem(value, name: name) {
+        throw APXError(.usage, problem, hint: "metadata values are one line of text")
+      }
       out.append(HeaderField(name, value))
     }
     for h in request.api.headers + request.endpoint.headers { try put(h, resolve: true) }

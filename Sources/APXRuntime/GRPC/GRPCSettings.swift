@@ -12,8 +12,11 @@ public struct GRPCSettings: Sendable, Hashable {
   public var maxMessageSize: Int?
   /// Skip TLS certificate verification.
   public var insecure: Bool
-  /// Trust the CA certificates in this PEM file instead of the system's.
+  /// Trust the CA certificates in this PEM file: instead of the system's, or on top of `trust`
+  /// when that replaces the system store.
   public var caCertificatePath: String?
+  /// The system store, or what `SSL_CERT_FILE` / `SSL_CERT_DIR` name.
+  public var trust = TrustStore()
   /// Client certificate chain (PEM) for mutual TLS.
   public var clientCertificatePath: String?
   /// Private key (PEM) of the client certificate.

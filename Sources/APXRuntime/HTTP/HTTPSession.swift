@@ -12,13 +12,19 @@ public struct HTTPSessionOptions: Sendable {
   public var connectTimeout: Double = 10
   /// Skip TLS certificate verification (`--insecure`).
   public var insecure = false
-  /// Extra trusted CA certificates in PEM (`--cacert`).
+  /// Extra trusted CA certificates in PEM (`--cacert`), on top of `trust`.
   public var caCertificatePath: String?
+  /// The system store, or what `SSL_CERT_FILE` / `SSL_CERT_DIR` name.
+  public var trust: TrustStore
 
-  public init(connectTimeout: Double = 10, insecure: Bool = false, caCertificatePath: String? = nil) {
+  public init(
+    connectTimeout: Double = 10, insecure: Bool = false, caCertificatePath: String? = nil,
+    trust: TrustStore = TrustStore()
+  ) {
     self.connectTimeout = connectTimeout
     self.insecure = insecure
     self.caCertificatePath = caCertificatePath
+    self.trust = trust
   }
 }
 
@@ -51,14 +57,15 @@ public struct HTTPSession: Sendable {
     // they stream, so nothing downstream sees compressed bytes. The ratio bounds a
     // decompression bomb: a body may expand at most this many times its compressed size.
     config.decompression = .enabled(limit: .ratio(HTTPSession.decompressionRatioLimit))
-    if options.insecure || options.caCertificatePath != nil {
+    if options.insecure || options.caCertificatePath != nil || options.trust.replacesSystemStore {
       var tls = TLSConfiguration.makeClientConfiguration()
       if options.insecure { tls.certificateVerification = .none }
+      if let replaced = try options.trust.load() { tls.trustRoots = .certificates(replaced.flatMap(\.certificates)) }
       if let ca = options.caCertificatePath {
-        guard let certs = try? NIOSSLCertificate.fromPEMFile(ca) else {
+        guard let certs = try? NIOSSLCertificate.fromPEMFile(ca), !certs.isEmpty else {
           throw APXError(.usage, "cannot read the CA certificate \(ca)", hint: "pass a PEM file to --cacert")
         }
-        tls.trustRoots = .certificates(certs)
+        tls.additionalTrustRoots = [.certificates(certs)]
       }
       config.tlsConfiguration = tls
     }
@@ -83,7 +90,15 @@ public struct HTTPSession: Sendable {
   func send(_ plan: HTTPRequestPlan, deadline: NIODeadline) async throws -> HTTPClientResponse {
     var request = HTTPClientRequest(url: plan.url)
     request.method = HTTPMethod(rawValue: plan.method)
-    for h in plan.headers { request.headers.add(name: h.name, value: h.value) }
+    for h in plan.headers {
+      // Files and `-H` were checked when read; this catches values from `${env:...}` and
+      // credentials. Never sent (a CR or LF would split the request) and never retried.
+      if let problem = HeaderSyntax.problem(name: h.name, value: h.value) {
+        throw APXError(
+          .usage, problem, hint: "check the environment variables and credentials that fill this header")
+      }
+      request.headers.add(name: h.name, value: h.value)
+    }
     if !request.headers.contains(name: "User-Agent") {
       request.headers.add(name: "User-Agent", value: "apx/\(APXVersion.current)")
     }

@@ -102,6 +102,13 @@ enum NetworkErrorMapper {
     return String(url[..<schemeEnd.upperBound]) + String(rest[..<hostEnd])
   }
 
+  /// `scheme://host:port/path` of a URL, for messages that must say which endpoint (no query or fragment,
+  /// which may hold keys).
+  static func endpoint(_ url: String) -> String {
+    let end = url.firstIndex(where: { $0 == "?" || $0 == "#" }) ?? url.endIndex
+    return String(url[..<end])
+  }
+
   static func format(_ d: Double) -> String {
     NumberText.plain(d)
   }

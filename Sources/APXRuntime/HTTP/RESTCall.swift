@@ -276,7 +276,8 @@ public struct RESTCall: Sendable {
         hint: "call the redirect target directly: \(target.absoluteString)")
     }
     if NetworkErrorMapper.origin(plan.url).lowercased() != NetworkErrorMapper.origin(next.url).lowercased() {
-      next.headers.removeAll { ["authorization", "cookie", "proxy-authorization"].contains($0.name.lowercased()) }
+      // Every credential: Authorization and cookies, an API-key header, `-H` credentials.
+      next.headers.removeAll { plan.carriesCredential($0.name) }
     }
     return next
   }

@@ -11,12 +11,15 @@ public struct JUnitReport: Sendable {
   public var result: RecipeRunResult
   /// Ids of every step in the recipe, so steps that never ran are reported as skipped.
   public var stepIDs: [String]
+  /// Masks secret inputs and credentials in names and failure texts.
+  public var mask: SecretMask
 
   /// Makes a report.
-  public init(recipe: String, result: RecipeRunResult, stepIDs: [String] = []) {
+  public init(recipe: String, result: RecipeRunResult, stepIDs: [String] = [], mask: SecretMask = SecretMask()) {
     self.recipe = recipe
     self.result = result
     self.stepIDs = stepIDs
+    self.mask = mask
   }
 
   /// The XML document.
@@ -66,8 +69,8 @@ public struct JUnitReport: Sendable {
       "  <testsuite name=\"\(Self.escape(recipe))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(Self.time(total))\">\n"
     for c in cases {
       out +=
-        "    <testcase classname=\"\(Self.escape(c.classname))\" name=\"\(Self.escape(c.name))\" time=\"\(Self.time(c.time))\""
-      if let failure = c.failure {
+        "    <testcase classname=\"\(Self.escape(c.classname))\" name=\"\(Self.escape(mask.mask(c.name)))\" time=\"\(Self.time(c.time))\""
+      if let failure = c.failure.map(mask.mask) {
         out +=
           ">\n      <failure message=\"\(Self.escape(failure))\">\(Self.escape(failure))</failure>\n    </testcase>\n"
       } else if c.skipped {

@@ -4,13 +4,13 @@ import Foundation
 /// Masks secrets before anything is shown: header values of sensitive
 /// headers and every known secret value wherever it appears in text.
 public struct SecretMask: Sendable {
-  /// Header names whose values are always masked.
-  public static let sensitiveHeaders: Set<String> = [
-    "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "x-auth-token",
-  ]
 
   /// Literal values to mask anywhere (tokens, keys, passwords, secret params).
   public private(set) var secrets: [String]
+  /// Every form in which a secret may appear in text: as given, and as apx or a server encodes
+  /// it (percent with upper- or lower-case hex, form `+` for space, JSON string escapes);
+  /// longest first, so a secret containing another is masked whole.
+  private var forms: [String] = []
   /// Extra header names to mask (an API key header named by the registry).
   public private(set) var extraHeaders: Set<String>
 
@@ -24,20 +24,56 @@ public struct SecretMask: Sendable {
   public mutating func add(_ secret: String) {
     guard secret.count >= 3, !secrets.contains(secret) else { return }
     secrets.append(secret)
-    // Longest first, so a secret containing another is masked whole.
-    secrets.sort { $0.count > $1.count }
+    for form in Self.encodings(of: secret) where !forms.contains(form) { forms.append(form) }
+    forms.sort { $0.count > $1.count }
+  }
+
+  /// The texts `secret` may be shown as: the value itself, percent-encoded as apx sends it in a
+  /// query, path or form (`AbC+dEf/GhI=` as `AbC%2BdEf%2FGhI%3D`), the same with lower-case hex
+  /// and with `+` for spaces (as servers echo a form), and escaped inside a JSON string.
+  static func encodings(of secret: String) -> [String] {
+    let percent = PercentEncoding.encode(secret, allowed: .queryComponent)
+    // JSON escapes of `"` and `\`, with and without the optional `\/`.
+    var json = ""
+    for scalar in secret.unicodeScalars {
+      switch scalar {
+      case "\"": json += "\\\""
+      case "\\": json += "\\\\"
+      default: json.unicodeScalars.append(scalar)
+      }
+    }
+    return [
+      secret, percent, Self.lowercasingHex(percent), percent.replacingOccurrences(of: "%20", with: "+"),
+      json, json.replacingOccurrences(of: "/", with: "\\/"),
+    ].filter { $0.count >= 3 }
+  }
+
+  /// `%2B` as `%2b`: percent escapes with lower-case hex digits.
+  static func lowercasingHex(_ encoded: String) -> String {
+    var out = ""
+    var pending = 0
+    for ch in encoded {
+      if ch == "%" {
+        pending = 2
+        out.append(ch)
+      } else if pending > 0 {
+        pending -= 1
+        out += ch.lowercased()
+      } else {
+        out.append(ch)
+      }
+    }
+    return out
   }
 
   /// Registers a header name whose values must be masked.
   public mutating func addHeader(_ name: String) { extraHeaders.insert(name.lowercased()) }
 
-  /// `text` with every known secret replaced by `***`.
+  /// `text` with every known secret, in any of its encodings, replaced by `***`.
   public func mask(_ text: String) -> String {
     var out = text
-    for s in secrets where out.contains(s) {
-      out = out.replacingOccurrences(of: s, with: "***")
-      let encoded = PercentEncoding.encode(s, allowed: .queryComponent)
-      if encoded != s { out = out.replacingOccurrences(of: encoded, with: "***") }
+    for form in forms where out.contains(form) {
+      out = out.replacingOccurrences(of: form, with: "***")
     }
     return out
   }
@@ -46,7 +82,7 @@ public struct SecretMask: Sendable {
   public func mask(_ headers: [HeaderField]) -> [HeaderField] {
     headers.map { h in
       let name = h.name.lowercased()
-      if Self.sensitiveHeaders.contains(name) || extraHeaders.contains(name) {
+      if CredentialHeaders.isCredential(name) || extraHeaders.contains(name) {
         if name == "authorization" || name == "proxy-authorization", let space = h.value.firstIndex(of: " ") {
           return HeaderField(h.name, String(h.value[..<space]) + " ***")
         }

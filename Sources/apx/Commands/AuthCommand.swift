@@ -142,9 +142,11 @@ struct AuthTarget {
           hint: "set APX_STATE_DIR (or XDG_STATE_HOME) to a folder of your own")
       }
       let target = AuthTarget(api: api, environment: resolved.environmentName, baseURL: resolved.baseURL)
-      try await HTTPSession.with(HTTPSessionOptions(insecure: global.insecure, caCertificatePath: global.cacert)) {
+      try await HTTPSession.with(global.sessionOptions(context.environment)) {
         session in
-        try await body(target, TokenManager(session: session, environment: context.environment, store: store))
+        try await body(
+          target,
+          TokenManager(session: session, environment: context.environment, store: store, timeout: global.timeout))
       }
     }
   }

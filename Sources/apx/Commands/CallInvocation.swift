@@ -97,17 +97,16 @@ struct CallInvocation: Equatable {
         maxAttemptsOverride: global.noRetry ? 1 : global.retry)
       let printer = CallPrinter(context: context, settings: try OutputSettings.make(global, context: context))
       if global.verbose, let note = prepared.note { context.warn(note) }
-      try await HTTPSession.with(
-        HTTPSessionOptions(
-          connectTimeout: global.connectTimeout, insecure: global.insecure, caCertificatePath: global.cacert)
-      ) { session in
+      try await HTTPSession.with(global.sessionOptions(context.environment)) { session in
         // One token manager per run: concurrent calls share one refresh; the store persists tokens.
         let tokens = TokenManager(
           session: session, environment: context.environment,
-          store: TokenFileStore.standard(environment: context.environment))
+          store: TokenFileStore.standard(environment: context.environment), timeout: global.timeout)
         let executor = Executor(
           session: session, environment: context.environment, tokens: tokens, tokenOverride: tokenOverride)
-        _ = try await GRPCSession.with(global.grpcSettings) { try await executor.call(request, sink: printer) }
+        _ = try await GRPCSession.with(global.grpcSettings(context.environment)) {
+          try await executor.call(request, sink: printer)
+        }
       }
     }
     if let savePlan, let save {

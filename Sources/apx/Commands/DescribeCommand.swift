@@ -47,10 +47,11 @@ enum GRPCDescription {
       let resolved = try BaseURLResolver.resolve(
         api: api, environment: global.environment, override: global.baseURL, demo: demo,
         processEnvironment: context.environment)
-      return try await GRPCSession.with(global.grpcSettings) {
+      return try await GRPCSession.with(global.grpcSettings(context.environment)) {
         try await GRPCInspector.describe(
           api: api, endpoint: endpoint, baseURL: resolved.baseURL, environment: context.environment,
-          settings: global.grpcSettings, headers: global.headerFields, timeout: global.timeout ?? 10)
+          settings: global.grpcSettings(context.environment), headers: global.headerFields,
+          timeout: global.timeout ?? 10)
       }
     }
     let at = (members.firstIndex { $0.key == "method" } ?? members.count - 1) + 1

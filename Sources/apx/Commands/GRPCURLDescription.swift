@@ -8,7 +8,7 @@ enum GRPCURLDescription {
   static func json(_ text: String, global: GlobalOptions) async throws -> JSONValue {
     let url = try AdHocURL(parsing: text)
     let (service, method) = try AdHocGRPCEndpoint.serviceAndMethod(url)
-    let settings = global.grpcSettings
+    let settings = global.grpcSettings(Context.shared.environment)
     let timeout = global.timeout ?? 10
     guard let method else {
       let methods = try await GRPCInspector.listServices(

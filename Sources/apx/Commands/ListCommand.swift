@@ -33,7 +33,8 @@ struct ListCommand: AsyncParsableCommand {
     if let grpcAddress {
       if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
       let methods = try await GRPCInspector.listServices(
-        at: grpcAddress, settings: global.grpcSettings, headers: global.headerFields, timeout: global.timeout ?? 10)
+        at: grpcAddress, settings: global.grpcSettings(context.environment), headers: global.headerFields,
+        timeout: global.timeout ?? 10)
       let rows = methods.map { m in
         JSONValue.object([
           JSONMember("service", .string(m.service)), JSONMember("method", .string(m.method)),
@@ -81,7 +82,7 @@ struct ListCommand: AsyncParsableCommand {
       let base = try? BaseURLResolver.resolve(
         api: api, environment: global.environment, override: global.baseURL, demo: demo,
         processEnvironment: context.environment)
-      return try await GRPCSession.with(global.grpcSettings) {
+      return try await GRPCSession.with(global.grpcSettings(context.environment)) {
         var shapes: [String: String] = [:]
         var unreachable: String?
         for e in endpoints {
@@ -89,7 +90,8 @@ struct ListCommand: AsyncParsableCommand {
           do {
             let summary = try await GRPCInspector.describe(
               api: api, endpoint: e, baseURL: base.baseURL, environment: context.environment,
-              settings: global.grpcSettings, headers: global.headerFields, timeout: global.timeout ?? 3)
+              settings: global.grpcSettings(context.environment), headers: global.headerFields,
+              timeout: global.timeout ?? 3)
             shapes[e.name] = summary.shape
           } catch let error as APXError {
             if Self.usesReflection(e) { unreachable = error.message }

@@ -112,7 +112,8 @@ struct RunCommand: AsyncParsableCommand {
       recipe: recipe, inputs: inputs, apis: loaded.registry.apis.values.map { $0 }, environment: environment)
 
     if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
-    let reporter = StepStatusReporter(context: context, events: events, terminal: context.stderrIsTerminal, mask: mask)
+    let reporter = StepStatusReporter(
+      context: context, events: events, terminal: context.stderrIsTerminal, mask: mask, stepIDs: recipe.steps.map(\.id))
     var transportLog: (@Sendable (CallEvent) -> Void)?
     if global.verbose {
       let stderr = context.stderr
@@ -155,20 +156,18 @@ struct RunCommand: AsyncParsableCommand {
           JSONMember("resumed", .bool(record != nil)), JSONMember("at", .string(RecipeJournal.timestamp())),
         ]), sync: true)
       if record != nil { context.warn("apx: resuming run \(runID)") }
-      return try await HTTPSession.with(
-        HTTPSessionOptions(
-          connectTimeout: global.connectTimeout, insecure: global.insecure, caCertificatePath: global.cacert)
-      ) { session in
+      return try await HTTPSession.with(global.sessionOptions(environment)) { session in
         // One token manager per run: every step shares one token and one refresh.
         let tokens = TokenManager(
-          session: session, environment: environment, store: TokenFileStore.standard(environment: environment))
+          session: session, environment: environment, store: TokenFileStore.standard(environment: environment),
+          timeout: global.timeout)
         let executor = Executor(session: session, environment: environment, tokens: tokens)
         let runner = RecipeRunner(
           recipe: recipe, targets: targets, executor: executor, options: options, journal: journal, observer: reporter,
           runID: runID, resume: record, recipeDirectory: recipeDirectory)
         // One gRPC session (schema cache, channels) for the whole run, like the one HTTP session.
-        try global.grpcSettings.validate()
-        let grpcSession = GRPCSession(settings: global.grpcSettings)
+        try global.grpcSettings(environment).validate()
+        let grpcSession = GRPCSession(settings: global.grpcSettings(environment))
         return await InterruptibleRun.run {
           await GRPCSession.$current.withValue(grpcSession) { await runner.run(inputs: inputs) }
         }
@@ -191,7 +190,9 @@ struct RunCommand: AsyncParsableCommand {
     context.stdout.flush()
     let counts = result.checkCounts
     if report.count == 2 {
-      let xml = JUnitReport(recipe: recipePath, result: result).xml()
+      let xml = JUnitReport(
+        recipe: recipePath, result: result, stepIDs: reporter.stepIDs, mask: reporter.mask
+      ).xml()
       do {
         try xml.write(toFile: report[1], atomically: true, encoding: .utf8)
       } catch {
@@ -207,6 +208,10 @@ struct RunCommand: AsyncParsableCommand {
         hint: "resume it with: apx run \(recipePath) --resume \(runID)")
     }
     if var failure = result.failure {
+      // A secret input may sit in a URL or a body the call's own mask did not know about.
+      failure.message = reporter.mask.mask(failure.message)
+      failure.cause = failure.cause.map(reporter.mask.mask)
+      failure.hint = failure.hint.map(reporter.mask.mask)
       // Whatever failed, the journal lets the run resume without repeating finished steps.
       failure.hint =
         (failure.hint.map { $0 + "\n  " } ?? "")
@@ -399,12 +404,15 @@ final class StepStatusReporter: RecipeObserver, @unchecked Sendable {
   let terminal: Bool
   let colors: Bool
   let mask: SecretMask
+  /// Every step of the recipe, in order (the report lists those that never ran).
+  let stepIDs: [String]
   private let lock = Lock()
   private var progressShown = false
   private var lastDraw: UInt64 = 0
 
-  init(context: Context, events: Bool, terminal: Bool, mask: SecretMask) {
+  init(context: Context, events: Bool, terminal: Bool, mask: SecretMask, stepIDs: [String] = []) {
     self.context = context
+    self.stepIDs = stepIDs
     self.events = events
     self.terminal = terminal
     self.colors = context.useColor(.auto, terminal: terminal)
@@ -458,7 +466,9 @@ final class StepStatusReporter: RecipeObserver, @unchecked Sendable {
         context.stderr.write("\r\u{1B}[2K")
         progressShown = false
       }
-      context.stderr.write(RecipeStatusText.line(step: step, record: record, terminal: terminal, colors: colors) + "\n")
+      // Masked: a step's error may quote a secret input sent in a URL or body.
+      let line = RecipeStatusText.line(step: step, record: record, terminal: terminal, colors: colors)
+      context.stderr.write(mask.mask(line) + "\n")
       context.stderr.flush()
     }
     if events {

@@ -79,7 +79,7 @@ struct AdHocSave {
     }
     let (saved, leftOut) = try SavedEndpoint.make(
       name: self.endpoint, from: endpoint, values: values, headers: prepared.headers,
-      isSecret: { SecretMask.sensitiveHeaders.contains($0.lowercased()) })
+      isSecret: { CredentialHeaders.isCredential($0) })
     for name in leftOut {
       context.warn("apx: --save: the header \(name) is not saved (credentials belong in the API's auth, not in a file)")
     }

@@ -5,64 +5,103 @@ import Foundation
 
 /// Options every command that calls or inspects endpoints accepts.
 struct GlobalOptions: ParsableArguments {
-  @Option(name: .customLong("registry"), help: ArgumentHelp("A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).", valueName: "DIR|FILE"))
+  @Option(
+    name: .customLong("registry"),
+    help: ArgumentHelp(
+      "A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).",
+      valueName: "DIR|FILE"))
   var registry: [String] = []
 
-  @Option(name: .customLong("env"), help: ArgumentHelp("The registry environment to call (default: the API's default_environment).", valueName: "NAME"))
+  @Option(
+    name: .customLong("env"),
+    help: ArgumentHelp("The registry environment to call (default: the API's default_environment).", valueName: "NAME"))
   var environment: String?
 
-  @Option(name: .customLong("base-url"), help: ArgumentHelp("Call this base URL instead of the environment's.", valueName: "URL"))
+  @Option(
+    name: .customLong("base-url"),
+    help: ArgumentHelp("Call this base URL instead of the environment's.", valueName: "URL"))
   var baseURL: String?
 
-  @Flag(name: .customLong("demo"), help: "Start the embedded demo backend on a free loopback port and point this run at it.")
+  @Flag(
+    name: .customLong("demo"), help: "Start the embedded demo backend on a free loopback port and point this run at it."
+  )
   var demo = false
 
-  @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Output format: json, ndjson, raw or table (default: json for bodies, ndjson for streams).", valueName: "FORMAT"))
+  @Option(
+    name: [.short, .customLong("output")],
+    help: ArgumentHelp(
+      "Output format: json, ndjson, raw or table (default: json for bodies, ndjson for streams).", valueName: "FORMAT"))
   var output: OutputFormat?
 
-  @Option(name: .customLong("select"), help: ArgumentHelp("Print only the values at this jq-style path, e.g. .data.items[].id", valueName: "PATH"))
+  @Option(
+    name: .customLong("select"),
+    help: ArgumentHelp("Print only the values at this jq-style path, e.g. .data.items[].id", valueName: "PATH"))
   var select: String?
 
-  @Option(name: [.customShort("H"), .customLong("header")], help: ArgumentHelp("Add a header, 'Name: value' (repeatable; 'Name:' removes one).", valueName: "HEADER"))
+  @Option(
+    name: [.customShort("H"), .customLong("header")],
+    help: ArgumentHelp("Add a header, 'Name: value' (repeatable; 'Name:' removes one).", valueName: "HEADER"))
   var headers: [String] = []
 
-  @Option(name: .customLong("timeout"), help: ArgumentHelp("Give up after this many seconds (all attempts together).", valueName: "SECONDS"))
+  @Option(
+    name: .customLong("timeout"),
+    help: ArgumentHelp(
+      "Give up after this many seconds (all attempts together; also bounds token requests and commands).",
+      valueName: "SECONDS"))
   var timeout: Double?
 
-  @Option(name: .customLong("connect-timeout"), help: ArgumentHelp("Give up connecting after this many seconds (default 10).", valueName: "SECONDS"))
+  @Option(
+    name: .customLong("connect-timeout"),
+    help: ArgumentHelp("Give up connecting after this many seconds (default 10).", valueName: "SECONDS"))
   var connectTimeout: Double = 10
 
-  @Option(name: .customLong("retry"), help: ArgumentHelp("Maximum attempts for retryable failures (overrides the registry).", valueName: "N"))
+  @Option(
+    name: .customLong("retry"),
+    help: ArgumentHelp("Maximum attempts for retryable failures (overrides the registry).", valueName: "N"))
   var retry: Int?
 
   @Flag(name: .customLong("no-retry"), help: "Never retry.")
   var noRetry = false
 
-  @Flag(name: [.short, .customLong("verbose")], help: "Print requests, responses and retries to stderr (secrets masked).")
+  @Flag(
+    name: [.short, .customLong("verbose")], help: "Print requests, responses and retries to stderr (secrets masked).")
   var verbose = false
 
-  @Option(name: .customLong("color"), help: ArgumentHelp("Colour: auto, always or never (auto honours NO_COLOR).", valueName: "WHEN"))
+  @Option(
+    name: .customLong("color"),
+    help: ArgumentHelp("Colour: auto, always or never (auto honours NO_COLOR).", valueName: "WHEN"))
   var color: ColorMode = .auto
 
   @Flag(name: .customLong("insecure"), help: "Skip TLS certificate verification (prints a warning).")
   var insecure = false
 
-  @Option(name: .customLong("cacert"), help: ArgumentHelp("Trust the CA certificates in this PEM file.", valueName: "FILE"))
+  @Option(
+    name: .customLong("cacert"), help: ArgumentHelp("Trust the CA certificates in this PEM file.", valueName: "FILE"))
   var cacert: String?
 
-  @Option(name: .customLong("cert"), help: ArgumentHelp("gRPC mutual TLS: the client certificate chain (PEM).", valueName: "FILE"))
+  @Option(
+    name: .customLong("cert"),
+    help: ArgumentHelp("gRPC mutual TLS: the client certificate chain (PEM).", valueName: "FILE"))
   var cert: String?
 
-  @Option(name: .customLong("key"), help: ArgumentHelp("gRPC mutual TLS: the client certificate's private key (PEM).", valueName: "FILE"))
+  @Option(
+    name: .customLong("key"),
+    help: ArgumentHelp("gRPC mutual TLS: the client certificate's private key (PEM).", valueName: "FILE"))
   var key: String?
 
-  @Option(name: .customLong("authority"), help: ArgumentHelp("gRPC: send this :authority (and TLS server name) instead of the host.", valueName: "HOST[:PORT]"))
+  @Option(
+    name: .customLong("authority"),
+    help: ArgumentHelp(
+      "gRPC: send this :authority (and TLS server name) instead of the host.", valueName: "HOST[:PORT]"))
   var authority: String?
 
-  @Option(name: .customLong("max-message-size"), help: ArgumentHelp("gRPC: the largest message sent or received, in bytes (default 4 MiB).", valueName: "BYTES"))
+  @Option(
+    name: .customLong("max-message-size"),
+    help: ArgumentHelp("gRPC: the largest message sent or received, in bytes (default 4 MiB).", valueName: "BYTES"))
   var maxMessageSize: Int?
 
-  @Flag(name: .customLong("emit-defaults"), help: "gRPC: print fields that hold their default value (0, \"\", [], false).")
+  @Flag(
+    name: .customLong("emit-defaults"), help: "gRPC: print fields that hold their default value (0, \"\", [], false).")
   var emitDefaults = false
 
   func validate() throws {
@@ -82,7 +121,10 @@ struct GlobalOptions: ParsableArguments {
   var headerFields: [HeaderField] { values.headerFields }
 
   /// The gRPC flags as runtime settings.
-  var grpcSettings: GRPCSettings { values.grpcSettings }
+  func grpcSettings(_ environment: [String: String]) -> GRPCSettings { values.grpcSettings(environment) }
+
+  /// The HTTP transport flags as session options (see `GlobalValues.sessionOptions`).
+  func sessionOptions(_ environment: [String: String]) -> HTTPSessionOptions { values.sessionOptions(environment) }
 }
 
 extension OutputFormat: ExpressibleByArgument {}

@@ -47,6 +47,9 @@ struct GlobalValues: Equatable {
     if let b = baseURL, let problem = BaseURLCheck.problem(b) { return "--base-url \(problem)" }
     if (cert == nil) != (key == nil) { return "--cert and --key go together (client certificate and its key)" }
     for h in headers where !h.contains(":") { return "-H '\(h)' needs the form 'Name: value'" }
+    for h in headerFields {
+      if let problem = HeaderSyntax.problem(name: h.name, value: h.value) { return "-H: \(problem)" }
+    }
     return nil
   }
 
@@ -67,10 +70,20 @@ struct GlobalValues: Equatable {
     }
   }
 
-  /// The gRPC flags as runtime settings.
-  var grpcSettings: GRPCSettings {
-    GRPCSettings(
+  /// The gRPC flags as runtime settings; `SSL_CERT_FILE` / `SSL_CERT_DIR` in `environment` choose the trust store.
+  func grpcSettings(_ environment: [String: String]) -> GRPCSettings {
+    var settings = GRPCSettings(
       authority: authority, emitDefaults: emitDefaults, maxMessageSize: maxMessageSize, insecure: insecure,
       caCertificatePath: cacert, clientCertificatePath: cert, clientKeyPath: key)
+    settings.trust = TrustStore.from(environment: environment)
+    return settings
+  }
+
+  /// The HTTP transport flags as session options; `SSL_CERT_FILE` / `SSL_CERT_DIR` in `environment`
+  /// choose the trust store.
+  func sessionOptions(_ environment: [String: String]) -> HTTPSessionOptions {
+    HTTPSessionOptions(
+      connectTimeout: connectTimeout, insecure: insecure, caCertificatePath: cacert,
+      trust: TrustStore.from(environment: environment))
   }
 }

@@ -198,4 +198,56 @@ import Testing
     }
     #expect(requests == 2)
   }
+
+  /// Issue 10 item 2: a stored token is keyed by what obtained it, secret included.
+  @Test func aChangedSecretOrAudienceFetchesANewToken() async throws {
+    let store = AuthFixture.store()
+    let withAudience = AuthFixture.api.replacingOccurrences(
+      of: #""scopes": ["books:read"]"#, with: #""scopes": ["books:read"], "audience": "${env:T_AUDIENCE:-one}""#)
+    let (requests, error) = try await withDemo(.init(requireAuth: true)) { server, session in
+      let api = try registry(withAudience)
+      let request = try callRequest(api, "capabilities", baseURL: server.httpBaseURL)
+      _ = try await executor(session, store: store).0.call(request, sink: RecordingSink())
+      // A wrong secret must not ride on the token the right one obtained.
+      let wrong = executor(session, store: store, environment: ["T_CLIENT_SECRET": "wrong-secret-4711"]).0
+      let error = await #expect(throws: APXError.self) { try await wrong.call(request, sink: RecordingSink()) }
+      // The right secret again: the stored token fits (the refused fetch stored nothing).
+      _ = try await executor(session, store: store).0.call(request, sink: RecordingSink())
+      // Another audience: a new token.
+      _ = try await executor(session, store: store, environment: ["T_AUDIENCE": "two"]).0.call(
+        request, sink: RecordingSink())
+      return (server.stats.tokenRequests, error)
+    }
+    #expect(requests == 3)
+    #expect(error?.status == .auth)
+    let file = try String(contentsOfFile: store.path(api: "books", environment: "demo"), encoding: .utf8)
+    #expect(!file.contains("demo-secret"))
+    #expect(file.contains("sha256:"))
+  }
+
+  /// Issue 10 item 1: a refused token request names the token endpoint with its path.
+  @Test func aRefusedTokenRequestNamesTheEndpointWithItsPath() async throws {
+    let error = try await withDemo(.init(requireAuth: true)) { server, session in
+      let api = try registry(AuthFixture.api.replacingOccurrences(of: "/oauth/token", with: "/oauth/missing"))
+      let request = try callRequest(api, "capabilities", baseURL: server.httpBaseURL)
+      return await #expect(throws: APXError.self) {
+        try await executor(session, store: AuthFixture.store()).0.call(request, sink: RecordingSink())
+      }
+    }
+    #expect(error?.message.contains("/oauth/missing") == true)
+  }
+
+  /// RFC 6749 §2.3.1: with `"client_auth": "basic"` the credentials go in `Authorization: Basic`
+  /// (form-encoded first) and not in the form, which the demo, like real servers, refuses to see twice.
+  @Test func basicClientAuthenticationIsAccepted() async throws {
+    let requests = try await withDemo(.init(requireAuth: true)) { server, session in
+      let api = try registry(
+        AuthFixture.api.replacingOccurrences(
+          of: #""scopes": ["books:read"]"#, with: #""scopes": ["books:read"], "client_auth": "basic""#))
+      let request = try callRequest(api, "capabilities", baseURL: server.httpBaseURL)
+      #expect(try await executor(session, store: nil).0.call(request, sink: RecordingSink()).status == 200)
+      return server.stats.tokenRequests
+    }
+    #expect(requests == 1)
+  }
 }

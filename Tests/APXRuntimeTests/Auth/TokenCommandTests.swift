@@ -146,4 +146,21 @@ import Testing
     #expect(TokenCommandOutput.parse("", now: now) == nil)
     #expect(TokenCommandOutput.parse(#"{"nothing":1}"#, now: now) == nil)
   }
+
+  /// Issue 10 item 12: a command that hangs (ignoring SIGTERM, too) is bound by `--timeout`,
+  /// stopped, and reported as a timeout rather than as "printed no token".
+  @Test func aHangingCommandIsStoppedAtTheTimeoutAndReportedAsOne() async throws {
+    let (path, _) = try script("trap '' TERM\nexec sleep 30")
+    let (api, auth) = try api([path])
+    let error = try await HTTPSession.with { session in
+      let tokens = TokenManager(
+        session: session, environment: ProcessInfo.processInfo.environment, store: nil, timeout: 0.5)
+      return await #expect(throws: APXError.self) {
+        try await tokens.token(for: auth, api: api, environment: "prod", baseURL: "", forceRefresh: false)
+      }
+    }
+    #expect(error?.status == .timeout)
+    #expect(error?.message.contains("did not finish within 0.5s") == true, "\(String(describing: error))")
+    #expect(error?.hint?.contains("--timeout") == true)
+  }
 }

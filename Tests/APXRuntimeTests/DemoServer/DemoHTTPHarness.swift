@@ -5,6 +5,9 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
+/// The header an SSE client sends; the demo's stream routes answer 406 without it.
+let eventStream = [("Accept", "text/event-stream")]
+
 /// A demo server on a free loopback port plus an HTTP client, for one test.
 struct DemoHTTPHarness: Sendable {
   let server: DemoServer
@@ -80,7 +83,9 @@ struct DemoHTTPHarness: Sendable {
   /// text so far or the body ends; returns the text read. Lets a test stop reading a
   /// stream that would run on (the harness closes the connection afterwards).
   func readStream(_ path: String, until isEnough: (String) -> Bool) async throws -> String {
-    let response = try await client.execute(HTTPClientRequest(url: server.httpBaseURL + path), timeout: .seconds(30))
+    var request = HTTPClientRequest(url: server.httpBaseURL + path)
+    request.headers.add(name: "Accept", value: "text/event-stream")
+    let response = try await client.execute(request, timeout: .seconds(30))
     var text = ""
     for try await chunk in response.body {
       text += String(buffer: chunk)

@@ -97,6 +97,37 @@ struct DemoServerMiscTests {
     }
   }
 
+  /// The token route refuses what a real authorization server refuses (RFC 6749 §2.3, §3.2, §4.4.2, §5.2).
+  @Test func tokenEndpointIsAsStrictAsARealOne() async throws {
+    let good = "grant_type=client_credentials&client_id=demo-client&client_secret=demo-secret"
+    let form = [("Content-Type", "application/x-www-form-urlencoded")]
+    let basic = Data("demo-client:demo-secret".utf8).base64EncodedString()
+    // §2.3.1: the Basic user name and password are form-encoded first.
+    let encoded = Data("demo-client:demo%2Dsecret".utf8).base64EncodedString()
+    let cases: [(headers: [(String, String)], body: String, expected: String)] = [
+      ([], good, "400 invalid_request"),
+      ([("Content-Type", "application/json")], good, "400 invalid_request"),
+      ([("Content-Type", "text/plain")], good, "400 invalid_request"),
+      ([("Content-Type", "application/x-www-form-urlencoded; charset=UTF-8")], good, "200 -"),
+      (form, good + "&grant_type=client_credentials", "400 invalid_request"),
+      (form, "client_id=demo-client&client_secret=demo-secret", "400 invalid_request"),
+      (form, "grant_type=password&client_id=demo-client&client_secret=demo-secret", "400 unsupported_grant_type"),
+      (form, "grant_type=client_credentials", "401 invalid_client"),
+      (form, good + "&scope=admin", "400 invalid_scope"),
+      (form + [("Authorization", "Basic \(basic)")], good, "400 invalid_request"),
+      (form + [("Authorization", "Bearer abc")], "grant_type=client_credentials", "401 invalid_client"),
+      (form + [("Authorization", "Basic \(encoded)")], "grant_type=client_credentials", "200 -"),
+    ]
+    try await DemoHTTPHarness.run { demo in
+      for (headers, body, expected) in cases {
+        let reply = try await demo.send(.POST, "/oauth/token", headers: headers, body: body)
+        let answer = "\(reply.status) \(reply.json["error"] as? String ?? "-")"
+        #expect(answer == expected, "\(headers) \(body)")
+        #expect(reply.headers.first(name: "Cache-Control") == "no-store")
+      }
+    }
+  }
+
   @Test func requireAuthGuardsBooksRoutes() async throws {
     try await DemoHTTPHarness.run(.init(requireAuth: true)) { demo in
       let anonymous = try await demo.send(.GET, "/api/v2/capabilities")
@@ -188,29 +219,31 @@ struct DemoServerMiscTests {
     // withHTTPClient shuts the client down on every path: a thrown error must not
     // leave a live client behind (its deinit traps and would kill the whole test run).
     try await HTTPClient.withHTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup) { client in
-    var upload = HTTPClientRequest(url: server.httpBaseURL + "/api/v2/imports")
-    upload.method = .POST
-    upload.headers.add(name: "Content-Type", value: "text/csv")
-    upload.body = .bytes(ByteBuffer(string: "title\nslow\n"))
-    let created = try await client.execute(upload, timeout: .seconds(10))
-    let body = try await created.body.collect(upTo: 1 << 20)
-    let object = try JSONSerialization.jsonObject(with: Data(String(buffer: body).utf8)) as? [String: Any]
-    let sseURL = try #require(object?["sse_url"] as? String)
-    let stream = try await client.execute(HTTPClientRequest(url: server.httpBaseURL + sseURL), timeout: .seconds(30))
-    var iterator = stream.body.makeAsyncIterator()
-    let first = try await iterator.next()
-    #expect(first.map { String(buffer: $0) }?.hasPrefix("retry: 1000") == true)
-    await server.stop()
-    // The stream ends (cleanly or not) instead of hanging until the job finishes.
-    var ended = false
-    do {
-      while try await iterator.next() != nil {}
-      ended = true
-    } catch {
-      ended = true
-    }
-    #expect(ended)
-    #expect(await LoopbackPortProbe.accepts(port: server.httpPort) == false)
+      var upload = HTTPClientRequest(url: server.httpBaseURL + "/api/v2/imports")
+      upload.method = .POST
+      upload.headers.add(name: "Content-Type", value: "text/csv")
+      upload.body = .bytes(ByteBuffer(string: "title\nslow\n"))
+      let created = try await client.execute(upload, timeout: .seconds(10))
+      let body = try await created.body.collect(upTo: 1 << 20)
+      let object = try JSONSerialization.jsonObject(with: Data(String(buffer: body).utf8)) as? [String: Any]
+      let sseURL = try #require(object?["sse_url"] as? String)
+      var streamRequest = HTTPClientRequest(url: server.httpBaseURL + sseURL)
+      streamRequest.headers.add(name: "Accept", value: "text/event-stream")
+      let stream = try await client.execute(streamRequest, timeout: .seconds(30))
+      var iterator = stream.body.makeAsyncIterator()
+      let first = try await iterator.next()
+      #expect(first.map { String(buffer: $0) }?.hasPrefix("retry: 1000") == true)
+      await server.stop()
+      // The stream ends (cleanly or not) instead of hanging until the job finishes.
+      var ended = false
+      do {
+        while try await iterator.next() != nil {}
+        ended = true
+      } catch {
+        ended = true
+      }
+      #expect(ended)
+      #expect(await LoopbackPortProbe.accepts(port: server.httpPort) == false)
     }
   }
 

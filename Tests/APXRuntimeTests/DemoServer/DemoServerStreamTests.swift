@@ -14,7 +14,7 @@ struct DemoServerStreamTests {
     try await DemoHTTPHarness.run { demo in
       let created = try await demo.createImport(Self.csv, query: "?row_delay_ms=1")
       let id = try #require(created.json["job_id"] as? String)
-      let reply = try await demo.send(.GET, "/api/v2/imports/\(id)/stream")
+      let reply = try await demo.send(.GET, "/api/v2/imports/\(id)/stream", headers: eventStream)
       #expect(reply.status == 200)
       #expect(reply.headers.first(name: "Content-Type")?.hasPrefix("text/event-stream") == true)
       #expect(reply.body.hasPrefix("retry: 1000\n"))
@@ -47,9 +47,10 @@ struct DemoServerStreamTests {
       let created = try await demo.createImport(Self.csv, query: "?row_delay_ms=1")
       let id = try #require(created.json["job_id"] as? String)
       _ = try await demo.waitForJob(id)
-      let all = ParsedSSE(try await demo.send(.GET, "/api/v2/imports/\(id)/stream").body)
+      let all = ParsedSSE(try await demo.send(.GET, "/api/v2/imports/\(id)/stream", headers: eventStream).body)
       let resumed = ParsedSSE(
-        try await demo.send(.GET, "/api/v2/imports/\(id)/stream", headers: [("Last-Event-ID", "evt-3")]).body)
+        try await demo.send(.GET, "/api/v2/imports/\(id)/stream", headers: eventStream + [("Last-Event-ID", "evt-3")])
+          .body)
       #expect(resumed.events.first?.id == "evt-4")
       #expect(resumed.events.map(\.id) == all.events.dropFirst(3).map(\.id))
       #expect(resumed.events.map(\.data) == all.events.dropFirst(3).map(\.data))
@@ -61,10 +62,11 @@ struct DemoServerStreamTests {
     try await DemoHTTPHarness.run { demo in
       let created = try await demo.createImport(Self.csv, query: "?row_delay_ms=1&drop_every=3")
       let id = try #require(created.json["job_id"] as? String)
-      let first = ParsedSSE(try await demo.send(.GET, "/api/v2/imports/\(id)/stream").body)
+      let first = ParsedSSE(try await demo.send(.GET, "/api/v2/imports/\(id)/stream", headers: eventStream).body)
       #expect(first.events.map(\.id) == ["evt-1", "evt-2", "evt-3"])
       let second = ParsedSSE(
-        try await demo.send(.GET, "/api/v2/imports/\(id)/stream", headers: [("Last-Event-ID", "evt-3")]).body)
+        try await demo.send(.GET, "/api/v2/imports/\(id)/stream", headers: eventStream + [("Last-Event-ID", "evt-3")])
+          .body)
       #expect(second.events.map(\.id) == ["evt-4", "evt-5", "evt-6"])
       #expect(demo.server.stats.streamsDropped == 2)
     }
@@ -97,7 +99,7 @@ struct DemoServerStreamTests {
     try await DemoHTTPHarness.run { demo in
       let created = try await demo.createImport(Self.csv, query: "?row_delay_ms=1&refuse_stream=1")
       let id = try #require(created.json["job_id"] as? String)
-      let reply = try await demo.send(.GET, "/api/v2/imports/\(id)/stream")
+      let reply = try await demo.send(.GET, "/api/v2/imports/\(id)/stream", headers: eventStream)
       #expect(reply.status == 503)
       #expect(reply.headers.first(name: "Retry-After") == "1")
       #expect((reply.json["error"] as? [String: Any])?["code"] as? String == "stream_unavailable")
@@ -108,7 +110,7 @@ struct DemoServerStreamTests {
 
   @Test func benchEventsStreamsTheRequestedCount() async throws {
     try await DemoHTTPHarness.run { demo in
-      let reply = try await demo.send(.GET, "/api/v2/bench/events?count=10000")
+      let reply = try await demo.send(.GET, "/api/v2/bench/events?count=10000", headers: eventStream)
       let sse = ParsedSSE(reply.body)
       #expect(sse.events.count == 10000)
       #expect(sse.events.last?.id == "10000")

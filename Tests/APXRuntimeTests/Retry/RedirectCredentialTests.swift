@@ -32,4 +32,20 @@ import Testing
     #expect(next.header("Authorization") == "Bearer secret-token")
     #expect(next.header("Cookie") == "session=abc")
   }
+
+  /// Issue 10 item 5: every credential leaves with the origin: the registry's API-key header
+  /// (named on the plan by the auth step), `-H` credentials by their names, not other headers.
+  @Test func aCrossOriginRedirectDropsAPIKeyHeadersAndCredentialHeaders() throws {
+    var plan = HTTPRequestPlan(
+      method: "GET", url: "http://127.0.0.1:8080/api",
+      headers: [
+        HeaderField("X-Demo-Pass", "key-4711"), HeaderField("X-Goog-Api-Key", "g"), HeaderField("X-Vault-Token", "v"),
+        HeaderField("Idempotency-Key", "i"), HeaderField("X-Trace", "t"),
+      ])
+    plan.credentialHeaders = ["x-demo-pass"]
+    let away = try RESTCall.redirected(plan, status: 307, location: "http://localhost:8080/api")
+    #expect(away.headers.map(\.name) == ["Idempotency-Key", "X-Trace"])
+    let home = try RESTCall.redirected(plan, status: 307, location: "/other")
+    #expect(home.headers.count == 5)
+  }
 }

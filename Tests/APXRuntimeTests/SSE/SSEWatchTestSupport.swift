@@ -126,6 +126,7 @@ struct WatchHarness: Sendable {
     var events: [(id: String?, event: String, data: String)] = []
     for _ in 0..<1000 {
       var request = HTTPClientRequest(url: server.httpBaseURL + "/api/v2/imports/\(jobID)/stream")
+      request.headers.add(name: "Accept", value: "text/event-stream")
       if let last = events.last?.id { request.headers.add(name: "Last-Event-ID", value: last) }
       let response = try await client.execute(request, timeout: .seconds(30))
       let body = try await response.body.collect(upTo: 64 << 20)

@@ -1,0 +1,76 @@
+import APXCore
+import Foundation
+import NIOSSL
+
+/// The CA certificates apx trusts. By default the system's store; when `SSL_CERT_FILE` or
+/// `SSL_CERT_DIR` is set (as corporate networks do for their own CA), the certificates they
+/// name instead, as curl, Python and OpenSSL tools do. `--cacert` adds to either.
+public struct TrustStore: Sendable, Hashable {
+  /// A PEM bundle to trust instead of the system store (`SSL_CERT_FILE`).
+  public var bundleFile: String?
+  /// Folders of PEM certificates to trust instead of the system store (`SSL_CERT_DIR`,
+  /// colon-separated as OpenSSL reads it).
+  public var directories: [String]
+
+  /// Trust settings; with neither a bundle nor a folder, the system store.
+  public init(bundleFile: String? = nil, directories: [String] = []) {
+    self.bundleFile = bundleFile
+    self.directories = directories
+  }
+
+  /// The trust that `SSL_CERT_FILE` and `SSL_CERT_DIR` in `environment` ask for (empty values ignored).
+  public static func from(environment: [String: String]) -> TrustStore {
+    TrustStore(
+      bundleFile: environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 },
+      directories: (environment["SSL_CERT_DIR"] ?? "").split(separator: ":").map(String.init))
+  }
+
+  /// Whether the system store is replaced.
+  public var replacesSystemStore: Bool { bundleFile != nil || !directories.isEmpty }
+
+  /// The PEM files to trust and their certificates: the bundle, then every file in the folders
+  /// that holds a certificate (hashed links such as `a1b2c3d4.0` and their targets counted
+  /// once). Nil when the system store applies.
+  func load() throws(APXError) -> [(path: String, certificates: [NIOSSLCertificate])]? {
+    guard replacesSystemStore else { return nil }
+    var files: [(path: String, certificates: [NIOSSLCertificate])] = []
+    if let bundleFile {
+      guard let certificates = Self.certificates(in: bundleFile) else {
+        throw APXError(
+          .usage, "SSL_CERT_FILE names \(bundleFile), which holds no readable PEM certificate",
+          hint: "point SSL_CERT_FILE at a PEM bundle of CA certificates, or unset it to use the system's")
+      }
+      files.append((bundleFile, certificates))
+    }
+    for directory in directories {
+      guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+        throw APXError(
+          .usage, "SSL_CERT_DIR names \(directory), which is not a readable folder",
+          hint: "point SSL_CERT_DIR at a folder of PEM CA certificates, or unset it to use the system's")
+      }
+      var seen = Set<String>()
+      for name in names.sorted() {
+        let path = directory + "/" + name
+        guard seen.insert((path as NSString).resolvingSymlinksInPath).inserted,
+          let certificates = Self.certificates(in: path)
+        else { continue }
+        files.append((path, certificates))
+      }
+    }
+    if files.isEmpty {
+      throw APXError(
+        .usage, "SSL_CERT_DIR names no folder with PEM certificates",
+        hint: "point SSL_CERT_DIR at a folder of PEM CA certificates, or unset it to use the system's")
+    }
+    return files
+  }
+
+  /// The PEM certificates of a regular file (after links), nil when it holds none.
+  static func certificates(in path: String) -> [NIOSSLCertificate]? {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+      let certificates = try? NIOSSLCertificate.fromPEMFile(path), !certificates.isEmpty
+    else { return nil }
+    return certificates
+  }
+}

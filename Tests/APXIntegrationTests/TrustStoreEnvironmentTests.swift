@@ -1,0 +1,108 @@
+import APXCore
+import APXDemoServer
+import Foundation
+import Testing
+
+/// Issue 10 item 15: `SSL_CERT_FILE` and `SSL_CERT_DIR` choose the CA certificates apx trusts
+/// for REST, SSE and gRPC, as curl, Python and OpenSSL tools do; `--cacert` adds to them. The
+/// CA is made at test time; the servers listen on 127.0.0.1 port 0.
+@Suite("SSL_CERT_FILE / SSL_CERT_DIR", .serialized, .timeLimit(.minutes(2)))
+struct TrustStoreEnvironmentTests {
+  /// A registry for the HTTPS test server: a REST endpoint and an SSE one.
+  static func registry(_ server: TLSTestServer) throws -> String {
+    try TestRegistry.make(
+      """
+      {"api": "secure", "environments": {"demo": {"base_url": "\(server.baseURL)"}},
+       "endpoints": {"get": {"kind": "rest", "path": "/thing"},
+                     "events": {"kind": "sse", "path": "/events", "until_event": ["done"]}}}
+      """)
+  }
+
+  static func withServer<T>(_ body: (TestCertificateAuthority, TLSTestServer, String) async throws -> T)
+    async throws -> T
+  {
+    let ca = try TestCertificateAuthority()
+    defer { ca.remove() }
+    let issued = try ca.issueServer("server", dnsNames: ["localhost"], ipAddresses: [[127, 0, 0, 1]])
+    let server = try await TLSTestServer.start(certificatePath: issued.certificatePath, keyPath: issued.keyPath)
+    do {
+      let result = try await body(ca, server, try registry(server))
+      await server.stop()
+      return result
+    } catch {
+      await server.stop()
+      throw error
+    }
+  }
+
+  @Test func restAndSSETrustSSLCertFile() async throws {
+    try await Self.withServer { ca, _, registry in
+      let untrusted = try await APXProcess.run(["call", "secure.get", "--registry", registry, "--no-retry"])
+      #expect(untrusted.status == 6, "\(untrusted.stderr)")
+      let env = ["SSL_CERT_FILE": ca.certificatePath]
+      let rest = try await APXProcess.run(["call", "secure.get", "--registry", registry], environment: env)
+      #expect(rest.status == 0, "\(rest.stderr)")
+      #expect(rest.stdout.contains("\"tls\""), "\(rest.stdout)")
+      let sse = try await APXProcess.run(["call", "secure.events", "--registry", registry], environment: env)
+      #expect(sse.status == 0, "\(sse.stderr)")
+      #expect(sse.stdout.contains("\"n\""), "\(sse.stdout)")
+    }
+  }
+
+  @Test func restTrustsSSLCertDir() async throws {
+    try await Self.withServer { ca, _, registry in
+      let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apx-certdir-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: dir) }
+      try "not a certificate\n".write(to: dir.appendingPathComponent("README"), atomically: true, encoding: .utf8)
+      try FileManager.default.copyItem(atPath: ca.certificatePath, toPath: dir.appendingPathComponent("corp.pem").path)
+      let r = try await APXProcess.run(
+        ["call", "secure.get", "--registry", registry], environment: ["SSL_CERT_DIR": dir.path])
+      #expect(r.status == 0, "\(r.stderr)")
+    }
+  }
+
+  @Test func cacertAddsToSSLCertFile() async throws {
+    try await Self.withServer { ca, _, registry in
+      let other = try TestCertificateAuthority(name: "another CA")
+      defer { other.remove() }
+      let env = ["SSL_CERT_FILE": other.certificatePath]
+      let without = try await APXProcess.run(
+        ["call", "secure.get", "--registry", registry, "--no-retry"], environment: env)
+      #expect(without.status == 6, "the other CA replaced the system store: \(without.stderr)")
+      let with = try await APXProcess.run(
+        ["call", "secure.get", "--registry", registry, "--cacert", ca.certificatePath], environment: env)
+      #expect(with.status == 0, "\(with.stderr)")
+    }
+  }
+
+  @Test func anUnreadableSSLCertFileIsAUsageError() async throws {
+    let r = try await APXProcess.run(
+      ["call", "books.capabilities.get", "--base-url", "https://127.0.0.1:9"],
+      environment: ["SSL_CERT_FILE": "/nonexistent/ca.pem"])
+    #expect(r.status == 2, "\(r.stderr)")
+    #expect(r.stderr.contains("SSL_CERT_FILE"), "\(r.stderr)")
+  }
+
+  @Test func grpcTrustsSSLCertFile() async throws {
+    let ca = try TestCertificateAuthority()
+    defer { ca.remove() }
+    let issued = try ca.issueServer("server", dnsNames: ["localhost"], ipAddresses: [[127, 0, 0, 1]])
+    let server = try await DemoGRPCServer.start(
+      host: "127.0.0.1", port: 0,
+      tls: DemoGRPCTLS(certificateChainPath: issued.certificatePath, privateKeyPath: issued.keyPath))
+    do {
+      let r = try await APXProcess.run(
+        [
+          "call", "classnotes.lessons.get", "id=les_0001", "--base-url", "grpcs://127.0.0.1:\(server.port)",
+          "--no-retry",
+        ],
+        environment: ["SSL_CERT_FILE": ca.certificatePath])
+      #expect(r.status == 0, "\(r.stderr)")
+      await server.stop()
+    } catch {
+      await server.stop()
+      throw error
+    }
+  }
+}
