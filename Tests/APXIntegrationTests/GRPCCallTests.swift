@@ -78,6 +78,18 @@ struct GRPCCallTests {
     }
   }
 
+  /// The demo's flaky method fails like a grpcio server (initial metadata, then UNAVAILABLE):
+  /// apx retries it, and --retry 10 means ten attempts (issue 10 item 3).
+  @Test func flakyMethodIsRetriedAfterInitialMetadata() async throws {
+    let r = try await APXProcess.run(
+      ["call", "--demo", "classnotes.flaky", "id=les_0001", "--retry", "10"],
+      environment: ["CLASSNOTES_FLAKY_TIMES": "6"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(try JSONParser.parse(r.stdout)["id"] == .string("les_0001"))
+    #expect(r.stderr.components(separatedBy: "retrying in").count - 1 == 6, "\(r.stderr)")
+    #expect(r.stderr.contains("(attempt 7)"), "\(r.stderr)")
+  }
+
   @Test func unreachableServerExitsWith78AndAHint() async throws {
     let r = try await APXProcess.run([
       "call", "classnotes.lessons.get", "id=les_0001", "--base-url", "grpc://127.0.0.1:1", "--no-retry",

@@ -80,6 +80,35 @@ struct GRPCTLSTests {
     }
   }
 
+  /// A certificate that fails verification fails the same way on every attempt: no protocol retries it
+  /// (issue 10 item 15). The TLS server is the demo gRPC one; REST and SSE fail in its handshake too.
+  @Test func certificateVerifyFailureIsNotRetriedByAnyProtocol() async throws {
+    try await Self.withTLSServer(Self.serverTLS) { _, server in
+      let grpc = try await APXProcess.run([
+        "call", "classnotes.lessons.get", "id=les_0001", "--base-url", "grpcs://127.0.0.1:\(server.port)",
+        "--retry", "4",
+      ])
+      #expect(grpc.status == 78, "\(grpc.stderr)")
+      #expect(!grpc.stderr.contains("retrying"), "\(grpc.stderr)")
+      // --token-stdin replaces the books API's OAuth2, so the call itself meets the certificate.
+      let rest = try await APXProcess.run(
+        [
+          "call", "books.flaky.get", "key=tls", "--base-url", "https://127.0.0.1:\(server.port)", "--retry", "4",
+          "--token-stdin",
+        ], stdin: Data("token".utf8))
+      #expect(rest.status == 6, "\(rest.stderr)")
+      #expect(rest.stderr.contains("TLS"), "\(rest.stderr)")
+      #expect(!rest.stderr.contains("retrying"), "\(rest.stderr)")
+      let sse = try await APXProcess.run(
+        [
+          "call", "books.imports.watch", "job_id=job_x", "--base-url", "https://127.0.0.1:\(server.port)",
+          "--timeout", "60", "--token-stdin",
+        ], stdin: Data("token".utf8))
+      #expect(sse.status == 6, "\(sse.stderr)")
+      #expect(!sse.stderr.contains("reconnecting"), "\(sse.stderr)")
+    }
+  }
+
   @Test func insecureSkipsVerificationAndWarns() async throws {
     try await Self.withTLSServer(Self.serverTLS) { _, server in
       let r = try await Self.getLesson("grpcs://127.0.0.1:\(server.port)", ["--insecure"])

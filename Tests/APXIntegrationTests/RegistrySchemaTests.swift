@@ -202,7 +202,22 @@ enum SchemaCorpus {
           """#, top: #""auth": {"type": "token_command", "command": ["print-token", "--json"], "lifetime": 60}"#)),
     Case(
       name: "jsonrpc-file-param-defaults-to-body", valid: true,
-      json: doc(endpoint: #"{"kind": "jsonrpc", "method": "post", "params": {"f": {"type": "file"}}}"#)),
+      json: doc(
+        endpoint: #"{"kind": "jsonrpc", "rpc_method": "upload", "method": "post", "params": {"f": {"type": "file"}}}"#)),
+    Case(
+      name: "jsonrpc-notification-by-position", valid: true,
+      json: doc(
+        endpoint: #"{"kind": "jsonrpc", "rpc_method": "log", "params_by": "position", "notification": true}"#)),
+    Case(name: "jsonrpc-without-rpc-method", valid: false, json: doc(endpoint: #"{"kind": "jsonrpc"}"#)),
+    Case(
+      name: "jsonrpc-reserved-rpc-method", valid: false,
+      json: doc(endpoint: #"{"kind": "jsonrpc", "rpc_method": "rpc.discover"}"#)),
+    Case(
+      name: "jsonrpc-unknown-params-by", valid: false,
+      json: doc(endpoint: #"{"kind": "jsonrpc", "rpc_method": "add", "params_by": "order"}"#)),
+    Case(
+      name: "rpc-method-on-rest", valid: false,
+      json: doc(endpoint: #"{"kind": "rest", "path": "/", "rpc_method": "add"}"#)),
     Case(
       name: "api-key-in-path", valid: true,
       json: doc(

@@ -26,6 +26,8 @@ public enum ExitStatus: Sendable, Hashable {
   case expectation
   /// 10 — the remote operation reported failure (an SSE `fail_on_event`, a failed job).
   case remoteFailure
+  /// 11 — a JSON-RPC call was answered with an error object (its code, message and data are on stderr).
+  case jsonrpcError
   /// 64 + code — a gRPC call ended with a non-OK status.
   case grpc(code: Int)
   /// 130 — interrupted (Ctrl-C); a recipe run can be resumed with `apx run --resume`.
@@ -45,6 +47,7 @@ public enum ExitStatus: Sendable, Hashable {
     case .auth: 8
     case .expectation: 9
     case .remoteFailure: 10
+    case .jsonrpcError: 11
     case .grpc(let code): Int32(64 + max(0, min(code, 63)))
     case .interrupted: 130
     }

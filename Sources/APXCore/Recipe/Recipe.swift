@@ -106,6 +106,11 @@ public struct RecipeStep: Sendable {
   public var foreach: RecipeForeach?
   /// A failure is recorded but the run carries on.
   public var continueOnError: Bool
+  /// More JSON-RPC calls sent with this one in one batch request (`"batch": [{"call", "with"}]`);
+  /// each is a step of its own `call` and `with` only. The result's body is the answers in call order.
+  public var batch: [RecipeStep] = []
+  /// For a call of a batch: its index in the step's `batch`.
+  public var batchIndex: Int?
   /// Where in the file the step starts, and its index.
   public var location: SourceLocation?
   public var index: Int
@@ -146,7 +151,9 @@ public struct RecipeStep: Sendable {
   }
 
   /// The JSON path of this step in its file (`.steps[2]`), for messages.
-  public var documentPath: [JSONPathComponent] { [.key("steps"), .index(index)] }
+  public var documentPath: [JSONPathComponent] {
+    [.key("steps"), .index(index)] + (batchIndex.map { [.key("batch"), .index($0)] } ?? [])
+  }
 }
 
 /// `expect`: what a step's result must look like.

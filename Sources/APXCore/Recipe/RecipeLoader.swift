@@ -7,8 +7,9 @@ public enum RecipeLoader {
   static let inputKeys = ["type", "required", "default", "description", "secret"]
   static let stepKeys = [
     "id", "call", "description", "with", "headers", "body", "expect", "capture", "until", "max_iterations",
-    "interval", "max_events", "retry", "timeout", "if", "foreach", "continue_on_error",
+    "interval", "max_events", "retry", "timeout", "if", "foreach", "continue_on_error", "batch",
   ]
+  static let batchCallKeys = ["call", "with"]
   static let checkKeys = ["path", "equals", "one_of", "exists", "matches", "less", "greater"]
   static let foreachKeys = ["over", "as", "concurrency", "chunk"]
   /// Result fields a capture may not shadow.
@@ -192,7 +193,39 @@ public enum RecipeLoader {
     if let fe = f.first(where: { $0.key == "foreach" })?.value {
       step.foreach = decodeForeach(&r, fe, at: p + [.key("foreach")])
     }
+    if let b = f.first(where: { $0.key == "batch" })?.value {
+      step.batch = decodeBatch(&r, b, step: step)
+    }
     return step
+  }
+
+  /// The further calls of a JSON-RPC batch step: `[{"call": "API.ENDPOINT", "with": {...}}, ...]`.
+  static func decodeBatch(_ r: inout DocumentReader, _ value: JSONValue, step: RecipeStep) -> [RecipeStep] {
+    let p = step.documentPath + [.key("batch")]
+    guard case .array(let items) = value, !items.isEmpty else {
+      r.fail(
+        p, "batch must be a non-empty array of calls",
+        hint: "e.g. \"batch\": [{\"call\": \"calc.add\", \"with\": {...}}]")
+      return []
+    }
+    var calls: [RecipeStep] = []
+    for (index, item) in items.enumerated() {
+      let ip = p + [.index(index)]
+      guard let f = r.object(item, at: ip, allowed: batchCallKeys) else { continue }
+      let call = r.requiredString(f, "call", at: ip) ?? ""
+      let dot = call.firstIndex(of: ".")
+      if f.contains(where: { $0.key == "call" }), dot == nil || dot == call.startIndex || call.hasSuffix(".") {
+        r.fail(ip + [.key("call")], "\"\(call)\" is not API.ENDPOINT", hint: "e.g. \"calc.add\"")
+      }
+      var member = RecipeStep(id: step.id, call: call, location: r.document.location(of: ip), index: step.index)
+      member.batchIndex = index
+      if let w = f.first(where: { $0.key == "with" })?.value, let members = r.object(w, at: ip + [.key("with")]) {
+        member.with = members
+        checkTemplates(&r, w, at: ip + [.key("with")])
+      }
+      calls.append(member)
+    }
+    return calls
   }
 
   static func decodeExpect(_ r: inout DocumentReader, _ value: JSONValue, at p: [JSONPathComponent]) -> RecipeExpect? {

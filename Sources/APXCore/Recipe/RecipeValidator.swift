@@ -61,8 +61,10 @@ public struct RecipeValidator {
         endpoints[step.id] = endpoint
         checkParams(step, endpoint)
         checkStreamOptions(step, endpoint)
+        if !step.batch.isEmpty { checkBatch(step, endpoint) }
       }
       checkReferences(step, endpoints: endpoints)
+      for member in step.batch { checkReferences(member, endpoints: endpoints) }
     }
     if let output = recipe.output {
       checkTemplates(
@@ -132,6 +134,29 @@ public struct RecipeValidator {
       return nil
     }
     return endpoint
+  }
+
+  /// A batch step and each of its calls are JSON-RPC endpoints of one API, each binding its parameters.
+  private mutating func checkBatch(_ step: RecipeStep, _ endpoint: Endpoint) {
+    guard endpoint.kind == .jsonrpc else {
+      fail(
+        step.documentPath + [.key("batch")],
+        "only JSON-RPC calls can be batched, but \(step.call) is \(endpoint.kind.rawValue)",
+        hint: "remove \"batch\", or call JSON-RPC endpoints")
+      return
+    }
+    for member in step.batch {
+      guard let target = checkTarget(member) else { continue }
+      if target.kind != .jsonrpc || member.api != step.api {
+        fail(
+          member.documentPath + [.key("call")],
+          "a batch holds JSON-RPC calls of one API (\(step.api)), but \(member.call) is "
+            + (target.kind != .jsonrpc ? target.kind.rawValue : "of the API \(member.api)"),
+          hint: "move it to a step of its own")
+        continue
+      }
+      checkParams(member, target)
+    }
   }
 
   private mutating func checkParams(_ step: RecipeStep, _ endpoint: Endpoint) {

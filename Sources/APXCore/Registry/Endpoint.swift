@@ -34,6 +34,8 @@ public struct Endpoint: Sendable {
   public var timeout: Double?
   public var sse: SSEOptions?
   public var grpc: GRPCOptions?
+  /// JSON-RPC method, params form and notification (`kind: "jsonrpc"`).
+  public var jsonrpc: JSONRPCOptions?
   /// Where in the file this endpoint starts.
   public var location: SourceLocation?
 
@@ -67,6 +69,31 @@ public struct Endpoint: Sendable {
 
   /// Parameters the user must bind.
   public var requiredParams: [Param] { params.filter { $0.required && $0.defaultValue == nil } }
+}
+
+/// What a `kind: "jsonrpc"` endpoint calls: JSON-RPC 2.0 over HTTP (`method`
+/// stays the HTTP method, POST by default).
+public struct JSONRPCOptions: Sendable, Hashable {
+  /// How the body parameters travel as `params`.
+  public enum ParamsBy: String, Sendable, Hashable, CaseIterable {
+    /// An object of the parameters by name (the default).
+    case name
+    /// An array of the parameters in declaration order.
+    case position
+  }
+
+  /// The JSON-RPC method (registry `rpc_method`).
+  public var rpcMethod: String
+  /// Registry `params_by`.
+  public var paramsBy: ParamsBy
+  /// A notification: sent without an id, no answer expected (registry `notification`).
+  public var notification: Bool
+
+  public init(rpcMethod: String, paramsBy: ParamsBy = .name, notification: Bool = false) {
+    self.rpcMethod = rpcMethod
+    self.paramsBy = paramsBy
+    self.notification = notification
+  }
 }
 
 /// How a REST body is built from the endpoint's body parameters.

@@ -9,7 +9,7 @@ public enum RegistryLoader {
     "kind", "description", "method", "path", "params", "headers", "expect_status", "body", "body_example", "auth",
     "retry",
     "idempotent", "idempotency_key", "timeout", "until_event", "fail_on_event", "reconnect", "fallback", "progress",
-    "service", "schema", "retry_codes",
+    "service", "schema", "retry_codes", "rpc_method", "params_by", "notification",
   ]
   static let paramKeys = [
     "in", "type", "required", "default", "description", "content_type", "secret", "enum", "name", "style", "explode",
@@ -136,10 +136,16 @@ public enum RegistryLoader {
       for key in ["service", "schema", "retry_codes"] where f.contains(where: { $0.key == key }) {
         r.fail(p + [.key(key)], "\"\(key)\" applies only to kind \"grpc\"")
       }
+      if kind == .jsonrpc {
+        e.jsonrpc = decodeJSONRPC(f, at: p, &r)
+      } else {
+        failJSONRPCKeys(f, kind: kind, at: p, &r)
+      }
     case .grpc:
       let service = r.requiredString(f, "service", at: p) ?? ""
       if f.first(where: { $0.key == "method" }) == nil { r.fail(p, "missing required key \"method\"") }
       let schema = decodeSchema(f, at: p, &r)
+      failJSONRPCKeys(f, kind: kind, at: p, &r)
       for key in ["path", "body"] where f.contains(where: { $0.key == key }) {
         r.fail(
           p + [.key(key)], "\"\(key)\" does not apply to kind \"grpc\"",

@@ -6,6 +6,8 @@ public enum RetryOutcome: Sendable, Hashable {
   case connectionFailure
   /// The attempt ran out of time.
   case timeout
+  /// A gRPC call ended with this status code (after the connection was made).
+  case grpcStatus(Int)
 }
 
 /// Why no further attempt is made.
@@ -18,6 +20,8 @@ public enum RetryGiveUpReason: Sendable, Hashable, CustomStringConvertible {
   case connectionFailureNotRetryable
   /// The policy does not retry timeouts.
   case timeoutNotRetryable
+  /// The gRPC status code is not in the policy's `retryOnGRPCCodes`.
+  case grpcStatusNotRetryable(Int)
   /// Repeating the request could apply it twice (see `isRetrySafe`).
   case notSafeToRetry
   /// Waiting `wait` seconds would use up the `remaining` time budget.
@@ -34,6 +38,8 @@ public enum RetryGiveUpReason: Sendable, Hashable, CustomStringConvertible {
       "connection failures are not retried"
     case .timeoutNotRetryable:
       "timeouts are not retried"
+    case .grpcStatusNotRetryable(let code):
+      "gRPC status \(code) is not retried"
     case .notSafeToRetry:
       "the request is not idempotent (mark the endpoint idempotent or send an Idempotency-Key to allow retries)"
     case .budgetExhausted(let wait, let remaining):
@@ -89,6 +95,8 @@ extension RetryPolicy {
       if !retryOnConnectionFailure { return .giveUp(.connectionFailureNotRetryable) }
     case .timeout:
       if !retryOnTimeout { return .giveUp(.timeoutNotRetryable) }
+    case .grpcStatus(let code):
+      if !retryOnGRPCCodes.contains(code) { return .giveUp(.grpcStatusNotRetryable(code)) }
     }
     if !retrySafe { return .giveUp(.notSafeToRetry) }
     if attempt >= maxAttempts { return .giveUp(.attemptsExhausted(maxAttempts: maxAttempts)) }

@@ -34,6 +34,11 @@ public struct RetryPolicy: Sendable, Hashable {
   public var retryOnConnectionFailure: Bool
   /// Whether an attempt that timed out is retried.
   public var retryOnTimeout: Bool
+  /// gRPC status codes worth retrying (numbers, e.g. 14 for UNAVAILABLE).
+  public var retryOnGRPCCodes: Set<Int> = RetryPolicy.defaultRetryGRPCCodes
+
+  /// UNAVAILABLE (14): the server did not take the call.
+  public static let defaultRetryGRPCCodes: Set<Int> = [14]
 
   /// Request Timeout, Too Early, Too Many Requests, and the transient 5xx.
   public static let defaultRetryStatuses: Set<Int> = [408, 425, 429, 500, 502, 503, 504]
@@ -50,7 +55,7 @@ public struct RetryPolicy: Sendable, Hashable {
   /// One attempt only (`--no-retry`).
   public static let never = RetryPolicy(
     unchecked: 1, initialDelay: 0, multiplier: 1, maxDelay: 0, jitter: .none,
-    retryOnStatus: [], retryOnConnectionFailure: false, retryOnTimeout: false)
+    retryOnStatus: [], retryOnConnectionFailure: false, retryOnTimeout: false, retryOnGRPCCodes: [])
 
   /// Makes a policy and validates it.
   ///
@@ -59,18 +64,20 @@ public struct RetryPolicy: Sendable, Hashable {
   public init(
     maxAttempts: Int = 3, initialDelay: Double = 0.5, multiplier: Double = 2, maxDelay: Double = 30,
     jitter: Jitter = .full, retryOnStatus: Set<Int> = RetryPolicy.defaultRetryStatuses,
-    retryOnConnectionFailure: Bool = true, retryOnTimeout: Bool = true
+    retryOnConnectionFailure: Bool = true, retryOnTimeout: Bool = true,
+    retryOnGRPCCodes: Set<Int> = RetryPolicy.defaultRetryGRPCCodes
   ) throws(APXError) {
     self.init(
       unchecked: maxAttempts, initialDelay: initialDelay, multiplier: multiplier, maxDelay: maxDelay,
       jitter: jitter, retryOnStatus: retryOnStatus, retryOnConnectionFailure: retryOnConnectionFailure,
-      retryOnTimeout: retryOnTimeout)
+      retryOnTimeout: retryOnTimeout, retryOnGRPCCodes: retryOnGRPCCodes)
     try validate()
   }
 
   private init(
     unchecked maxAttempts: Int, initialDelay: Double, multiplier: Double, maxDelay: Double, jitter: Jitter,
-    retryOnStatus: Set<Int>, retryOnConnectionFailure: Bool, retryOnTimeout: Bool
+    retryOnStatus: Set<Int>, retryOnConnectionFailure: Bool, retryOnTimeout: Bool,
+    retryOnGRPCCodes: Set<Int> = RetryPolicy.defaultRetryGRPCCodes
   ) {
     self.maxAttempts = maxAttempts
     self.initialDelay = initialDelay
@@ -80,6 +87,7 @@ public struct RetryPolicy: Sendable, Hashable {
     self.retryOnStatus = retryOnStatus
     self.retryOnConnectionFailure = retryOnConnectionFailure
     self.retryOnTimeout = retryOnTimeout
+    self.retryOnGRPCCodes = retryOnGRPCCodes
   }
 
   /// Checks every field and throws the first problem found.
@@ -120,6 +128,11 @@ public struct RetryPolicy: Sendable, Hashable {
       throw fail(
         "on_status", "contains \(bad), which is not an HTTP status code",
         hint: "List HTTP statuses between 100 and 599, e.g. [429, 503].")
+    }
+    if let bad = retryOnGRPCCodes.sorted().first(where: { !(0...16).contains($0) }) {
+      throw fail(
+        "on_grpc_codes", "contains \(bad), which is not a gRPC status code",
+        hint: "List gRPC status names, e.g. [\"UNAVAILABLE\"].")
     }
   }
 }

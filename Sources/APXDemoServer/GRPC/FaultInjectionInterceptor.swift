@@ -8,12 +8,25 @@ import Synchronization
 /// `x-demo-key: K` (the key defaults to the method's full name), then succeeds. The failure is
 /// `UNAVAILABLE` unless `x-demo-fail-code: RESOURCE_EXHAUSTED` asks for a quota error, whose
 /// message is a JSON object (`{"error":"quota_exceeded",...}`) as real rate limiters send.
+///
+/// `x-demo-fail-shape` picks how the failure travels: `trailers-only` (the
+/// default: status in a single HEADERS frame, what grpc-swift sends for an
+/// error before the handler runs) or `after-headers` (initial metadata first,
+/// then the status in trailers, as grpcio servers and most real ones do when an
+/// interceptor or handler fails). Clients must treat both alike.
 struct FaultInjectionInterceptor: ServerInterceptor {
   /// Metadata keys the interceptor reads.
   enum Key {
     static let failTimes = "x-demo-fail-times"
     static let failKey = "x-demo-key"
     static let failCode = "x-demo-fail-code"
+    static let failShape = "x-demo-fail-shape"
+  }
+
+  /// How an injected failure is sent.
+  enum Shape: String {
+    case trailersOnly = "trailers-only"
+    case afterHeaders = "after-headers"
   }
 
   private let counters: FaultCounters
@@ -42,6 +55,15 @@ struct FaultInjectionInterceptor: ServerInterceptor {
         )
       )
     }
+    let shapeText = request.metadata.firstString(Key.failShape)?.lowercased() ?? Shape.trailersOnly.rawValue
+    guard let shape = Shape(rawValue: shapeText) else {
+      return StreamingServerResponse(
+        error: RPCError(
+          code: .invalidArgument,
+          message: "\(Key.failShape) must be trailers-only or after-headers, got '\(shapeText)'."
+        )
+      )
+    }
     let key =
       request.metadata.firstString(Key.failKey)
       ?? context.descriptor.fullyQualifiedMethod
@@ -50,26 +72,28 @@ struct FaultInjectionInterceptor: ServerInterceptor {
       return try await next(request, context)
     }
 
+    let error: RPCError
     let codeName = request.metadata.firstString(Key.failCode)
     if let codeName, codeName.uppercased() == "RESOURCE_EXHAUSTED" {
       let message =
         #"{"error":"quota_exceeded","detail":"demo quota exhausted","attempt":\#(attempt),"#
         + #""fail_times":\#(times),"retry_after_ms":100}"#
-      return StreamingServerResponse(
-        error: RPCError(
-          code: .resourceExhausted,
-          message: message,
-          metadata: ["retry-after": "0.1"]
-        )
+      error = RPCError(code: .resourceExhausted, message: message, metadata: ["retry-after": "0.1"])
+    } else {
+      error = RPCError(
+        code: .unavailable,
+        message: "Demo fault injection: attempt \(attempt) of \(times) failing for key '\(key)'; retry."
       )
     }
-    return StreamingServerResponse(
-      error: RPCError(
-        code: .unavailable,
-        message:
-          "Demo fault injection: attempt \(attempt) of \(times) failing for key '\(key)'; retry."
-      )
-    )
+    switch shape {
+    case .trailersOnly:
+      return StreamingServerResponse(error: error)
+    case .afterHeaders:
+      // Accept the call (initial metadata goes out), then fail it in the trailers.
+      return StreamingServerResponse(of: Output.self, metadata: ["x-demo-fault": "after-headers"]) { _ in
+        throw error
+      }
+    }
   }
 }
 

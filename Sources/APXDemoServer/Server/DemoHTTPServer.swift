@@ -52,6 +52,7 @@ final class DemoHTTPServer: Sendable {
     StallRoutes(stopping: stopping).register(on: router)
     RedirectRoutes().register(on: router)
     methods.record(router)
+    JSONRPCRoutes().register(on: router)
 
     let started = StartSignal()
     let logger = Self.logger()

@@ -29,6 +29,11 @@ public enum CallEvent: Sendable {
   /// chunk's worth of stream items): a good moment to flush output. Streams
   /// that send it let printers flush once per chunk instead of once per item.
   case batchEnd
+  /// The call is over: the last event of every call, whatever its protocol.
+  /// `status` is the final answer's (nil when the call failed before one),
+  /// `attempts` how many attempts were made (SSE: connections), `failure` the
+  /// error the call ends with (nil on success, or when it is not apx's own).
+  case finished(status: Int?, attempts: Int, failure: APXError?)
 }
 
 /// Receives call events in order. Implemented by the CLI's output and by the

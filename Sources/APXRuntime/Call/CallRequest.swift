@@ -40,8 +40,11 @@ public struct CallRequest: Sendable {
 public struct CallOutcome: Sendable {
   public var status: Int?
   public var headers: [HeaderField]
-  public init(status: Int? = nil, headers: [HeaderField] = []) {
+  /// Attempts made (1 when the first one succeeded; SSE: connections).
+  public var attempts: Int
+  public init(status: Int? = nil, headers: [HeaderField] = [], attempts: Int = 1) {
     self.status = status
     self.headers = headers
+    self.attempts = attempts
   }
 }

@@ -1,24 +1,42 @@
 import APXCore
 import APXProtobuf
 import GRPCCore
+import NIOCore
 import Synchronization
 
-/// One call of a `kind: "grpc"` endpoint, with no generated code: the schema
-/// comes from the endpoint's source (protoset, .proto, reflection), the
-/// request JSON is encoded with APXProtobuf, and grpc-swift's generic client
-/// carries the bytes. Every call shape runs as a bidirectional stream under
-/// the hood (GRPCCore does the same for its typed calls), so requests are
-/// written while responses are read.
+/// The gRPC transport: one attempt of a `kind: "grpc"` endpoint, with no
+/// generated code: the schema comes from the endpoint's source (protoset,
+/// .proto, reflection), the request JSON is encoded with APXProtobuf, and
+/// grpc-swift's generic client (the run's, from `GRPCSession`) carries the
+/// bytes. Every call shape runs as a bidirectional stream under the hood
+/// (GRPCCore does the same for its typed calls), so requests are written
+/// while responses are read.
 ///
-/// Credentials go in `authorization` metadata; an UNAUTHENTICATED answer
-/// with a refreshable auth (OAuth2, token command) refreshes the token once
-/// and replays the call, for unary and server-streaming calls that have not
-/// printed anything yet. Retries use GRPCCore's `RetryPolicy`.
-struct GRPCCall {
-  let executor: Executor
+/// Credentials go in `authorization` metadata. A failed attempt is reported
+/// with its status code, or as a connection failure when no connection could
+/// be made; UNAUTHENTICATED before any response marks the credentials as
+/// refused. Retries and refreshes are the `Executor`'s, never GRPCCore's.
+struct GRPCCall: Transport {
   let session: GRPCSession
+  let environment: [String: String]
 
-  func run(_ request: CallRequest, sink: any CallEventSink) async throws -> CallOutcome {
+  /// One attempt, ready to send.
+  struct Attempt: Sendable {
+    let client: GRPCClient<GRPCTransport>
+    let method: MethodInfo
+    let descriptor: MethodDescriptor
+    let pool: DescriptorPool
+    let messages: RequestMessages
+    let fields: [HeaderField]
+    /// Metadata names gRPC sets itself, which the call leaves out.
+    let ignored: [String]
+    let mask: SecretMask
+    let url: String
+    let failure: GRPCFailure
+    let maxEvents: Int?
+  }
+
+  func resolve(_ request: CallRequest, credentials: Credentials) async throws -> Attempt {
     guard let options = request.endpoint.grpc else {
       throw APXError(
         .invalidDefinition,
@@ -27,69 +45,84 @@ struct GRPCCall {
     }
     let target = try GRPCTarget(parsing: request.baseURL)
     let timeout = request.timeout ?? request.endpoint.timeout
-    let deadline = timeout.map { ContinuousClock.now.advanced(by: GRPCRetry.duration($0)) }
     var mask = SecretMask()
-    let (baseFields, ignored) = try GRPCMetadata.fields(request, environment: executor.environment, mask: &mask)
-    for name in ignored { try sink.receive(.note("metadata \"\(name)\" is set by gRPC itself; ignored")) }
-    let authConfig = AuthApplier.effective(api: request.api, endpoint: request.endpoint)
-    var authFields = try await executor.auth.authorization(
-      authConfig, mask: &mask, api: request.api, environmentName: request.environmentName, baseURL: request.baseURL)
-    let retry = try GRPCRetry.policy(for: request)
-    let descriptor = MethodDescriptor(fullyQualifiedService: options.service, method: options.method)
-    let reporter = GRPCAttemptReporter(
-      url: "\(target)/\(options.service)/\(options.method)", descriptor: descriptor, sink: sink, mask: mask)
-    let loader = SchemaLoader(cache: session.schemas, environment: executor.environment)
-    let settings = session.settings
-    let transport = try GRPCConnection.makeTransport(target, settings: settings)
+    let (baseFields, ignored) = try GRPCMetadata.fields(request, environment: environment, mask: &mask)
+    let fields = baseFields + (try await credentials.metadata(mask: &mask))
+    let path = "/\(options.service)/\(options.method)"
+    let client = try session.client(for: target)
+    let loader = SchemaLoader(cache: session.schemas, environment: environment)
+    let pool: DescriptorPool
+    do {
+      let schemaMetadata = try GRPCMetadata.metadata(fields)
+      pool = try await loader.pool(
+        options.schema, service: options.service, registryFile: request.api.sourceFile, target: target,
+        reflection: {
+          ReflectionClient(client: client, metadata: schemaMetadata, timeout: timeout.map(GRPCRetry.duration))
+        })
+    } catch let error as RPCError {
+      throw GRPCFailure(
+        target: target, path: path, apiName: request.api.name, pool: nil, mask: mask, timeout: timeout,
+        endpoint: request.endpoint.name
+      ).error(error)
+    }
+    let method = try pool.method(service: options.service, method: options.method)
+    return Attempt(
+      client: client, method: method,
+      descriptor: MethodDescriptor(fullyQualifiedService: options.service, method: options.method), pool: pool,
+      messages: try RequestMessages(request: request, method: method, pool: pool), fields: fields, ignored: ignored,
+      mask: mask, url: "\(target)\(path)",
+      failure: GRPCFailure(
+        target: target, path: path, apiName: request.api.name, pool: pool, mask: mask, timeout: timeout,
+        endpoint: request.endpoint.name),
+      maxEvents: request.maxEvents)
+  }
 
-    return try await withGRPCClient(transport: transport, interceptors: [reporter]) { client in
-      var pool: DescriptorPool?
-      do {
-        let schemaMetadata = try GRPCMetadata.metadata(baseFields + authFields)
-        let loaded = try await loader.pool(
-          options.schema, service: options.service, registryFile: request.api.sourceFile, target: target,
-          reflection: { ReflectionClient(client: client, metadata: schemaMetadata, timeout: Self.remaining(deadline)) })
-        pool = loaded
-        let method = try loaded.method(service: options.service, method: options.method)
-        let messages = try RequestMessages(request: request, method: method, pool: loaded)
-        let exchange = Exchange(
-          client: client, method: method, descriptor: descriptor, pool: loaded, sink: sink,
-          decode: DecodeOptions(emitDefaults: settings.emitDefaults), maxEvents: request.maxEvents)
-        var callOptions = CallOptions.defaults
-        callOptions.maxRequestMessageBytes = settings.maxMessageSize
-        callOptions.maxResponseMessageBytes = settings.maxMessageSize
-        if let retry { callOptions.executionPolicy = .retry(retry) }
-        do {
-          callOptions.timeout = Self.remaining(deadline)
-          return try await exchange.run(
-            messages, metadata: try GRPCMetadata.metadata(baseFields + authFields), options: callOptions)
-        } catch let error as RPCError
-          where error.code == .unauthenticated && AuthApplier.isRefreshable(authConfig)
-          && executor.auth.tokenOverride == nil && !method.clientStreaming && exchange.messagesReceived == 0
-        {
-          // The token was refused (expired, revoked): get a new one once and replay the call.
-          let rejected = authFields.first { $0.name == "authorization" }.flatMap { Self.bearerToken($0.value) }
-          authFields = try await executor.auth.authorization(
-            authConfig, mask: &mask, api: request.api, environmentName: request.environmentName,
-            baseURL: request.baseURL, rejectedToken: rejected)
-          try sink.receive(.note("the server refused the token (UNAUTHENTICATED); signed in again, replaying the call"))
-          callOptions.timeout = Self.remaining(deadline)
-          return try await exchange.run(
-            messages, metadata: try GRPCMetadata.metadata(baseFields + authFields), options: callOptions)
-        }
-      } catch let error as RPCError {
-        throw GRPCFailure(
-          target: target, path: "/\(options.service)/\(options.method)", apiName: request.api.name, pool: pool,
-          mask: mask, timeout: timeout, endpoint: request.endpoint.name
-        ).error(error)
-      }
+  /// A unary or server-streaming request is a message in memory; a client
+  /// stream is read as it is sent and cannot be sent twice.
+  func retrySafety(of attempt: Attempt) -> AttemptSafety {
+    if case .stream = attempt.messages.body {
+      return .notReplayable("a client stream is sent as it is read and cannot be sent twice")
+    }
+    return .safe
+  }
+
+  func presentedToken(in attempt: Attempt) -> String? {
+    attempt.fields.first { $0.name == "authorization" }.flatMap { Self.bearerToken($0.value) }
+  }
+
+  func send(_ attempt: Attempt, context: AttemptContext, sink: any CallEventSink) async throws -> CallOutcome {
+    if context.number == 1 {
+      for name in attempt.ignored { try sink.receive(.note("metadata \"\(name)\" is set by gRPC itself; ignored")) }
+    }
+    try sink.receive(
+      .requestSent(
+        method: "POST", url: attempt.url, headers: attempt.mask.mask(attempt.fields), attempt: context.number))
+    var options = CallOptions.defaults
+    options.maxRequestMessageBytes = session.settings.maxMessageSize
+    options.maxResponseMessageBytes = session.settings.maxMessageSize
+    options.timeout = Self.remaining(context.deadline)
+    let exchange = Exchange(
+      client: attempt.client, method: attempt.method, descriptor: attempt.descriptor, pool: attempt.pool, sink: sink,
+      decode: DecodeOptions(emitDefaults: session.settings.emitDefaults), maxEvents: attempt.maxEvents)
+    do {
+      return try await exchange.run(
+        attempt.messages, metadata: try GRPCMetadata.metadata(attempt.fields), options: options)
+    } catch let error as RPCError {
+      // Once a message is printed, a repeat would print it twice.
+      let untouched = exchange.messagesReceived == 0
+      let outcome = untouched ? GRPCFailure.retryOutcome(of: error) : nil
+      throw AttemptFailure(
+        attempt.failure.error(error), outcome: outcome,
+        credentialsRejected: untouched && error.code == .unauthenticated)
     }
   }
 
-  /// Time left before `deadline`, at least 1 ms (nil without a deadline).
-  static func remaining(_ deadline: ContinuousClock.Instant?) -> Duration? {
-    guard let deadline else { return nil }
-    return max(ContinuousClock.now.duration(to: deadline), .milliseconds(1))
+  /// Time left before `deadline` as a gRPC timeout, at least 1 ms (nil without a deadline).
+  static func remaining(_ deadline: NIODeadline) -> Duration? {
+    guard deadline != .distantFuture else { return nil }
+    let left = deadline.uptimeNanoseconds.subtractingReportingOverflow(NIODeadline.now().uptimeNanoseconds)
+    guard !left.overflow, left.partialValue > 1_000_000 else { return .milliseconds(1) }
+    return .nanoseconds(Int64(clamping: left.partialValue))
   }
 
   static func bearerToken(_ value: String) -> String? {

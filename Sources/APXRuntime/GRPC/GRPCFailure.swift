@@ -6,7 +6,7 @@ import GRPCCore
 /// name and message, the decoded `grpc-status-details-bin`, a hint for the
 /// common codes (and for TLS handshake failures, which arrive as UNAVAILABLE),
 /// and the exit status 64 + code.
-struct GRPCFailure {
+struct GRPCFailure: Sendable {
   let target: GRPCTarget
   /// `/package.Service/Method`.
   let path: String
@@ -32,7 +32,9 @@ struct GRPCFailure {
       message = "quota or rate limit exceeded"
       causes.insert("server said: " + JSONPrinter(style: .pretty).string(json), at: 0)
     }
-    var hintText = hint(code: code, message: rpc.message)
+    var hintText = hint(
+      code: code, message: rpc.message, refused: Self.connectionRefused(rpc),
+      connected: rpc.cause == nil && !Self.couldNotConnect(rpc))
     if let tls = GRPCTLSProblem(rpc) {
       // grpc-swift only says the connection closed early; the TLS error says why.
       message = tls.summary(target)
@@ -44,8 +46,59 @@ struct GRPCFailure {
       cause: causes.isEmpty ? nil : mask.mask(causes.joined(separator: "\n  ")))
   }
 
-  private func hint(code: Int, message: String) -> String? {
+  /// How a failed attempt counts for retries: a connection that could not be
+  /// made is a connection failure, an expired deadline a timeout, a TLS
+  /// verdict on the peer (a certificate that fails verification) is never
+  /// retried, and anything else is its status code.
+  static func retryOutcome(of error: RPCError) -> RetryOutcome? {
+    if GRPCTLSProblem(error) != nil { return nil }
+    if couldNotConnect(error) { return .connectionFailure }
+    if error.code == .deadlineExceeded { return .timeout }
+    return .grpcStatus(Int(error.code.rawValue))
+  }
+
+  /// Whether the call failed because no connection could be made (refused,
+  /// unreachable, unresolvable): grpc-swift reports it as UNAVAILABLE with
+  /// the connection error somewhere in its causes.
+  static func couldNotConnect(_ error: RPCError) -> Bool {
+    guard error.code == .unavailable else { return false }
+    let connectionLevel = ["transient failure", "resolve server name", "HTTP/2 connection preface"]
+    if connectionLevel.contains(where: error.message.contains) { return true }
+    return connectionRefused(error)
+  }
+
+  /// Whether the connection was refused (nothing listens on the port).
+  static func connectionRefused(_ error: any Error) -> Bool {
+    causeChain(error).contains { e in
+      let text = String(describing: e).lowercased()
+      return text.contains("connection refused") || text.contains("connectionrefused") || text.contains("econnrefused")
+    }
+  }
+
+  /// `error` and the errors it was caused by (through `RPCError` and `RuntimeError` causes), at most `limit`.
+  static func causeChain(_ error: any Error, limit: Int = 8) -> [any Error] {
+    var chain: [any Error] = []
+    var current: (any Error)? = error
+    while let e = current, chain.count < limit {
+      chain.append(e)
+      if let rpc = e as? RPCError {
+        current = rpc.cause
+      } else if let runtime = e as? RuntimeError {
+        current = runtime.cause
+      } else {
+        current = nil
+      }
+    }
+    return chain
+  }
+
+  private func hint(code: Int, message: String, refused: Bool, connected: Bool) -> String? {
     switch RPCError.Code(Status.Code(rawValue: code) ?? .unknown) {
+    case .unavailable where connected:
+      return "the server answered that it is unavailable: try again later, or allow more attempts with --retry N"
+    case .unavailable where refused:
+      return "nothing accepted the connection at \(target.host):\(target.port): is the server running? "
+        + "Check the host and port, or use --base-url / --env to point elsewhere"
     case .unavailable:
       let other = target.useTLS ? "grpc://\(target.host):\(target.port)" : "grpcs://\(target.host):\(target.port)"
       return "is the server running at \(target)? If it is, it may speak "

@@ -46,25 +46,26 @@ public struct GRPCMethodSummary: Sendable {
 /// offers over reflection (`apx list --grpc HOST:PORT`).
 public enum GRPCInspector {
   /// The method behind a gRPC endpoint. A protoset or .proto schema is read
-  /// locally; a reflection schema asks the server at `baseURL`.
+  /// locally; a reflection schema asks the server at `baseURL` over the
+  /// session's client (and the session's cache keeps what it answered).
   public static func describe(
-    api: APIDefinition, endpoint: Endpoint, baseURL: String, environment: [String: String],
-    settings: GRPCSettings = GRPCSettings(), headers: [HeaderField] = [], timeout: Double = 10
+    api: APIDefinition, endpoint: Endpoint, baseURL: String, environment: [String: String], session: GRPCSession,
+    headers: [HeaderField] = [], timeout: Double = 10
   ) async throws -> GRPCMethodSummary {
+    let settings = session.settings
     guard let options = endpoint.grpc else {
       throw APXError(.usage, "\(api.name).\(endpoint.name) is not a gRPC endpoint")
     }
     let target = try GRPCTarget(parsing: baseURL)
-    let loader = SchemaLoader(cache: (GRPCSession.current ?? GRPCSession()).schemas, environment: environment)
+    let loader = SchemaLoader(cache: session.schemas, environment: environment)
     let metadata = try GRPCMetadata.metadata(headers.map { HeaderField($0.name.lowercased(), $0.value) })
     do {
       let pool: DescriptorPool
       if case .reflection = options.schema {
-        pool = try await GRPCConnection.with(target, settings: settings) { client in
-          try await loader.pool(
-            options.schema, service: options.service, registryFile: api.sourceFile, target: target,
-            reflection: { ReflectionClient(client: client, metadata: metadata, timeout: GRPCRetry.duration(timeout)) })
-        }
+        let client = try session.client(for: target)
+        pool = try await loader.pool(
+          options.schema, service: options.service, registryFile: api.sourceFile, target: target,
+          reflection: { ReflectionClient(client: client, metadata: metadata, timeout: GRPCRetry.duration(timeout)) })
       } else {
         pool = try await loader.pool(
           options.schema, service: options.service, registryFile: api.sourceFile, target: target,

@@ -1,38 +1,21 @@
 import APXCore
 import GRPCCore
 
-/// Turns apx's retry policy (registry `retry`, `--retry N`, `--no-retry`)
-/// and the endpoint's retryable status codes into GRPCCore's `RetryPolicy`.
+/// The gRPC side of apx's retry policy: which status codes are retried, and
+/// durations for grpc-swift.
 ///
-/// GRPCCore validates its policy with `try!`: it traps on fewer than two
-/// attempts, an empty code set, or a backoff that is not positive. Every
-/// value is therefore checked (or clamped into range) here first, and no
-/// policy is made at all when a call gets a single attempt.
+/// Retries run in apx's own retry layer (`Executor.retrying`), never in
+/// GRPCCore's `RetryPolicy`: GRPCCore caps attempts at 5, traps on values it
+/// dislikes, and does not retry once the server has sent initial metadata,
+/// which most real servers (grpcio among them) do before failing.
 enum GRPCRetry {
-  /// GRPCCore treats more than this many attempts as this many.
-  static let grpcAttemptsLimit = 5
-
-  /// The execution policy for a call, or nil for a single attempt.
-  static func policy(for request: CallRequest) throws(APXError) -> GRPCCore.RetryPolicy? {
-    let base = try APXCore.RetryPolicy.effective(
-      api: request.api.retry, endpoint: request.endpoint.retry, maxAttemptsOverride: request.maxAttemptsOverride)
+  /// The status codes worth retrying for a call: the endpoint's `retryable_codes`,
+  /// else the `retry.on_grpc_codes` of the endpoint or API, else UNAVAILABLE.
+  static func codes(for request: CallRequest) throws(APXError) -> Set<Int> {
     let names =
       request.endpoint.grpc?.retryableCodes
       ?? APXCore.RetryPolicy.grpcRetryableCodes(api: request.api.retry, endpoint: request.endpoint.retry)
-    let codes = try GRPCStatusName.statusCodes(names, file: request.api.sourceFile)
-    return make(base, codes: codes)
-  }
-
-  /// GRPCCore's policy for validated values; nil when there is nothing to retry.
-  static func make(_ base: APXCore.RetryPolicy, codes: Set<Status.Code>) -> GRPCCore.RetryPolicy? {
-    guard base.maxAttempts > 1, !codes.isEmpty else { return nil }
-    // GRPCCore needs strictly positive backoffs; one millisecond stands in for "no wait".
-    let initial = duration(base.initialDelay)
-    let maximum = Swift.max(duration(base.maxDelay), initial)
-    let multiplier = base.multiplier.isFinite && base.multiplier >= 1 ? base.multiplier : 1
-    return GRPCCore.RetryPolicy(
-      maxAttempts: Swift.min(base.maxAttempts, grpcAttemptsLimit), initialBackoff: initial, maxBackoff: maximum,
-      backoffMultiplier: multiplier, retryableStatusCodes: codes)
+    return Set(try GRPCStatusName.statusCodes(names, file: request.api.sourceFile).map { Int($0.rawValue) })
   }
 
   /// Seconds as a Duration of at least 1 ms and at most one hour.

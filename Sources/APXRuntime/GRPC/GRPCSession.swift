@@ -1,30 +1,66 @@
 import APXCore
 import APXProtobuf
+import GRPCCore
+import Synchronization
 
-/// The gRPC state of one run (a command or a recipe): its settings and the
-/// schemas already loaded, so that reflection is asked once per server and
-/// protosets are read once. Scoped with `GRPCSession.with`, which makes it
-/// `GRPCSession.current` for every call made inside; calls made outside any
-/// session get default settings and a schema cache of their own.
+/// The gRPC state of one run (a command or a recipe): its settings, one
+/// client (HTTP/2 connection) per target, reused by every call and every
+/// attempt of the run, and the schemas already loaded, so that reflection is
+/// asked once per server and protosets are read once. Opened with
+/// `GRPCSession.with`, which closes the clients when the run ends, and handed
+/// to the `Executor` (and `GRPCInspector`) explicitly.
 public final class GRPCSession: Sendable {
   /// Settings for every call of the run.
   public let settings: GRPCSettings
   let schemas = SchemaCache()
+  private let clients = Mutex<[String: RunningClient]>([:])
 
-  /// The session in force for the current task, if any.
-  @TaskLocal public static var current: GRPCSession?
+  private struct RunningClient: Sendable {
+    let client: GRPCClient<GRPCTransport>
+    let connections: Task<Void, Never>
+  }
 
-  /// Makes a session (prefer `with(_:_:)`, which scopes it).
-  public init(settings: GRPCSettings = GRPCSettings()) {
+  private init(settings: GRPCSettings) {
     self.settings = settings
   }
 
-  /// Runs `body` with a new session as `GRPCSession.current`.
+  /// Runs `body` with a new session; its clients are shut down when `body` returns or throws.
   public static func with<T: Sendable>(
-    _ settings: GRPCSettings, _ body: () async throws -> T
+    _ settings: GRPCSettings, _ body: (GRPCSession) async throws -> T
   ) async throws -> T {
     try settings.validate()
-    return try await $current.withValue(GRPCSession(settings: settings)) { try await body() }
+    let session = GRPCSession(settings: settings)
+    do {
+      let result = try await body(session)
+      await session.close()
+      return result
+    } catch {
+      await session.close()
+      throw error
+    }
+  }
+
+  /// The run's client for `target`, connected on first use.
+  func client(for target: GRPCTarget) throws -> GRPCClient<GRPCTransport> {
+    try clients.withLock { clients in
+      let key = "\(target)"
+      if let running = clients[key] { return running.client }
+      let client = GRPCClient(transport: try GRPCConnection.makeTransport(target, settings: settings))
+      // Ends once `close()` begins the shutdown and the last call is over.
+      let connections = Task { _ = try? await client.runConnections() }
+      clients[key] = RunningClient(client: client, connections: connections)
+      return client
+    }
+  }
+
+  /// Shuts every client down gracefully and waits until they have stopped.
+  private func close() async {
+    let running = clients.withLock { clients in
+      defer { clients.removeAll() }
+      return Array(clients.values)
+    }
+    for r in running { r.client.beginGracefulShutdown() }
+    for r in running { await r.connections.value }
   }
 }
 

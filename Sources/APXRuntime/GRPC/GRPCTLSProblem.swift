@@ -36,23 +36,8 @@ enum GRPCTLSProblem: Equatable {
 
   /// The TLS problem behind `error`, or nil when no TLS error is in its cause chain.
   init?(_ error: any Error) {
-    var current: (any Error)? = error
-    var depth = 0
-    while let e = current, depth < 8 {
-      if let problem = Self.classify(e) {
-        self = problem
-        return
-      }
-      if let rpc = e as? RPCError {
-        current = rpc.cause
-      } else if let runtime = e as? RuntimeError {
-        current = runtime.cause
-      } else {
-        current = nil
-      }
-      depth += 1
-    }
-    return nil
+    guard let problem = GRPCFailure.causeChain(error).lazy.compactMap(Self.classify).first else { return nil }
+    self = problem
   }
 
   private static func classify(_ error: any Error) -> GRPCTLSProblem? {

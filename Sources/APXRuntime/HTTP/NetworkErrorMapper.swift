@@ -2,6 +2,7 @@ import APXCore
 import AsyncHTTPClient
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 /// Maps transport failures to `APXError`s that say what happened and what to
 /// try, with the documented exit status (network or timeout).
@@ -84,6 +85,36 @@ enum NetworkErrorMapper {
       return APXError(.interrupted, "the request to \(target) was cancelled")
     }
     return APXError(.network, "the request to \(target) failed", cause: String(describing: error))
+  }
+
+  /// How a failed request counts for retries: connection problems and
+  /// timeouts may be retried; a TLS verdict on the peer (a certificate that
+  /// fails verification, a host name it does not hold, a server that does not
+  /// speak TLS) is the same on every attempt and is not, nor is anything else
+  /// (a bad URL, a cancelled call).
+  static func retryOutcome(of error: any Error, mapped: APXError) -> RetryOutcome? {
+    if isDeterministicTLSFailure(error) { return nil }
+    switch mapped.status {
+    case .network: return .connectionFailure
+    case .timeout: return .timeout
+    default: return nil
+    }
+  }
+
+  /// BoringSSL reasons that another attempt cannot change.
+  static let deterministicTLSReasons = [
+    "CERTIFICATE_VERIFY_FAILED", "WRONG_VERSION_NUMBER", "ALERT_UNKNOWN_CA", "ALERT_BAD_CERTIFICATE",
+    "ALERT_CERTIFICATE_REQUIRED", "ALERT_CERTIFICATE_EXPIRED", "ALERT_CERTIFICATE_UNKNOWN",
+    "ALERT_HANDSHAKE_FAILURE", "ALERT_PROTOCOL_VERSION", "NO_SHARED_CIPHER", "UNSUPPORTED_PROTOCOL",
+  ]
+
+  /// Whether `error` is a TLS failure that repeats on every attempt.
+  static func isDeterministicTLSFailure(_ error: any Error) -> Bool {
+    if let extra = error as? NIOSSLExtraError { return extra == .failedToValidateHostname }
+    let typeName = String(reflecting: type(of: error))
+    guard typeName.contains("NIOSSL") || typeName.contains("BoringSSL") else { return false }
+    let text = String(describing: error)
+    return deterministicTLSReasons.contains { text.contains($0) }
   }
 
   static func connectionFailure(_ target: String, cause: String?) -> APXError {

@@ -4,157 +4,99 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// Per-call settings of a REST request.
-public struct RESTCallOptions: Sendable {
-  /// Overall time limit for the call, all attempts, waits and redirects included.
+/// One REST attempt, ready to send: the request with templates resolved and
+/// credentials applied, and the mask that hides its secrets.
+public struct HTTPAttempt: Sendable {
+  public var plan: HTTPRequestPlan
+  public var mask: SecretMask
+
+  public init(plan: HTTPRequestPlan, mask: SecretMask) {
+    self.plan = plan
+    self.mask = mask
+  }
+
+  /// The request for `request`: templates resolved, secrets registered, then `credentials` applied.
+  ///
+  /// - Parameter idempotencyKey: sent as `Idempotency-Key` unless the request already has one.
+  public static func resolve(
+    _ request: CallRequest, environment: [String: String], credentials: Credentials, idempotencyKey: String? = nil
+  ) async throws -> HTTPAttempt {
+    var input = RequestBuilder.Input(values: request.values, data: request.data, headers: request.headers)
+    input.boundary = "apx-" + UUID().uuidString.lowercased()
+    var plan = try RequestBuilder(api: request.api, endpoint: request.endpoint, baseURL: request.baseURL).build(input)
+    var mask = SecretMask(secrets: plan.secrets)
+    plan.headers = try plan.headers.map {
+      HeaderField($0.name, try TemplateResolver.resolveText($0.value, environment: environment, mask: &mask))
+    }
+    if let idempotencyKey, plan.header("Idempotency-Key") == nil { plan.setHeader("Idempotency-Key", idempotencyKey) }
+    try await credentials.apply(to: &plan, mask: &mask)
+    return HTTPAttempt(plan: plan, mask: mask)
+  }
+
+  /// A request whose body was read from stdin cannot be sent twice.
+  var isReplayable: Bool { if case .stdin = plan.body { false } else { true } }
+}
+
+/// The REST transport: sends one attempt, follows redirects itself (dropping
+/// credentials when the origin changes), streams the body to the sink as it
+/// arrives, and turns unexpected statuses into failures that carry the body.
+/// Retries and 401 replays are the `Executor`'s.
+public struct RESTCall: Transport {
+  public let session: HTTPSession
+  /// The process environment, for `${env:NAME}` templates in headers.
+  public var environment: [String: String] = [:]
+  /// Overall time limit of the call in seconds, for messages and the body.
   public var timeout: Double?
-  public var followRedirects = true
-  public var maxRedirects = 10
   /// Statuses that count as success; nil means any 2xx.
   public var expectStatus: [Int]?
-  public var mask = SecretMask()
-  /// When and how often a failed attempt is repeated (default: never).
-  public var retry: RetryPolicy = .never
-  /// Whether repeating the request cannot apply it twice (`isRetrySafe`); unsafe requests get one attempt.
-  public var retrySafe = true
-  /// Time source and sleeper for the waits between attempts.
-  public var clock: any RetryClock = SystemRetryClock()
-  /// Called once when the server answers 401: returns the request with fresh
-  /// credentials (and the mask that covers them) to replay. Nil: a 401 fails.
-  public var reauthorize: (@Sendable (HTTPRequestPlan) async throws -> (HTTPRequestPlan, SecretMask))?
+  /// Sent as `Idempotency-Key` on every attempt (an `idempotency_key: true` endpoint).
+  public var idempotencyKey: String?
+  /// The endpoint is declared idempotent: POST and PATCH may be repeated too.
+  public var idempotent = false
+  public var followRedirects = true
+  public var maxRedirects = 10
 
   public init(
-    timeout: Double? = nil, followRedirects: Bool = true, expectStatus: [Int]? = nil, mask: SecretMask = SecretMask(),
-    retry: RetryPolicy = .never, retrySafe: Bool = true, clock: any RetryClock = SystemRetryClock()
+    session: HTTPSession, environment: [String: String] = [:], timeout: Double? = nil, expectStatus: [Int]? = nil,
+    idempotencyKey: String? = nil, idempotent: Bool = false
   ) {
+    self.session = session
+    self.environment = environment
     self.timeout = timeout
-    self.followRedirects = followRedirects
     self.expectStatus = expectStatus
-    self.mask = mask
-    self.retry = retry
-    self.retrySafe = retrySafe
-    self.clock = clock
+    self.idempotencyKey = idempotencyKey
+    self.idempotent = idempotent
   }
-}
-
-/// What a finished REST call returned (the body went to the sink).
-public struct RESTResult: Sendable {
-  public var status: Int
-  public var headers: [HeaderField]
-  public var url: String
-  /// Attempts made (1 when the first one succeeded).
-  public var attempts: Int = 1
-}
-
-/// Sends a planned REST request: retries failed attempts when the policy and
-/// the method allow it (honouring `Retry-After`), replays once with fresh
-/// credentials after a 401, follows redirects itself (dropping credentials
-/// when the origin changes), streams the body to the sink as it arrives, and
-/// turns unexpected statuses into errors that carry the body.
-public struct RESTCall: Sendable {
-  public let session: HTTPSession
-
-  public init(session: HTTPSession) { self.session = session }
 
   /// Largest error body kept for the message; the rest is dropped.
   static let errorBodyLimit = 64 * 1024
 
-  /// One attempt that did not produce a successful response.
-  struct AttemptFailure: Error {
-    /// What the user sees if no further attempt is made.
-    var error: APXError
-    /// How the attempt failed, for the retry decision; nil when it must not be repeated
-    /// (a usage error, or the body already started going to the sink).
-    var outcome: RetryOutcome?
-    /// The raw `Retry-After` header of a failed response.
-    var retryAfter: String?
+  public func resolve(_ request: CallRequest, credentials: Credentials) async throws -> HTTPAttempt {
+    try await HTTPAttempt.resolve(
+      request, environment: environment, credentials: credentials, idempotencyKey: idempotencyKey)
   }
 
-  public func run(_ initial: HTTPRequestPlan, options: RESTCallOptions, sink: any CallEventSink) async throws(APXError)
-    -> RESTResult
+  public func retrySafety(of attempt: HTTPAttempt) -> AttemptSafety {
+    if !attempt.isReplayable { return .notReplayable("the request body came from stdin and cannot be sent twice") }
+    let safe = isRetrySafe(
+      method: attempt.plan.method, idempotent: idempotent,
+      hasIdempotencyKey: attempt.plan.header("Idempotency-Key") != nil)
+    return safe ? .safe : .notIdempotent
+  }
+
+  public func presentedToken(in attempt: HTTPAttempt) -> String? { AuthApplier.bearerToken(in: attempt.plan) }
+
+  public func send(_ attempt: HTTPAttempt, context: AttemptContext, sink: any CallEventSink) async throws -> CallOutcome
   {
-    let clock = options.clock
-    let start = clock.now()
-    let deadline: NIODeadline =
-      options.timeout.map { .now() + .milliseconds(DurationConversion.milliseconds($0)) } ?? .distantFuture
-    var plan = initial
-    var mask = options.mask
-    var attempt = 1
-    var reauthorized = false
-    var random = SystemRandomNumberGenerator()
-    // A body read from stdin is gone after the first attempt.
-    let replayable: Bool = if case .stdin = initial.body { false } else { true }
-
-    while true {
-      let failure: AttemptFailure
-      do {
-        var result = try await attemptOnce(
-          plan, attempt: attempt, mask: mask, options: options, deadline: deadline, sink: sink)
-        result.attempts = attempt
-        return result
-      } catch {
-        failure = error
-      }
-
-      if case .status(401) = failure.outcome, !reauthorized, replayable, let reauthorize = options.reauthorize {
-        // The token was rejected (revoked, or expired early): refresh once and replay. Not a retry.
-        reauthorized = true
-        do {
-          (plan, mask) = try await reauthorize(plan)
-        } catch {
-          throw NetworkErrorMapper.map(error, url: plan.url, timeout: options.timeout)
-        }
-        continue
-      }
-
-      guard let outcome = failure.outcome else { throw failure.error }
-      let now = clock.now()
-      let remaining = options.timeout.map { $0 - (now - start) }
-      let retryAfter = failure.retryAfter.flatMap { RetryAfter.seconds(from: $0, now: now) }
-      let decision = options.retry.decide(
-        afterAttempt: attempt, outcome: outcome, retrySafe: options.retrySafe && replayable, retryAfter: retryAfter,
-        remainingBudget: remaining, random: &random)
-      switch decision {
-      case .retry(let wait):
-        do {
-          try sink.receive(.retrying(attempt: attempt + 1, after: wait, reason: failure.error.message))
-          try await clock.sleep(seconds: wait)
-        } catch {
-          throw NetworkErrorMapper.map(error, url: plan.url, timeout: options.timeout)
-        }
-        attempt += 1
-      case .giveUp(let reason):
-        throw Self.gaveUp(failure.error, reason: reason, attempts: attempt, replayable: replayable)
-      }
-    }
-  }
-
-  /// The final error after the last attempt, saying why apx stopped trying when that helps.
-  static func gaveUp(_ error: APXError, reason: RetryGiveUpReason, attempts: Int, replayable: Bool) -> APXError {
-    var error = error
-    switch reason {
-    case .attemptsExhausted:
-      if attempts > 1 { error.message += " (\(reason))" }
-    case .budgetExhausted:
-      error.message += " (\(reason): gave up after \(attempts) attempt\(attempts == 1 ? "" : "s"))"
-      error.hint = "raise --timeout, or lower the retry delays"
-    case .notSafeToRetry:
-      let why =
-        replayable
-        ? "not retried: \(reason)"
-        : "not retried: the request body came from stdin and cannot be sent twice"
-      error.hint = error.hint.map { $0 + "; " + why } ?? why
-    case .statusNotRetryable, .connectionFailureNotRetryable, .timeoutNotRetryable:
-      if attempts > 1 { error.message += " (after \(attempts) attempts)" }
-    }
-    return error
+    let result = try await attemptOnce(
+      attempt.plan, attempt: context.number, mask: attempt.mask, deadline: context.deadline, sink: sink)
+    return CallOutcome(status: result.status, headers: result.headers)
   }
 
   /// One attempt: sends the request, follows redirects, and streams a successful body to the sink.
   func attemptOnce(
-    _ first: HTTPRequestPlan, attempt: Int, mask: SecretMask, options: RESTCallOptions, deadline: NIODeadline,
-    sink: any CallEventSink
-  ) async throws(AttemptFailure) -> RESTResult {
+    _ first: HTTPRequestPlan, attempt: Int, mask: SecretMask, deadline: NIODeadline, sink: any CallEventSink
+  ) async throws(AttemptFailure) -> (status: Int, headers: [HeaderField]) {
     var plan = first
     var hops = 0
     while true {
@@ -165,25 +107,25 @@ public struct RESTCall: Sendable {
             method: plan.method, url: mask.mask(plan.url), headers: mask.mask(plan.headers), attempt: attempt))
         response = try await session.send(plan, deadline: deadline)
       } catch {
-        let mapped = NetworkErrorMapper.map(error, url: plan.url, timeout: options.timeout)
-        throw AttemptFailure(error: mapped, outcome: Self.outcome(of: mapped))
+        let mapped = NetworkErrorMapper.map(error, url: plan.url, timeout: timeout)
+        throw AttemptFailure(mapped, outcome: NetworkErrorMapper.retryOutcome(of: error, mapped: mapped))
       }
       let status = Int(response.status.code)
       let headers = response.headers.map { HeaderField($0.name, $0.value) }
       do {
         try sink.receive(.responseHead(status: status, version: "\(response.version)", headers: mask.mask(headers)))
       } catch {
-        throw AttemptFailure(error: NetworkErrorMapper.map(error, url: plan.url, timeout: options.timeout))
+        throw AttemptFailure(NetworkErrorMapper.map(error, url: plan.url, timeout: timeout))
       }
 
-      if options.followRedirects, [301, 302, 303, 307, 308].contains(status),
+      if followRedirects, [301, 302, 303, 307, 308].contains(status),
         let location = response.headers.first(name: "location")
       {
         hops += 1
-        guard hops <= options.maxRedirects else {
+        guard hops <= maxRedirects else {
           throw AttemptFailure(
-            error: APXError(
-              .network, "more than \(options.maxRedirects) redirects, last to \(mask.mask(location))",
+            APXError(
+              .network, "more than \(maxRedirects) redirects, last to \(mask.mask(location))",
               hint: "the server may be redirecting in a loop"))
         }
         // Drain (and drop) the redirect's body so the connection can be reused.
@@ -191,12 +133,12 @@ public struct RESTCall: Sendable {
         do {
           plan = try Self.redirected(plan, status: status, location: location)
         } catch {
-          throw AttemptFailure(error: error)
+          throw AttemptFailure(error)
         }
         continue
       }
 
-      let ok = options.expectStatus.map { $0.contains(status) } ?? (200..<300).contains(status)
+      let ok = expectStatus.map { $0.contains(status) } ?? (200..<300).contains(status)
       if !ok {
         var body: [UInt8] = []
         do {
@@ -205,21 +147,22 @@ public struct RESTCall: Sendable {
           }
         } catch {}
         throw AttemptFailure(
-          error: Self.statusError(status: status, body: body, plan: plan, expected: options.expectStatus, mask: mask),
-          outcome: .status(status), retryAfter: response.headers.first(name: "retry-after"))
+          Self.statusError(status: status, body: body, plan: plan, expected: expectStatus, mask: mask),
+          outcome: .status(status), retryAfter: response.headers.first(name: "retry-after"),
+          credentialsRejected: status == 401)
       }
       do {
         // AsyncHTTPClient's deadline ends with the response head: bound the body too.
         let pump = BodyPump(eventLoop: session.eventLoop)
-        try await Self.untilDeadline(options.timeout == nil ? nil : deadline) {
+        try await Self.untilDeadline(timeout == nil ? nil : deadline) {
           try await pump.forward(response.body, to: sink)
         }
         try sink.receive(.bodyEnd)
       } catch {
         // Part of the body may already be on stdout: never repeat the attempt.
-        throw AttemptFailure(error: NetworkErrorMapper.map(error, url: plan.url, timeout: options.timeout))
+        throw AttemptFailure(NetworkErrorMapper.map(error, url: plan.url, timeout: timeout))
       }
-      return RESTResult(status: status, headers: headers, url: plan.url)
+      return (status, headers)
     }
   }
 
@@ -239,16 +182,6 @@ public struct RESTCall: Sendable {
       // The first to finish decides: the body (done) or the timer (too late).
       try await group.next()
       group.cancelAll()
-    }
-  }
-
-  /// How a transport error counts for retries: connection problems and
-  /// timeouts may be retried; anything else (bad URL, cancelled) may not.
-  static func outcome(of error: APXError) -> RetryOutcome? {
-    switch error.status {
-    case .network: .connectionFailure
-    case .timeout: .timeout
-    default: nil
     }
   }
 

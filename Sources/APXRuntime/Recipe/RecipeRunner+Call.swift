@@ -53,7 +53,12 @@ extension RecipeRunner {
       transportLog: options.transportLog)
     var status: Int?
     do {
-      status = try await executor.call(request, sink: capture).status
+      if step.batch.isEmpty {
+        status = try await executor.call(request, sink: capture).status
+      } else {
+        let requests = try [request] + batchRequests(step, target: target, scope: scope)
+        status = try await executor.call(batch: requests, sink: capture).status
+      }
     } catch is StepCapture.UntilReached {
       status = nil
     }
@@ -67,6 +72,21 @@ extension RecipeRunner {
       result = .object(members)
     }
     return CallResult(result: result, checks: try evaluateExpect(step, result: result, scope: scope))
+  }
+
+  /// The requests of a batch step's further calls (`batch`), rendered in `scope`.
+  func batchRequests(_ step: RecipeStep, target: RecipeTarget, scope: RecipeScope) throws(APXError) -> [CallRequest] {
+    var requests: [CallRequest] = []
+    for member in step.batch {
+      guard let endpoint = target.api.endpoint(named: member.endpoint) else {
+        throw APXError(.invalidDefinition, "the API \(target.api.name) has no endpoint \"\(member.endpoint)\"")
+      }
+      var request = try makeRequest(member, target: target, endpoint: endpoint, scope: scope, resumeFrom: nil)
+      request.timeout = step.timeout ?? options.timeout
+      request.maxAttemptsOverride = step.retry ?? options.maxAttemptsOverride
+      requests.append(request)
+    }
+    return requests
   }
 
   /// The step's `expect` on one result.

@@ -21,6 +21,8 @@ final class StepCapture: CallEventSink {
     var count = 0
     var lastEventID: String?
     var progress: (fraction: Double?, done: Double?, total: Double?)?
+    /// Attempts the call made (from its final event).
+    var attempts = 0
   }
 
   /// Largest body kept in memory for one step.
@@ -90,10 +92,15 @@ final class StepCapture: CallEventSink {
     case .progress(let fraction, let done, let total):
       state.withLock { $0.progress = (fraction, done, total) }
       onProgress?(fraction, done, total)
+    case .finished(_, let attempts, _):
+      state.withLock { $0.attempts = attempts }
     default:
       return
     }
   }
+
+  /// Attempts the step's call made (0 before it finished).
+  var attempts: Int { state.withLock { $0.attempts } }
 
   /// The last SSE event id seen (for resuming a stream).
   var lastEventID: String? { state.withLock { $0.lastEventID } }

@@ -3,7 +3,7 @@ import Foundation
 
 /// The wall clock and the sleeper that retries and token expiry use.
 ///
-/// Injected (into `RESTCallOptions`, `Executor`, `TokenManager`) so tests can
+/// Injected (into `Executor` and `TokenManager`) so tests can
 /// move time forward and record every wait without sleeping.
 public protocol RetryClock: Sendable {
   /// The current time in seconds since 1970-01-01T00:00:00Z (what

@@ -3,71 +3,114 @@ import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
 
-/// One connection of an SSE watch: sends the request, checks the answer, and
-/// feeds the body to the parser chunk by chunk until the stream ends or a stop
-/// condition is met. Transport failures are returned (the watch decides
-/// whether to reconnect); the sink's and the stop conditions' errors are thrown.
-struct SSEConnection: Sendable {
-  /// How a connection ended.
-  enum End: Sendable {
-    /// A stop condition was met, the server answered 204, or a stream without
-    /// `until_event` ended: the watch is over.
-    case finished(status: Int, headers: [HeaderField])
-    /// The server answered 401: fresh credentials may help.
-    case unauthorized(APXError, deliveredEvents: Bool)
-    /// Dropped, refused or failed: worth reconnecting.
-    case interrupted(reason: String, error: APXError?, deliveredEvents: Bool)
-  }
+/// What one SSE watch carries from connection to connection: the parser (and
+/// so the last event id and the server's `retry:`), the reconnection schedule,
+/// the delivery (counts, seen ids, stop conditions), and how the latest
+/// connection ended. Used by one watch task at a time, one connection after another.
+final class SSEStreamState: @unchecked Sendable {
+  var parser = SSEParser()
+  var schedule: SSEReconnectSchedule
+  var delivery: SSEDelivery
+  /// The latest connection handed at least one event on.
+  var deliveredEvents = false
+  /// Why the latest connection was cut short, for the `.reconnecting` event.
+  var interruption: String?
+  /// The error behind that, if any (nil: the stream just ended early).
+  var interruptionError: APXError?
+  /// The mask of the latest connection's secrets.
+  var mask = SecretMask()
 
+  init(schedule: SSEReconnectSchedule, delivery: SSEDelivery) {
+    self.schedule = schedule
+    self.delivery = delivery
+  }
+}
+
+/// The SSE transport: one connection of a watch. Sends the request (with
+/// `Last-Event-ID` once an event had an id), checks the answer, and feeds the
+/// body to the stream's parser chunk by chunk until the stream ends or a stop
+/// condition is met. A connection that drops, fails or answers a retryable
+/// status throws an `AttemptFailure` with an outcome (the watch reconnects); a
+/// 401 throws one with refused credentials (the auth layer refreshes); what
+/// reconnecting cannot fix throws one without an outcome. The sink's and the
+/// stop conditions' errors are thrown as they are.
+struct SSEConnection: Transport {
   let session: HTTPSession
-  let plan: HTTPRequestPlan
-  let mask: SecretMask
-  let attempt: Int
+  let environment: [String: String]
   /// `API.ENDPOINT`, for messages.
   let endpointName: String
   /// The endpoint declares `until_event`: a stream that ends without one was cut short.
   let endsWithEvent: Bool
+  /// The user's own `-H` headers (an `Accept` among them wins).
+  let userHeaders: [HeaderField]
+  let stream: SSEStreamState
 
   /// Largest error body kept for the message of a failed connection.
   static let errorBodyLimit = 64 * 1024
 
-  func run(
-    parser: inout SSEParser, schedule: inout SSEReconnectSchedule, delivery: inout SSEDelivery,
-    sink: any CallEventSink, deadline: NIODeadline
-  ) async throws -> End {
+  func resolve(_ request: CallRequest, credentials: Credentials) async throws -> HTTPAttempt {
+    var attempt = try await HTTPAttempt.resolve(request, environment: environment, credentials: credentials)
+    Self.prepareStreamHeaders(&attempt.plan, userHeaders: userHeaders)
+    return attempt
+  }
+
+  /// A stream is only read: reconnecting cannot apply anything twice.
+  func retrySafety(of attempt: HTTPAttempt) -> AttemptSafety { .safe }
+
+  func presentedToken(in attempt: HTTPAttempt) -> String? { AuthApplier.bearerToken(in: attempt.plan) }
+
+  /// Asks for an event stream and no cached copy; a user's own `-H Accept:` wins.
+  static func prepareStreamHeaders(_ plan: inout HTTPRequestPlan, userHeaders: [HeaderField]) {
+    if !userHeaders.contains(where: { $0.name.lowercased() == "accept" }) {
+      plan.setHeader("Accept", "text/event-stream")
+    }
+    if plan.header("Cache-Control") == nil { plan.setHeader("Cache-Control", "no-cache") }
+  }
+
+  func send(_ attempt: HTTPAttempt, context: AttemptContext, sink: any CallEventSink) async throws -> CallOutcome {
+    var plan = attempt.plan
+    let mask = attempt.mask
+    stream.mask = mask
+    stream.deliveredEvents = false
+    stream.interruption = nil
+    stream.interruptionError = nil
+    if !stream.parser.lastEventID.isEmpty { plan.setHeader("Last-Event-ID", stream.parser.lastEventID) }
     try sink.receive(
-      .requestSent(method: plan.method, url: mask.mask(plan.url), headers: mask.mask(plan.headers), attempt: attempt))
+      .requestSent(
+        method: plan.method, url: mask.mask(plan.url), headers: mask.mask(plan.headers), attempt: context.number))
     let response: HTTPClientResponse
     do {
-      response = try await session.send(plan, deadline: deadline)
+      response = try await session.send(plan, deadline: context.deadline)
     } catch {
       try Task.checkCancellation()
       let mapped = NetworkErrorMapper.map(error, url: plan.url, timeout: nil)
-      // A malformed URL or a bad CA file stays bad however often we reconnect.
-      if mapped.status == .usage { throw mapped }
-      return .interrupted(reason: mapped.message, error: mapped, deliveredEvents: false)
+      // A malformed URL, a bad CA file or a certificate that fails verification stays so however often we reconnect.
+      guard mapped.status != .usage, let outcome = NetworkErrorMapper.retryOutcome(of: error, mapped: mapped) else {
+        throw AttemptFailure(mapped)
+      }
+      throw interrupted(mapped.message, error: mapped, outcome: outcome)
     }
     let status = Int(response.status.code)
     let headers = response.headers.map { HeaderField($0.name, $0.value) }
     try sink.receive(.responseHead(status: status, version: "\(response.version)", headers: mask.mask(headers)))
 
     // The specification's "no more events": stop without reconnecting.
-    if status == 204 { return .finished(status: status, headers: headers) }
+    if status == 204 { return CallOutcome(status: status, headers: headers) }
     guard (200..<300).contains(status) else {
       let error = RESTCall.statusError(
         status: status, body: await Self.errorBody(response), plan: plan, expected: nil, mask: mask)
-      if status == 401 { return .unauthorized(error, deliveredEvents: false) }
-      if Self.isPermanent(status) { throw error }
+      if status == 401 { throw AttemptFailure(error, outcome: .status(401), credentialsRejected: true) }
+      if Self.isPermanent(status) { throw AttemptFailure(error) }
       let reason = "\(endpointName) answered \(status) \(HTTPResponseStatus(statusCode: status).reasonPhrase)"
-      return .interrupted(reason: reason, error: error, deliveredEvents: false)
+      throw interrupted(reason, error: error, outcome: .status(status))
     }
     if let type = response.headers.first(name: "content-type"), !type.lowercased().hasPrefix("text/event-stream") {
-      throw APXError(
-        .expectation, "\(endpointName) answered with \(type), not an event stream",
-        hint: "check the endpoint's path, or declare it as kind \"rest\" if it is not a server-sent events stream")
+      throw AttemptFailure(
+        APXError(
+          .expectation, "\(endpointName) answered with \(type), not an event stream",
+          hint: "check the endpoint's path, or declare it as kind \"rest\" if it is not a server-sent events stream"))
     }
 
-    var deliveredEvents = false
     var batch: [SSEEvent] = []
     var iterator = response.body.makeAsyncIterator()
     while true {
@@ -77,33 +120,42 @@ struct SSEConnection: Sendable {
       } catch {
         try Task.checkCancellation()
         let mapped = NetworkErrorMapper.map(error, url: plan.url, timeout: nil)
-        return .interrupted(
-          reason: "the connection dropped (\(mapped.message))", error: mapped, deliveredEvents: deliveredEvents)
+        throw interrupted("the connection dropped (\(mapped.message))", error: mapped, outcome: .connectionFailure)
       }
       guard let chunk else { break }
       // One synchronous pass over the chunk; events are handed on after it.
       batch.removeAll(keepingCapacity: true)
-      parser.feed(chunk.readableBytesView) { batch.append($0) }
-      if parser.exceededMaxEventSize {
+      stream.parser.feed(chunk.readableBytesView) { batch.append($0) }
+      if stream.parser.exceededMaxEventSize {
         throw APXError(
           .expectation,
-          "\(endpointName) sent an event larger than \(parser.maxEventSize / 1_048_576) MiB, the most apx holds for one event",
+          "\(endpointName) sent an event larger than \(stream.parser.maxEventSize / 1_048_576) MiB, the most apx holds for one event",
           hint: "a stream of large documents is better fetched as a REST body (apx call -o raw streams any size)")
       }
       if batch.isEmpty { continue }
-      deliveredEvents = true
-      schedule.eventReceived()
+      stream.deliveredEvents = true
+      stream.schedule.eventReceived()
       for event in batch {
-        if try delivery.deliver(event, to: sink) == .stop {
+        if try stream.delivery.deliver(event, to: sink) == .stop {
           try sink.receive(.batchEnd)
-          return .finished(status: status, headers: headers)
+          return CallOutcome(status: status, headers: headers)
         }
       }
       try sink.receive(.batchEnd)
     }
-    if !endsWithEvent { return .finished(status: status, headers: headers) }
-    return .interrupted(
-      reason: "the stream ended before its final event", error: nil, deliveredEvents: deliveredEvents)
+    if !endsWithEvent { return CallOutcome(status: status, headers: headers) }
+    throw interrupted(
+      "the stream ended before its final event", error: nil, outcome: .connectionFailure,
+      message: "\(endpointName): the stream ended before its final event")
+  }
+
+  /// Records why the connection was cut short and the failure that says so.
+  private func interrupted(_ reason: String, error: APXError?, outcome: RetryOutcome, message: String? = nil)
+    -> AttemptFailure
+  {
+    stream.interruption = reason
+    stream.interruptionError = error
+    return AttemptFailure(error ?? APXError(.network, message ?? reason), outcome: outcome)
   }
 
   /// Statuses that reconnecting cannot fix: redirects (not followed for

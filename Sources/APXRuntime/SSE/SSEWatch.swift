@@ -14,6 +14,10 @@ import NIOCore
 /// `reconnect.max_failures` failed reconnections in a row it polls the
 /// declared fallback endpoint (`SSEPollingFallback`), or gives up with a
 /// network error.
+///
+/// This is the SSE layer on top of the pipeline: each connection is one
+/// attempt of the SSE transport (`SSEConnection`) sent through the
+/// executor's auth layer, which refreshes a refused token and replays.
 public struct SSEWatch: Sendable {
   /// Builds requests (templates, auth) and owns the HTTP session.
   public let executor: Executor
@@ -35,9 +39,14 @@ public struct SSEWatch: Sendable {
   ///   stream keeps failing and no fallback is declared, HTTP statuses for
   ///   answers that reconnecting cannot fix (e.g. 404), or the sink's error.
   public func run(_ request: CallRequest, sink: any CallEventSink) async throws -> CallOutcome {
+    try await run(request, sink: sink, attempts: AttemptCounter())
+  }
+
+  /// `run(_:sink:)`, counting connections in `attempts`.
+  func run(_ request: CallRequest, sink: any CallEventSink, attempts: AttemptCounter) async throws -> CallOutcome {
     let name = "\(request.api.name).\(request.endpoint.name)"
     guard let timeout = request.timeout ?? request.endpoint.timeout else {
-      return try await watch(request, name: name, sink: sink, deadline: nil)
+      return try await watch(request, name: name, sink: sink, deadline: nil, attempts: attempts)
     }
     guard timeout.isFinite, timeout > 0 else {
       throw APXError(.usage, "the timeout must be a positive number of seconds, got \(timeout)")
@@ -46,7 +55,9 @@ public struct SSEWatch: Sendable {
     let deadline = NIODeadline.now() + .milliseconds(milliseconds)
     // The overall limit covers reconnection waits and polling too, so it races the whole watch.
     return try await withThrowingTaskGroup(of: CallOutcome?.self) { group in
-      group.addTask { try await self.watch(request, name: name, sink: sink, deadline: deadline) }
+      group.addTask {
+        try await self.watch(request, name: name, sink: sink, deadline: deadline, attempts: attempts)
+      }
       group.addTask {
         try await Task.sleep(for: .milliseconds(milliseconds))
         return nil
@@ -62,64 +73,45 @@ public struct SSEWatch: Sendable {
   }
 
   /// The connect-reconnect loop, then the fallback.
-  private func watch(_ request: CallRequest, name: String, sink: any CallEventSink, deadline: NIODeadline?) async throws
-    -> CallOutcome
-  {
+  private func watch(
+    _ request: CallRequest, name: String, sink: any CallEventSink, deadline: NIODeadline?, attempts: AttemptCounter
+  ) async throws -> CallOutcome {
     let options = request.endpoint.sse ?? SSEOptions()
     let policy = try Self.reconnectPolicy(options.reconnect, endpoint: request.endpoint.name)
-    var schedule = SSEReconnectSchedule(policy: policy)
-    var delivery = try SSEDelivery(endpointName: name, options: options, maxEvents: request.maxEvents)
-    var parser = SSEParser()
-    var (plan, mask) = try await executor.plan(for: request)
-    Self.prepareStreamHeaders(&plan, userHeaders: request.headers)
+    let stream = SSEStreamState(
+      schedule: SSEReconnectSchedule(policy: policy),
+      delivery: try SSEDelivery(endpointName: name, options: options, maxEvents: request.maxEvents))
+    let connection = SSEConnection(
+      session: executor.session, environment: executor.environment, endpointName: name,
+      endsWithEvent: !options.untilEvent.isEmpty, userHeaders: request.headers, stream: stream)
 
     var attempt = 0
     var failedInARow = 0
-    var refreshedCredentials = false
     var lastFailure: APXError?
     while true {
       attempt += 1
-      var connectionPlan = plan
-      if !parser.lastEventID.isEmpty { connectionPlan.setHeader("Last-Event-ID", parser.lastEventID) }
-      if attempt > 1 { delivery.deduplicator.beginResume() }
-      let connection = SSEConnection(
-        session: executor.session, plan: connectionPlan, mask: mask, attempt: attempt, endpointName: name,
-        endsWithEvent: !options.untilEvent.isEmpty)
-      let end = try await connection.run(
-        parser: &parser, schedule: &schedule, delivery: &delivery, sink: sink, deadline: deadline ?? .distantFuture)
-      parser.finish()
-      if let retry = parser.retry { schedule.setServerRetry(milliseconds: retry) }
-
-      let reason: String
-      switch end {
-      case .finished(let status, let headers):
-        return CallOutcome(status: status, headers: headers)
-      case .unauthorized(let error, let deliveredEvents):
-        if deliveredEvents { refreshedCredentials = false }
-        // Credentials can expire during a long watch: get fresh ones once, then reconnect at once.
-        guard !refreshedCredentials,
-          Self.canRefresh(AuthApplier.effective(api: request.api, endpoint: request.endpoint))
-        else {
-          throw error
+      attempts.value = attempt
+      if attempt > 1 { stream.delivery.deduplicator.beginResume() }
+      let context = AttemptContext(number: attempt, timeout: nil, deadline: deadline ?? .distantFuture)
+      do {
+        defer { finishConnection(stream) }
+        // Credentials can expire during a long watch: the auth layer gets fresh ones once and reconnects at once.
+        var outcome = try await executor.authorized(connection, request, timeout: nil, sink: sink) { resolved, _, _ in
+          try await connection.send(resolved, context: context, sink: sink)
         }
-        refreshedCredentials = true
-        (plan, mask) = try await executor.plan(for: request, forceRefresh: true)
-        Self.prepareStreamHeaders(&plan, userHeaders: request.headers)
-        continue
-      case .interrupted(let why, let error, let deliveredEvents):
-        reason = why
-        lastFailure = error ?? lastFailure
-        if deliveredEvents {
-          failedInARow = 0
-          refreshedCredentials = false
-        } else {
-          failedInARow += 1
-        }
+        outcome.attempts = attempt
+        return outcome
+      } catch let failure as AttemptFailure {
+        guard failure.outcome != nil, !failure.credentialsRejected else { throw failure.error }
+        lastFailure = stream.interruptionError ?? lastFailure
       }
+      let reason = stream.interruption ?? lastFailure?.message ?? "the connection ended"
+      if stream.deliveredEvents { failedInARow = 0 } else { failedInARow += 1 }
 
-      switch schedule.connectionEnded() {
+      switch stream.schedule.connectionEnded() {
       case .reconnect(let delay):
-        let resumeFrom = parser.lastEventID.isEmpty ? nil : mask.mask(parser.lastEventID)
+        let lastID = stream.parser.lastEventID
+        let resumeFrom = lastID.isEmpty ? nil : stream.mask.mask(lastID)
         try sink.receive(.reconnecting(after: delay, reason: reason, lastEventID: resumeFrom))
         try await sleeper.sleep(seconds: delay)
       case .fallBack:
@@ -133,17 +125,15 @@ public struct SSEWatch: Sendable {
             cause: lastFailure.map { [$0.message, $0.cause].compactMap { $0 }.joined(separator: ": ") } ?? reason)
         }
         let poller = SSEPollingFallback(executor: executor, sleeper: sleeper, fallback: fallback, endpointName: name)
-        return try await poller.run(request, delivery: &delivery, sink: sink)
+        return try await poller.run(request, delivery: &stream.delivery, sink: sink)
       }
     }
   }
 
-  /// Asks for an event stream and no cached copy; a user's own `-H Accept:` wins.
-  static func prepareStreamHeaders(_ plan: inout HTTPRequestPlan, userHeaders: [HeaderField]) {
-    if !userHeaders.contains(where: { $0.name.lowercased() == "accept" }) {
-      plan.setHeader("Accept", "text/event-stream")
-    }
-    if plan.header("Cache-Control") == nil { plan.setHeader("Cache-Control", "no-cache") }
+  /// After a connection: the parser flushes what it holds, and a `retry:` the server sent takes effect.
+  private func finishConnection(_ stream: SSEStreamState) {
+    stream.parser.finish()
+    if let retry = stream.parser.retry { stream.schedule.setServerRetry(milliseconds: retry) }
   }
 
   /// The registry's reconnect settings as a validated policy.
@@ -154,14 +144,6 @@ public struct SSEWatch: Sendable {
       var error = error
       error.path = ".endpoints[\"\(endpoint)\"].reconnect" + (error.path ?? "")
       throw error
-    }
-  }
-
-  /// Whether asking again can give other credentials (a token from a server or a command).
-  static func canRefresh(_ auth: AuthConfig) -> Bool {
-    switch auth {
-    case .oauth2ClientCredentials, .tokenCommand: return true
-    default: return false
     }
   }
 

@@ -26,7 +26,10 @@ struct CallCommand: AsyncParsableCommand {
       A '\' before ':', '=', '@' or '\' in a name makes it part of the name.
       When a URL falls under an environment's base URL in the registry, that API's auth,
       headers and retry policy apply (-v names it; --no-auth drops the auth).
-      REST prints the response body; SSE and gRPC streams print one JSON object per line.
+      REST prints the response body; SSE and gRPC streams print one JSON object per line;
+      JSON-RPC prints the result (an error object exits 11 with its code, message and data).
+      JSON-RPC batch: join calls with a lone +, sent as one request, answers printed as an
+      array in call order: apx call calc.add a:=1 b:=2 + calc.subtract minuend:=5 subtrahend:=3
       """
   )
 
@@ -40,7 +43,8 @@ struct CallCommand: AsyncParsableCommand {
 
   @Argument(
     help: ArgumentHelp(
-      "Items: name=value, name:=json, name=@file, name:=@file, name=@-.path, name@file, Name:value, name==value.",
+      "Items: name=value, name:=json, name=@file, name:=@file, name=@-.path, name@file, Name:value, name==value; "
+        + "+ API.ENDPOINT [ITEM ...] adds a JSON-RPC call to a batch.",
       valueName: "ITEM"))
   var params: [String] = []
 

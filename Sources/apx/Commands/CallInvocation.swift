@@ -35,9 +35,36 @@ struct CallInvocation: Equatable {
   /// `--save API.ENDPOINT`: write this ad-hoc call into the registry once it succeeds.
   var save: String?
 
+  /// The lone argument that joins JSON-RPC calls into one batch request.
+  static let batchSeparator = "+"
+
+  /// The calls named on the command line: the target with its params, then one
+  /// `API.ENDPOINT ITEM...` group after each `+` (a JSON-RPC batch).
+  var calls: [(target: String, params: [String])] {
+    var groups: [(target: String, params: [String])] = [(target, [])]
+    var expectTarget = false
+    for word in params {
+      if word == Self.batchSeparator {
+        expectTarget = true
+      } else if expectTarget {
+        groups.append((word, []))
+        expectTarget = false
+      } else {
+        groups[groups.count - 1].params.append(word)
+      }
+    }
+    return groups
+  }
+
   /// Why these arguments cannot be used together (besides the global flags), or nil.
   var problem: String? {
     if let n = maxEvents, n < 1 { return "--max-events must be at least 1" }
+    if params.last == Self.batchSeparator {
+      return "a + must be followed by another call: + API.ENDPOINT [ITEM ...]"
+    }
+    if params.contains(Self.batchSeparator), data != nil {
+      return "-d cannot be used in a batch: give each call its parameters as items (name=value, name:=json)"
+    }
     if tokenStdin, data == "@-" || params.contains(where: { $0.contains("=@-") }) {
       return "--token-stdin reads stdin, so the body or a parameter cannot come from stdin too"
     }
@@ -56,6 +83,8 @@ struct CallInvocation: Equatable {
   func run() async throws {
     let context = Context.shared
     let registry = RegistryFiles(directories: context.registryDirectories(global.registry))
+    let calls = self.calls
+    if calls.count > 1 { return try await runBatch(calls, registry: registry, context: context) }
     let tokenOverride = try tokenStdin ? Self.readTokenFromStdin() : bearer
     let global = self.global
     var extraHeaders: [HeaderField] = []
@@ -95,18 +124,27 @@ struct CallInvocation: Equatable {
         environmentName: resolved.environmentName,
         values: values, data: body, headers: headers, timeout: global.timeout, maxEvents: maxEvents,
         maxAttemptsOverride: global.noRetry ? 1 : global.retry)
-      let printer = CallPrinter(context: context, settings: try OutputSettings.make(global, context: context))
       if global.verbose, let note = prepared.note { context.warn(note) }
-      try await HTTPSession.with(global.sessionOptions(context.environment)) { session in
-        // One token manager per run: concurrent calls share one refresh; the store persists tokens.
-        let tokens = TokenManager(
-          session: session, environment: context.environment,
-          store: TokenFileStore.standard(environment: context.environment), timeout: global.timeout)
+      try await Self.execute([request], global: global, context: context, tokenOverride: tokenOverride)
+    }
+  }
+
+  /// Runs one call, or several JSON-RPC calls as one batch, with output on stdout.
+  static func execute(
+    _ requests: [CallRequest], global: GlobalValues, context: Context, tokenOverride: String?
+  ) async throws {
+    let printer = CallPrinter(context: context, settings: try OutputSettings.make(global, context: context))
+    try await HTTPSession.with(global.sessionOptions(context.environment)) { session in
+      // One token manager per run: concurrent calls share one refresh; the store persists tokens.
+      let tokens = TokenManager(
+        session: session, environment: context.environment,
+        store: TokenFileStore.standard(environment: context.environment), timeout: global.timeout)
+      _ = try await GRPCSession.with(global.grpcSettings(context.environment)) { grpc in
         let executor = Executor(
-          session: session, environment: context.environment, tokens: tokens, tokenOverride: tokenOverride)
-        _ = try await GRPCSession.with(global.grpcSettings(context.environment)) {
-          try await executor.call(request, sink: printer)
-        }
+          session: session, grpc: grpc, environment: context.environment, tokens: tokens,
+          tokenOverride: tokenOverride)
+        if requests.count > 1 { return try await executor.call(batch: requests, sink: printer) }
+        return try await executor.call(requests[0], sink: printer)
       }
     }
     if let savePlan, let save {

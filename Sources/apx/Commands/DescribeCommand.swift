@@ -47,11 +47,10 @@ enum GRPCDescription {
       let resolved = try BaseURLResolver.resolve(
         api: api, environment: global.environment, override: global.baseURL, demo: demo,
         processEnvironment: context.environment)
-      return try await GRPCSession.with(global.grpcSettings(context.environment)) {
+      return try await GRPCSession.with(global.grpcSettings(context.environment)) { grpc in
         try await GRPCInspector.describe(
-          api: api, endpoint: endpoint, baseURL: resolved.baseURL, environment: context.environment,
-          settings: global.grpcSettings(context.environment), headers: global.headerFields,
-          timeout: global.timeout ?? 10)
+          api: api, endpoint: endpoint, baseURL: resolved.baseURL, environment: context.environment, session: grpc,
+          headers: global.headerFields, timeout: global.timeout ?? 10)
       }
     }
     let at = (members.firstIndex { $0.key == "method" } ?? members.count - 1) + 1
@@ -92,6 +91,11 @@ enum EndpointDescription {
     } else {
       m.append(JSONMember("method", .string(e.method)))
       m.append(JSONMember("path", .string(e.path)))
+    }
+    if let rpc = e.jsonrpc {
+      m.append(JSONMember("rpc_method", .string(rpc.rpcMethod)))
+      m.append(JSONMember("params_by", .string(rpc.paramsBy.rawValue)))
+      if rpc.notification { m.append(JSONMember("notification", .bool(true))) }
     }
     var params: [JSONValue] = []
     for p in e.params {

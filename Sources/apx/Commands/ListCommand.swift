@@ -82,16 +82,15 @@ struct ListCommand: AsyncParsableCommand {
       let base = try? BaseURLResolver.resolve(
         api: api, environment: global.environment, override: global.baseURL, demo: demo,
         processEnvironment: context.environment)
-      return try await GRPCSession.with(global.grpcSettings(context.environment)) {
+      return try await GRPCSession.with(global.grpcSettings(context.environment)) { grpc in
         var shapes: [String: String] = [:]
         var unreachable: String?
         for e in endpoints {
           guard let base, unreachable == nil || !Self.usesReflection(e) else { continue }
           do {
             let summary = try await GRPCInspector.describe(
-              api: api, endpoint: e, baseURL: base.baseURL, environment: context.environment,
-              settings: global.grpcSettings(context.environment), headers: global.headerFields,
-              timeout: global.timeout ?? 3)
+              api: api, endpoint: e, baseURL: base.baseURL, environment: context.environment, session: grpc,
+              headers: global.headerFields, timeout: global.timeout ?? 3)
             shapes[e.name] = summary.shape
           } catch let error as APXError {
             if Self.usesReflection(e) { unreachable = error.message }

@@ -161,15 +161,13 @@ struct RunCommand: AsyncParsableCommand {
         let tokens = TokenManager(
           session: session, environment: environment, store: TokenFileStore.standard(environment: environment),
           timeout: global.timeout)
-        let executor = Executor(session: session, environment: environment, tokens: tokens)
-        let runner = RecipeRunner(
-          recipe: recipe, targets: targets, executor: executor, options: options, journal: journal, observer: reporter,
-          runID: runID, resume: record, recipeDirectory: recipeDirectory)
-        // One gRPC session (schema cache, channels) for the whole run, like the one HTTP session.
-        try global.grpcSettings(environment).validate()
-        let grpcSession = GRPCSession(settings: global.grpcSettings(environment))
-        return await InterruptibleRun.run {
-          await GRPCSession.$current.withValue(grpcSession) { await runner.run(inputs: inputs) }
+        // One gRPC session (schema cache, clients) for the whole run, like the one HTTP session.
+        return try await GRPCSession.with(global.grpcSettings(environment)) { grpc in
+          let executor = Executor(session: session, grpc: grpc, environment: environment, tokens: tokens)
+          let runner = RecipeRunner(
+            recipe: recipe, targets: targets, executor: executor, options: options, journal: journal,
+            observer: reporter, runID: runID, resume: record, recipeDirectory: recipeDirectory)
+          return await InterruptibleRun.run { await runner.run(inputs: inputs) }
         }
       }
     }

@@ -96,6 +96,9 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       break  // drawn by the progress display when stderr is a terminal
     case .note(let text):
       context.warn("apx: \(text)")
+    case .finished(_, let attempts, let failure):
+      // The error itself is reported once, by the command; with -v say that a retry paid off.
+      if settings.verbose, failure == nil, attempts > 1 { context.warn("apx: succeeded on attempt \(attempts)") }
     case .batchEnd:
       // From now on this stream says when a chunk is done: flush then, not per item.
       flushesPerBatch = true

@@ -70,7 +70,8 @@ import Testing
           "progress": { "fraction": ".fraction" }
         },
         "rpc.add": {
-          "kind": "jsonrpc", "params": { "a": { "type": "number" }, "b": { "type": "number" } },
+          "kind": "jsonrpc", "rpc_method": "add", "params_by": "position",
+          "params": { "a": { "type": "number" }, "b": { "type": "number" } },
           "auth": { "type": "basic", "username": "admin", "password": "${env:PASS}" }
         },
         "gifs.search": {
@@ -217,6 +218,7 @@ import Testing
     #expect(e.params.map(\.location) == [.body, .body])
     #expect(e.params.map(\.type) == [.number, .number])
     #expect(e.auth == .basic(username: "admin", password: "${env:PASS}"))
+    #expect(e.jsonrpc == JSONRPCOptions(rpcMethod: "add", paramsBy: .position, notification: false))
   }
 
   @Test func apiKeyAuthShapes() throws {

@@ -88,8 +88,10 @@ struct GRPCSchemaSourceTests {
   @Test func describeGivesShapeAndTemplate() async throws {
     try await GRPCHarness.run { h in
       let endpoint = try h.endpoint("lessons.status")
-      let summary = try await GRPCInspector.describe(
-        api: h.api, endpoint: endpoint, baseURL: h.baseURL, environment: [:])
+      let summary = try await GRPCSession.with(GRPCSettings()) { grpc in
+        try await GRPCInspector.describe(
+          api: h.api, endpoint: endpoint, baseURL: h.baseURL, environment: [:], session: grpc)
+      }
       #expect(summary.shape == "server_streaming")
       #expect(summary.requestTemplate["lessonId"] == .string(""))
       #expect(summary.responseType == "classnotes.v1.ProcessingStatus")

@@ -22,6 +22,11 @@ final class GRPCEventLog: CallEventSink {
     all.compactMap { if case .note(let n) = $0 { n } else { nil } }
   }
 
+  /// `.retrying` events: the attempt about to start and why the previous one failed.
+  var retries: [(attempt: Int, reason: String)] {
+    all.compactMap { if case .retrying(let a, _, let r) = $0 { (a, r) } else { nil } }
+  }
+
   /// Attempt numbers of the `.requestSent` events.
   var attempts: [Int] {
     all.compactMap { if case .requestSent(_, _, _, let a) = $0 { a } else { nil } }
@@ -88,7 +93,8 @@ struct GRPCHarness: Sendable {
     _ endpoint: Endpoint, api: APIDefinition? = nil, values: [(String, JSONValue)] = [], data: String? = nil,
     headers: [HeaderField] = [], timeout: Double? = nil, maxEvents: Int? = nil, maxAttempts: Int? = nil,
     baseURL: String? = nil, tokens: (any TokenSource)? = nil, environment: [String: String] = [:],
-    settings: GRPCSettings = GRPCSettings(), log: GRPCEventLog = GRPCEventLog()
+    settings: GRPCSettings = GRPCSettings(), log: GRPCEventLog = GRPCEventLog(),
+    clock: any RetryClock = SystemRetryClock()
   ) async throws -> GRPCEventLog {
     let request = CallRequest(
       api: api ?? self.api, endpoint: endpoint, baseURL: baseURL ?? self.baseURL, environmentName: "demo",
@@ -98,8 +104,11 @@ struct GRPCHarness: Sendable {
     for (k, v) in environment { env[k] = v }
     let environmentCopy = env
     try await HTTPSession.with { session in
-      let executor = Executor(session: session, environment: environmentCopy, tokens: tokens)
-      _ = try await GRPCSession.with(settings) { try await executor.call(request, sink: log) }
+      _ = try await GRPCSession.with(settings) { grpc in
+        let executor = Executor(
+          session: session, grpc: grpc, environment: environmentCopy, tokens: tokens, clock: clock)
+        return try await executor.call(request, sink: log)
+      }
     }
     return log
   }

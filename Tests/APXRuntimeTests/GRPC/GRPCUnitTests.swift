@@ -53,18 +53,19 @@ struct GRPCUnitTests {
     #expect(header.dependencies == ["b.proto"])
   }
 
-  @Test func retryPolicyIsNeverBuiltForOneAttemptOrNoCodes() throws {
-    let one = try APXCore.RetryPolicy(maxAttempts: 1)
-    #expect(GRPCRetry.make(one, codes: [.unavailable]) == nil)
-    let four = try APXCore.RetryPolicy(maxAttempts: 4, initialDelay: 0, maxDelay: 0)
-    #expect(GRPCRetry.make(four, codes: []) == nil)
-    // Zero delays would trap in GRPCCore: they become 1 ms.
-    let policy = GRPCRetry.make(four, codes: [.unavailable])
-    #expect(policy?.initialBackoff == .milliseconds(1))
-    #expect(policy?.maxBackoff == .milliseconds(1))
-    #expect(policy?.maxAttempts == 4)
-    let many = try APXCore.RetryPolicy(maxAttempts: 50)
-    #expect(GRPCRetry.make(many, codes: [.unavailable])?.maxAttempts == 5)
+  @Test func grpcRetryDecisionsUseStatusCodesAndAllowManyAttempts() throws {
+    // apx's own retry layer decides: no cap at GRPCCore's 5 attempts.
+    var policy = try APXCore.RetryPolicy(maxAttempts: 10, initialDelay: 0, maxDelay: 0)
+    policy.retryOnGRPCCodes = [14]
+    var random = SystemRandomNumberGenerator()
+    #expect(
+      policy.decide(afterAttempt: 7, outcome: .grpcStatus(14), retrySafe: true, random: &random) == .retry(after: 0))
+    #expect(
+      policy.decide(afterAttempt: 1, outcome: .grpcStatus(5), retrySafe: true, random: &random)
+        == .giveUp(.grpcStatusNotRetryable(5)))
+    #expect(
+      policy.decide(afterAttempt: 10, outcome: .grpcStatus(14), retrySafe: true, random: &random)
+        == .giveUp(.attemptsExhausted(maxAttempts: 10)))
   }
 
   @Test func unknownRetryCodeNamesAreRegistryErrors() {
