@@ -53,6 +53,11 @@ public enum RegistryWriter {
       if e.kind != .jsonrpc || e.path != "/" { m.append(JSONMember("path", .string(e.path))) }
       if let d = e.description { m.append(JSONMember("description", .string(d))) }
     }
+    if let rpc = e.jsonrpc, e.kind == .jsonrpc {
+      m.append(JSONMember("rpc_method", .string(rpc.rpcMethod)))
+      if rpc.paramsBy != .name { m.append(JSONMember("params_by", .string(rpc.paramsBy.rawValue))) }
+      if rpc.notification { m.append(JSONMember("notification", .bool(true))) }
+    }
     if e.idempotent { m.append(JSONMember("idempotent", .bool(true))) }
     if e.idempotencyKey { m.append(JSONMember("idempotency_key", .bool(true))) }
     if let b = e.bodyEncoding { m.append(JSONMember("body", .string(b.rawValue))) }

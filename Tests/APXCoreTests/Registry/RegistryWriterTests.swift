@@ -34,6 +34,7 @@ import Testing
       for (a, b) in zip(original.endpoints, reloaded.endpoints) {
         #expect(a.params == b.params, "\(a.name)")
         #expect(a.sse == b.sse && a.grpc == b.grpc && a.expectStatus == b.expectStatus, "\(a.name)")
+        #expect(a.jsonrpc == b.jsonrpc, "\(a.name)")
       }
     }
   }
