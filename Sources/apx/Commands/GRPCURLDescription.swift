@@ -25,10 +25,10 @@ enum GRPCURLDescription {
       ])
     }
     let made = try AdHocGRPCEndpoint.make(url: url, items: [], schema: .reflection)
-    let found = try await GRPCSession.with(settings) {
+    let found = try await GRPCSession.with(settings) { grpc in
       try await GRPCInspector.describe(
         api: made.api, endpoint: made.endpoint, baseURL: url.origin, environment: Context.shared.environment,
-        settings: settings, headers: global.headerFields, timeout: timeout)
+        session: grpc, headers: global.headerFields, timeout: timeout)
     }
     return summary(found, url: url)
   }
