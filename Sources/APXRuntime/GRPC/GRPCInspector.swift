@@ -105,7 +105,7 @@ public enum GRPCInspector {
   public static func listMethods(
     schema: SchemaSource, registryFile: String, environment: [String: String]
   ) async throws -> [GRPCMethodSummary] {
-    let loader = SchemaLoader(cache: GRPCSession().schemas, environment: environment)
+    let loader = SchemaLoader(cache: SchemaCache(), environment: environment)
     // The target only keys reflection schemas in the cache; file schemas never connect.
     let pool = try await loader.pool(
       schema, service: "", registryFile: registryFile, target: try GRPCTarget(parsing: "grpc://127.0.0.1:1"),
