@@ -127,6 +127,10 @@ struct CallInvocation: Equatable {
       if global.verbose, let note = prepared.note { context.warn(note) }
       try await Self.execute([request], global: global, context: context, tokenOverride: tokenOverride)
     }
+    if let savePlan, let save {
+      try AdHocSave.write(savePlan)
+      context.warn("apx: saved as \(save) in \(savePlan.path); call it with: apx call \(save)")
+    }
   }
 
   /// Runs one call, or several JSON-RPC calls as one batch, with output on stdout.
@@ -146,10 +150,6 @@ struct CallInvocation: Equatable {
         if requests.count > 1 { return try await executor.call(batch: requests, sink: printer) }
         return try await executor.call(requests[0], sink: printer)
       }
-    }
-    if let savePlan, let save {
-      try AdHocSave.write(savePlan)
-      context.warn("apx: saved as \(save) in \(savePlan.path); call it with: apx call \(save)")
     }
   }
 

@@ -151,7 +151,10 @@ struct ImportOpenAPICommand: AsyncParsableCommand {
     if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
       if insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
       let fetched = try await DocumentFetcher.fetch(
-        source, options: HTTPSessionOptions(insecure: insecure, caCertificatePath: cacert), timeout: timeout,
+        source,
+        options: HTTPSessionOptions(
+          insecure: insecure, caCertificatePath: cacert, trust: TrustStore.from(environment: context.environment)),
+        timeout: timeout,
         maxBytes: DescriptionReader.maxBytes)
       bytes = fetched.bytes
       sourceURL = fetched.finalURL
