@@ -28,6 +28,16 @@ struct AdHocStreamTests {
     }
   }
 
+  @Test func aStreamClosedWithoutAFinalEventEndsWithANoteNotSilently() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(["call", "--sse", server.httpBaseURL + "/api/v2/bench/events?count=5"])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(try SSEWatchTests.lines(r.stdout).count == 5)
+      #expect(r.stderr.contains("the server closed the stream after 5 events; not reconnecting"), "\(r.stderr)")
+      #expect(r.stderr.contains("--until-event NAME"), "\(r.stderr)")
+    }
+  }
+
   @Test func untilEventNeedsAStream() async throws {
     let r = try await APXProcess.run(["call", "http://127.0.0.1:1/x", "--until-event", "done"])
     #expect(r.status == 2 && r.stderr.contains("--sse"), "\(r.stderr)")

@@ -2,7 +2,7 @@ import Hummingbird
 
 extension ImportFaults {
   /// Faults chosen by query parameters (`row_delay_ms`, `drop_every`, `drop_mode`,
-  /// `refuse_stream`, `fail_at`) or the matching `X-Demo-*` headers; the query wins.
+  /// `refuse_stream`, `fail_at`, `ignore_last_event_id`) or the matching `X-Demo-*` headers; the query wins.
   init(request: Request, defaultRowDelay: Double) throws {
     func value(_ query: String, _ header: String) -> String? {
       request.query(query) ?? request.header(header)
@@ -36,5 +36,8 @@ extension ImportFaults {
       refuseStream = !["0", "false", "no"].contains(refuse.lowercased())
     }
     failAt = try number("fail_at", "X-Demo-Fail-At", in: 0...1)
+    if let replay = value("ignore_last_event_id", "X-Demo-Ignore-Last-Event-Id") {
+      ignoreLastEventID = !["0", "false", "no"].contains(replay.lowercased())
+    }
   }
 }

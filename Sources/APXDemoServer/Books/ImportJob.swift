@@ -12,6 +12,8 @@ struct ImportFaults: Sendable {
   var refuseStream = false
   /// Fraction of rows (0...1) at which the job fails.
   var failAt: Double?
+  /// Ignore `Last-Event-ID` and replay the stream from its first event, as some servers do.
+  var ignoreLastEventID = false
 }
 
 /// Life-cycle states of an import job.

@@ -33,7 +33,8 @@ struct ImportStream: Sendable {
         headers: [.retryAfter: "1"])
     }
     stats.update { $0.streamConnections += 1 }
-    let alreadySent = Self.sequence(ofLastEventID: request.header("Last-Event-ID"))
+    let alreadySent =
+      job.faults.ignoreLastEventID ? 0 : Self.sequence(ofLastEventID: request.header("Last-Event-ID"))
     let keepAlive = try request.intQuery("keepalive_ms", in: 10...600_000, default: 0)
     let keepAliveInterval = keepAlive > 0 ? .milliseconds(keepAlive) : Self.keepAliveInterval
     var headers: HTTPFields = [

@@ -133,8 +133,16 @@ struct SSEConnection: Transport {
           hint: "a stream of large documents is better fetched as a REST body (apx call -o raw streams any size)")
       }
       if batch.isEmpty { continue }
-      stream.deliveredEvents = true
-      stream.schedule.eventReceived()
+      // Only a new event proves the stream moved on: a server that resends old ids after a
+      // reconnection (dropped as duplicates) must count as failing, so backoff and
+      // max_failures apply instead of reconnecting ten times a second for ever.
+      let deliveredBefore = stream.delivery.delivered
+      defer {
+        if stream.delivery.delivered > deliveredBefore {
+          stream.deliveredEvents = true
+          stream.schedule.eventReceived()
+        }
+      }
       for event in batch {
         if try stream.delivery.deliver(event, to: sink) == .stop {
           try sink.receive(.batchEnd)
@@ -143,7 +151,16 @@ struct SSEConnection: Transport {
       }
       try sink.receive(.batchEnd)
     }
-    if !endsWithEvent { return CallOutcome(status: status, headers: headers) }
+    if !endsWithEvent {
+      // Without until_event apx cannot tell a finished stream from a cut one, and reconnecting
+      // a finite stream would never end: stop, but say so rather than end silently.
+      try sink.receive(
+        .note(
+          "\(endpointName): the server closed the stream after \(stream.delivery.delivered) event"
+            + "\(stream.delivery.delivered == 1 ? "" : "s"); not reconnecting, since no final event is declared "
+            + "(declare until_event in the registry, or pass --until-event NAME, to follow it to that event)"))
+      return CallOutcome(status: status, headers: headers)
+    }
     throw interrupted(
       "the stream ended before its final event", error: nil, outcome: .connectionFailure,
       message: "\(endpointName): the stream ended before its final event")

@@ -96,6 +96,31 @@ struct SSEWatchTests {
     }
   }
 
+  @Test("reconnections that only bring back old events count as failures: backoff, then give up")
+  func replayingServerCountsAsFailing() async throws {
+    try await WatchHarness.run { h in
+      let api = try WatchHarness.booksAPI(replacing: [
+        (WatchHarness.reconnectBlock, #""reconnect": { "delays": [0.25, 0.5], "max_failures": 3 }"#)
+      ])
+      // Every connection is cut after 3 events and, ignoring Last-Event-ID, starts again from the first.
+      let job = try await h.createImport(rows: 20, query: "row_delay_ms=1&drop_every=3&ignore_last_event_id=1")
+      var request = try h.watchRequest(api, jobID: job, timeout: 20)
+      request.endpoint.sse?.fallback = nil
+      let sleeper = RecordingSleeper()
+      let log = WatchEventLog()
+      let error = await #expect(throws: APXError.self) {
+        _ = try await h.watch(sleeper).run(request, sink: log)
+      }
+      // Not a timeout after hundreds of reconnections: the failures were counted.
+      #expect(error?.status == .network)
+      #expect(error?.message.contains("3 connection attempts in a row failed") == true)
+      #expect(sleeper.recorded.count == 3)
+      // The replayed events were dropped, never printed twice.
+      #expect(log.messages.count == 3)
+      #expect(h.server.stats.streamConnections == 4)
+    }
+  }
+
   @Test("a failing job ends with remoteFailure and the event's message")
   func failingJob() async throws {
     try await WatchHarness.run { h in
