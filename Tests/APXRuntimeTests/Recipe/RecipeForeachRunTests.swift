@@ -82,10 +82,12 @@ struct RecipeForeachRunTests {
       #expect(first.failure != nil, "item 5 fails its first attempt")
       #expect(first.failure?.message.contains("503") == true, "\(first.failure?.message ?? "")")
       #expect(!first.interrupted)
-      // Items before 5 finished; none after the ones in flight started; the ones in flight finished.
+      // Items before 5 finished and the ones in flight finished. Which later items had started
+      // before the failure arrived depends on timing (with concurrency 3, r6 and r7 may finish
+      // while r5 is still in flight, freeing a slot for r8): the resume checks below are what
+      // must hold whatever started.
       let afterFirst = server.stats.flakyAttempts
       #expect(afterFirst["r5"] == 1)
-      #expect(afterFirst["r8"] == nil && afterFirst["r9"] == nil, "no item starts after a failure: \(afterFirst)")
       #expect(afterFirst.values.allSatisfy { $0 == 1 })
 
       let record = try RecipeJournalRecord.read(path: journal.path)
