@@ -173,13 +173,13 @@ _apx() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    call|list|describe|validate|import|demo|completions|auth|run|help)
+    call|list|describe|validate|import|demo|completions|manual|auth|run|help)
         # Offer subcommand argument completions
         "_apx_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'call list describe validate import demo completions auth run help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'call list describe validate import demo completions manual auth run help' -- "${cur}"))
         ;;
     esac
 }
@@ -595,6 +595,14 @@ _apx_completions() {
     repeating_options=()
     non_repeating_options=()
     __apx_offer_flags_options 1
+}
+
+_apx_manual() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __apx_offer_flags_options 0
 }
 
 _apx_auth() {

@@ -57,6 +57,7 @@ _apx() {
             'import:Write a registry file from an OpenAPI/Swagger description or a gRPC schema.'
             'demo:Run the embedded demo backend (books, gifs, classnotes gRPC) on 127.0.0.1 until Ctrl-C.'
             'completions:Print a shell completion script (bash, zsh or fish).'
+            'manual:Print apx'\''s man page (roff) built from every command'\''s help.'
             'auth:Manage stored tokens (OAuth2 client credentials, token commands).'
             'run:Run a recipe: chained calls with their data flowing forward; prints the recipe'\''s output as JSON.'
             'help:Show subcommand help information.'
@@ -65,7 +66,7 @@ _apx() {
         ;;
     arg)
         case "${words[1]}" in
-        call|list|describe|validate|import|demo|completions|auth|run|help)
+        call|list|describe|validate|import|demo|completions|manual|auth|run|help)
             "_apx_${words[1]}" && ret=0
             ;;
         esac
@@ -313,6 +314,17 @@ _apx_completions() {
     local -i ret=1
     local -ar arg_specs=(
         ':SHELL:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_manual() {
+    local -i ret=1
+    local -ar arg_specs=(
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

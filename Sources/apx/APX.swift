@@ -22,12 +22,13 @@ struct APX: AsyncParsableCommand {
         apx call --demo books.capabilities.get
         apx list
       Exit codes: 0 ok, 2 usage, 3 invalid registry/recipe, 4 HTTP 4xx, 5 HTTP 5xx, 6 network,
-      7 timeout, 8 auth, 9 expectation failed, 10 remote failure, 64+N gRPC status N, 130 interrupted.
+      7 timeout, 8 auth, 9 expectation failed, 10 remote failure, 11 JSON-RPC error, 64+N gRPC status N,
+      130 interrupted.
       """,
     version: APXVersionText.text,
     subcommands: [
       CallCommand.self, ListCommand.self, DescribeCommand.self, ValidateCommand.self, ImportCommand.self,
-      DemoCommand.self, CompletionsCommand.self, AuthCommand.self, RunCommand.self,
+      DemoCommand.self, CompletionsCommand.self, ManualCommand.self, AuthCommand.self, RunCommand.self,
     ]
   )
 }

@@ -9,9 +9,11 @@ cd "$(dirname "$0")/../.."
 # Then non-PIE (--no-pie): an executable at a fixed address needs no relative relocations at all;
 # perf showed _dl_relocate_object and its copy-on-write page faults at 15% of a small call's CPU
 # even packed. The cost: no ASLR for apx's own code (libraries, stack and heap are still randomised).
+# macOS has the Swift runtime in the OS (no static stdlib) and its own linker: neither applies.
 LINK=()
 if [ "$(uname -s)" = Linux ]; then
-  LINK=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-pie -Xlinker --no-export-dynamic)
+  LINK=(--static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-pie
+    -Xlinker --no-export-dynamic)
 fi
-swift build -c release --static-swift-stdlib --scratch-path "${SCRATCH:-.build-release}" --product apx "${LINK[@]}"
-echo ".build-release/release/apx"
+swift build -c release --scratch-path "${SCRATCH:-.build-release}" --product apx "${LINK[@]}"
+echo "${SCRATCH:-.build-release}/release/apx"

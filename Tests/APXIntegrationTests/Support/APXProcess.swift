@@ -30,10 +30,10 @@ enum APXProcess {
 
   static func run(
     _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil, timeout: Double = 60,
-    currentDirectory: URL? = nil
+    currentDirectory: URL? = nil, executable: URL? = nil
   ) async throws -> APXResult {
     let process = Process()
-    process.executableURL = binary
+    process.executableURL = executable ?? binary
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     // A private state dir per run unless the test chooses one: no test sees another's tokens.

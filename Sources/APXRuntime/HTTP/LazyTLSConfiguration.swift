@@ -1,0 +1,39 @@
+import APXCore
+import NIOConcurrencyHelpers
+import NIOSSL
+
+/// The TLS configuration of a session's https requests, built once on first use and shared by
+/// every request after it. Built late so that a call over plain http never reads certificate
+/// files; nil when the defaults apply (system store, verification on).
+final class LazyTLSConfiguration: Sendable {
+  private let options: HTTPSessionOptions
+  private let built = NIOLockedValueBox<Result<TLSConfiguration?, APXError>?>(nil)
+
+  init(_ options: HTTPSessionOptions) { self.options = options }
+
+  /// The configuration, or the usage error that reading `--cacert`, `SSL_CERT_FILE` or
+  /// `SSL_CERT_DIR` gave (the same error for every request of the session).
+  func configuration() throws(APXError) -> TLSConfiguration? {
+    let result = built.withLockedValue { cached in
+      if let cached { return cached }
+      let made = Result(catching: { () throws(APXError) -> TLSConfiguration? in try Self.make(options) })
+      cached = made
+      return made
+    }
+    return try result.get()
+  }
+
+  private static func make(_ options: HTTPSessionOptions) throws(APXError) -> TLSConfiguration? {
+    guard options.insecure || options.caCertificatePath != nil || options.trust.replacesSystemStore else { return nil }
+    var tls = TLSConfiguration.makeClientConfiguration()
+    if options.insecure { tls.certificateVerification = .none }
+    if let replaced = try options.trust.load() { tls.trustRoots = .certificates(replaced.flatMap(\.certificates)) }
+    if let ca = options.caCertificatePath {
+      guard let certs = try? NIOSSLCertificate.fromPEMFile(ca), !certs.isEmpty else {
+        throw APXError(.usage, "cannot read the CA certificate \(ca)", hint: "pass a PEM file to --cacert")
+      }
+      tls.additionalTrustRoots = [.certificates(certs)]
+    }
+    return tls
+  }
+}
