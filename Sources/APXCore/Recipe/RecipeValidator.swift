@@ -138,7 +138,7 @@ public struct RecipeValidator {
 
   /// A batch step and each of its calls are JSON-RPC endpoints of one API, each binding its parameters.
   private mutating func checkBatch(_ step: RecipeStep, _ endpoint: Endpoint) {
-    guard endpoint.kind == .jsonrpc else {
+    guard endpoint.kind.batches else {
       fail(
         step.documentPath + [.key("batch")],
         "only JSON-RPC calls can be batched, but \(step.call) is \(endpoint.kind.rawValue)",
@@ -147,11 +147,11 @@ public struct RecipeValidator {
     }
     for member in step.batch {
       guard let target = checkTarget(member) else { continue }
-      if target.kind != .jsonrpc || member.api != step.api {
+      if target.kind != endpoint.kind || member.api != step.api {
         fail(
           member.documentPath + [.key("call")],
           "a batch holds JSON-RPC calls of one API (\(step.api)), but \(member.call) is "
-            + (target.kind != .jsonrpc ? target.kind.rawValue : "of the API \(member.api)"),
+            + (target.kind != endpoint.kind ? target.kind.rawValue : "of the API \(member.api)"),
           hint: "move it to a step of its own")
         continue
       }
@@ -161,7 +161,7 @@ public struct RecipeValidator {
 
   private mutating func checkParams(_ step: RecipeStep, _ endpoint: Endpoint) {
     let p = step.documentPath + [.key("with")]
-    let open = endpoint.kind == .grpc && endpoint.params.isEmpty
+    let open = endpoint.kind.fieldsFromSchema && endpoint.params.isEmpty
     for member in step.with {
       guard let param = endpoint.param(named: member.key) else {
         if open { continue }
@@ -243,12 +243,12 @@ public struct RecipeValidator {
   }
 
   private mutating func checkStreamOptions(_ step: RecipeStep, _ endpoint: Endpoint) {
-    if step.maxEvents != nil, endpoint.kind == .rest || endpoint.kind == .jsonrpc {
+    if step.maxEvents != nil, !endpoint.resultShape.stream {
       fail(
         step.documentPath + [.key("max_events")],
         "max_events applies to streams, but \(step.call) is a \(endpoint.kind.rawValue) call")
     }
-    if step.until != nil, step.foreach != nil, endpoint.kind == .rest || endpoint.kind == .jsonrpc {
+    if step.until != nil, step.foreach != nil, !endpoint.resultShape.stream {
       fail(
         step.documentPath + [.key("until")], "a foreach step cannot also repeat its call with until",
         hint: "split it into two steps")
@@ -319,8 +319,7 @@ public struct RecipeValidator {
   }
 
   static func isStream(_ endpoint: Endpoint?) -> Bool {
-    guard let endpoint else { return false }
-    return endpoint.kind == .sse || endpoint.kind == .grpc
+    endpoint?.resultShape.stream ?? false
   }
 
   /// Checks every reference inside `value`; `stepIndex` is the index of the
@@ -443,11 +442,7 @@ public struct RecipeValidator {
     }
     guard let fieldStep = fieldSteps.first, case .key(let field) = fieldStep.kind else { return }
     var fields = ["status", "headers", "skipped", "error"]
-    switch endpoints[id]?.kind {
-    case .rest?, .jsonrpc?: fields += ["body"]
-    case .sse?: fields += ["events", "last", "count"]
-    case .grpc?, nil: fields += ["body", "events", "last", "count"]
-    }
+    fields += (endpoints[id]?.resultShape ?? .any).fields
     fields += step.capture.map(\.name)
     if !fields.contains(field) {
       fail(

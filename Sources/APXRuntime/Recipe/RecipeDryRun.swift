@@ -72,7 +72,7 @@ public struct RecipeDryRun: Sendable {
           HeaderField(member.key, Template.interpolated(try Template.renderStrings(in: member.value, resolve: resolve)))
         )
       }
-      if endpoint.kind == .grpc {
+      if !endpoint.kind.isHTTPRequest {
         members.append(
           JSONMember("grpc", .string((endpoint.grpc.map { "\($0.service)/\($0.method)" }) ?? endpoint.name)))
         members.append(JSONMember("url", .string(mask.mask(target.baseURL))))

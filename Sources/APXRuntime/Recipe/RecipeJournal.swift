@@ -13,14 +13,10 @@ import Synchronization
 /// The journal of one recipe run: JSON lines in `<state>/runs/<run-id>.jsonl`
 /// (mode 0600), written as the run goes (one `write` per line, so a killed
 /// process loses nothing) and fsync'd after the steps and loop items that are
-/// not safe to repeat (see `RecipeRunner.safeToRepeat`), with secrets masked. `apx run --resume` reads it back to skip finished steps
-/// and to resume a stream from its last event.
-///
-/// Lines: `{"type":"start",…}` once per start or resume, `{"type":"step",…}`
-/// per finished step, `{"type":"event",…}` per stream item,
-/// `{"type":"item","step":…,"index":…,"of":…,"result":…}` per finished
-/// foreach item (`result` only when a later step or the output reads it),
-/// `{"type":"end",…}` when the run stops (`state` ok, failed or interrupted).
+/// not safe to repeat (see `RecipeRunner.safeToRepeat`), with secrets masked.
+/// `apx run --resume` reads it back (`RecipeJournalRecord`) to skip finished
+/// steps and items and to resume a stream from its last event. The lines are
+/// `RecipeJournalEntry` values: that type is the format's one encoder and decoder.
 public final class RecipeJournal: Sendable {
   /// The run's id (the file name without `.jsonl`).
   public let runID: String
@@ -60,8 +56,8 @@ public final class RecipeJournal: Sendable {
   public func addSecret(_ secret: String) { mask.withLock { $0.add(secret) } }
 
   /// Appends one line (masked); `sync` forces it to disk.
-  public func append(_ value: JSONValue, sync: Bool = false) {
-    let text = mask.withLock { $0.mask(value.compactJSON) } + "\n"
+  public func append(_ entry: RecipeJournalEntry, sync: Bool = false) {
+    let text = mask.withLock { $0.mask(entry.json.compactJSON) } + "\n"
     var bytes = Array(text.utf8)
     bytes.withUnsafeMutableBytes { raw in
       var offset = 0
@@ -127,41 +123,38 @@ public struct RecipeJournalRecord: Sendable {
     var sawStart = false
     for line in bytes.split(separator: UInt8(ascii: "\n")) {
       // A line cut short by a crash is skipped, not fatal.
-      guard let value = try? JSONParser.parse(Array(line)) else { continue }
-      switch value["type"]?.stringValue {
-      case "start":
+      guard let value = try? JSONParser.parse(Array(line)), let entry = RecipeJournalEntry(json: value) else {
+        continue
+      }
+      switch entry {
+      case .start(let start):
         if !sawStart {
-          record.recipePath = value["recipe"]?.stringValue ?? ""
-          record.inputs = value["inputs"]?.objectMembers ?? []
-          record.secretInputs = value["secret_inputs"]?.arrayValue?.compactMap(\.stringValue) ?? []
+          record.recipePath = start.recipePath
+          record.inputs = start.inputs
+          record.secretInputs = start.secretInputs
           sawStart = true
         }
         record.completed = false
         record.lastState = nil
-      case "step":
-        guard let id = value["id"]?.stringValue else { continue }
-        let state = value["state"]?.stringValue
-        if state == "ok" || state == "skipped" {
-          record.finished[id] = value["result"] ?? .null
+      case .step(let id, let state, let result, _):
+        if state == .ok || state == .skipped {
+          record.finished[id] = result
           record.partialEvents[id] = nil
           record.finishedItems[id] = nil
         }
-      case "item":
-        guard let id = value["step"]?.stringValue, let index = value["index"]?.intValue,
-          let count = value["of"]?.intValue, index >= 0, index < count
-        else { continue }
+      case .item(let id, let index, let count, let result):
+        guard index >= 0, index < count else { continue }
         if record.finishedItems[id]?.count != count {
           // The loop's list changed size between runs: indexes no longer name the same items.
           record.finishedItems[id] = RecipeFinishedItems(count: count)
         }
-        record.finishedItems[id]?.results[index] = value["result"] ?? .null
-      case "event":
-        guard let id = value["step"]?.stringValue, let item = value["item"] else { continue }
+        record.finishedItems[id]?.results[index] = result ?? .null
+      case .event(let id, let item):
         record.partialEvents[id, default: []].append(item)
-      case "end":
-        record.lastState = value["state"]?.stringValue
-        record.completed = record.lastState == "ok"
-      default:
+      case .end(let state, _):
+        record.lastState = state
+        record.completed = state == "ok"
+      case .interrupted:
         continue
       }
     }

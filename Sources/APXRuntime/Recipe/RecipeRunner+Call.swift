@@ -12,6 +12,9 @@ extension RecipeRunner {
 
   /// What one call of a step produced.
   struct CallResult: Sendable {
+    /// The call's result, typed.
+    var call: RecipeCallResult
+    /// `call.json`, which checks, captures and later steps read.
     var result: JSONValue
     var checks: [CheckOutcome]
   }
@@ -25,7 +28,8 @@ extension RecipeRunner {
       step, target: target, endpoint: endpoint, scope: scope,
       resumeFrom: streamJournal ? resume?.partialEvents[step.id] : nil)
     let retention = (laterRetention[step.id] ?? .none).union(recipe.ownRetention(of: step))
-    let isStream = endpoint.kind == .sse || endpoint.kind == .grpc
+    let shape = endpoint.resultShape
+    let isStream = shape.stream
     let untilCheck: (@Sendable (JSONValue) throws -> Bool)?
     if isStream, let until = step.until {
       untilCheck = { item in try RecipeCheckEvaluator.holds(until, on: item, resolve: scope.resolve) }
@@ -40,15 +44,13 @@ extension RecipeRunner {
     var onItem: (@Sendable (JSONValue) -> Void)?
     if isStream {
       onItem = { (item: JSONValue) -> Void in
-        journal?.append(
-          .object([JSONMember("type", .string("event")), JSONMember("step", .string(stepID)), JSONMember("item", item)])
-        )
+        journal?.append(.event(step: stepID, item: item))
         observer?.streamItem(step, item: item)
         if let n = counter?.increment() { observer?.stepProgress(step, done: n, total: nil) }
       }
     }
     let capture = StepCapture(
-      keepBody: retention != .none || endpoint.kind == .grpc, keepEvents: retention.keeps("events"),
+      keepBody: retention != .none && shape.body == .responseBytes, keepEvents: retention.keeps("events"),
       resumed: resumed, resumedEventID: Self.lastEventID(in: resumed), until: untilCheck, onItem: onItem,
       transportLog: options.transportLog)
     var status: Int?
@@ -63,15 +65,13 @@ extension RecipeRunner {
       status = nil
     }
     try Task.checkCancellation()
-    var result = capture.result(kind: endpoint.kind, status: status ?? (isStream ? 200 : nil))
-    if case .object(var members) = result {
-      for c in step.capture {
-        let value = (try? c.path.selectValue(in: result)) ?? nil
-        members.append(JSONMember(c.name, value ?? .null))
-      }
-      result = .object(members)
+    var call = capture.result(shape: shape, status: status ?? (isStream ? 200 : nil))
+    let uncaptured = call.json
+    call.captures = step.capture.map { c in
+      JSONMember(c.name, ((try? c.path.selectValue(in: uncaptured)) ?? nil) ?? .null)
     }
-    return CallResult(result: result, checks: try evaluateExpect(step, result: result, scope: scope))
+    let result = call.json
+    return CallResult(call: call, result: result, checks: try evaluateExpect(step, result: result, scope: scope))
   }
 
   /// The requests of a batch step's further calls (`batch`), rendered in `scope`.

@@ -88,10 +88,7 @@ extension RecipeRunner {
     func failed(_ index: Int, _ error: APXError) {
       failures.append(error)
       if keep {
-        results[index] = .object([
-          JSONMember("status", .null),
-          JSONMember("error", .object([JSONMember("message", .string(error.message))])),
-        ])
+        results[index] = RecipeStepResult.failed(error.message)
       }
       if !step.continueOnError, stopping == nil { stopping = error }
     }
@@ -129,7 +126,7 @@ extension RecipeRunner {
               continue
             }
             if !holds {
-              let result = JSONValue.object([JSONMember("status", .null), JSONMember("skipped", .bool(true))])
+              let result = RecipeStepResult.skipped
               if keep { results[index] = result }
               skipped += 1
               done += 1
@@ -165,15 +162,10 @@ extension RecipeRunner {
           if let kept { results[index] = kept }
           if result.checks.allSatisfy(\.passed) {
             // Finished: a resumed run skips it. (An item that failed a check runs again, like a failed step.)
-            var line = [
-              JSONMember("type", .string("item")), JSONMember("step", .string(step.id)),
-              JSONMember("index", .int(index)), JSONMember("of", .int(items.count)),
-            ]
-            if let kept { line.append(JSONMember("result", kept)) }
             unsynced += 1
             let sync = syncItems && unsynced >= Self.itemSyncBatch
             if sync { unsynced = 0 }
-            journal?.append(.object(line), sync: sync)
+            journal?.append(.item(step: step.id, index: index, of: items.count, result: kept), sync: sync)
           }
           observer?.itemFinished(step, index: index, result: result.result)
         } else if let error {

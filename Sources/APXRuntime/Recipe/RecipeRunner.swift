@@ -79,14 +79,12 @@ public struct RecipeRunner: Sendable {
         let apx = Self.apxError(error, step: step)
         if apx.status == .interrupted {
           interrupted = true
-          journal?.append(.object([JSONMember("type", .string("interrupted")), JSONMember("step", .string(step.id))]))
+          journal?.append(.interrupted(step: step.id))
           break
         }
         record = RecipeStepRecord(
           id: step.id, call: step.call, state: .failed,
-          result: .object([
-            JSONMember("status", .null), JSONMember("error", .object([JSONMember("message", .string(apx.message))])),
-          ]), checks: [], duration: 0, error: apx, calls: 1)
+          result: RecipeStepResult.failed(apx.message), checks: [], duration: 0, error: apx, calls: 1)
       }
       record.duration = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
       if Task.isCancelled, record.state == .failed {
@@ -97,11 +95,8 @@ public struct RecipeRunner: Sendable {
       scope.steps[step.id] = kept
       checks += record.checks
       journal?.append(
-        .object([
-          JSONMember("type", .string("step")), JSONMember("id", .string(step.id)),
-          JSONMember("state", .string(record.state.rawValue)), JSONMember("result", kept),
-          JSONMember("duration_ms", .int(Int(record.duration * 1000))),
-        ]), sync: !safeToRepeat(step))
+        .step(id: step.id, state: record.state, result: kept, durationMs: Int(record.duration * 1000)),
+        sync: !safeToRepeat(step))
       observer?.stepFinished(step, record: record)
       records.append(record)
       if record.state == .failed {
@@ -126,11 +121,7 @@ public struct RecipeRunner: Sendable {
       }
     }
     let state = interrupted ? "interrupted" : (failure == nil ? "ok" : "failed")
-    journal?.append(
-      .object([
-        JSONMember("type", .string("end")), JSONMember("state", .string(state)),
-        JSONMember("at", .string(RecipeJournal.timestamp())),
-      ]), sync: true)
+    journal?.append(.end(state: state, at: RecipeJournal.timestamp()), sync: true)
     return RecipeRunResult(output: output, records: records, checks: checks, failure: failure, interrupted: interrupted)
   }
 
@@ -142,7 +133,7 @@ public struct RecipeRunner: Sendable {
       if !holds {
         return RecipeStepRecord(
           id: step.id, call: step.call, state: .skipped,
-          result: .object([JSONMember("status", .null), JSONMember("skipped", .bool(true))]), checks: [], duration: 0,
+          result: RecipeStepResult.skipped, checks: [], duration: 0,
           error: nil, calls: 0)
       }
     }
@@ -154,7 +145,7 @@ public struct RecipeRunner: Sendable {
     if step.foreach != nil {
       return try await runForeach(step, target: target, endpoint: endpoint, scope: scope)
     }
-    if step.until != nil, endpoint.kind == .rest || endpoint.kind == .jsonrpc {
+    if step.until != nil, !endpoint.resultShape.stream {
       return try await runRepeated(step, target: target, endpoint: endpoint, scope: scope)
     }
     let outcome = try await callOnce(step, target: target, endpoint: endpoint, scope: scope, streamJournal: true)
@@ -209,7 +200,7 @@ public struct RecipeRunner: Sendable {
   /// A key the recipe builds from `${run.id}` is the same on resume.
   func safeToRepeat(_ step: RecipeStep) -> Bool {
     guard let target = targets[step.api], let endpoint = target.api.endpoint(named: step.endpoint) else { return false }
-    guard endpoint.kind != .grpc else { return false }
+    guard endpoint.kind.isHTTPRequest else { return false }
     if step.headers.contains(where: { $0.key.lowercased() == "idempotency-key" }) { return true }
     return isRetrySafe(method: endpoint.method, idempotent: endpoint.idempotent, hasIdempotencyKey: false)
   }

@@ -105,29 +105,19 @@ final class StepCapture: CallEventSink {
   /// The last SSE event id seen (for resuming a stream).
   var lastEventID: String? { state.withLock { $0.lastEventID } }
 
-  /// The step's result object: `status`, `headers`, then `body` for calls that
-  /// answered a body, `events`/`last`/`count` for streams.
-  func result(kind: EndpointKind, status fallback: Int?) -> JSONValue {
+  /// The step's call result, holding what the endpoint's result shape says:
+  /// `body` from the response bytes or the last message, the stream's items.
+  func result(shape: EndpointResultShape, status fallback: Int?) -> RecipeCallResult {
     let s = state.withLock { $0 }
-    var members: [JSONMember] = []
-    members.append(JSONMember("status", (s.status ?? fallback).map(JSONValue.int) ?? .null))
-    members.append(
-      JSONMember("headers", .object(s.headers.map { JSONMember($0.name.lowercased(), .string($0.value)) })))
-    switch kind {
-    case .rest, .jsonrpc:
-      members.append(JSONMember("body", Self.parseBody(s.body)))
-    case .sse:
-      members.append(JSONMember("events", .array(s.events)))
-      members.append(JSONMember("last", s.last ?? .null))
-      members.append(JSONMember("count", .int(s.count)))
-    case .grpc:
-      // A unary answer is one message: expose it as the body too.
-      members.append(JSONMember("body", s.last ?? .null))
-      members.append(JSONMember("events", .array(s.events)))
-      members.append(JSONMember("last", s.last ?? .null))
-      members.append(JSONMember("count", .int(s.count)))
-    }
-    return .object(members)
+    let body: JSONValue? =
+      switch shape.body {
+      case .responseBytes?: Self.parseBody(s.body)
+      case .lastMessage?: s.last ?? .null
+      case nil: nil
+      }
+    return RecipeCallResult(
+      status: s.status ?? fallback, headers: s.headers, body: body,
+      stream: shape.stream ? RecipeCallResult.Stream(events: s.events, last: s.last, count: s.count) : nil)
   }
 
   /// JSON when the body is JSON, else its text; an empty body is null.

@@ -148,13 +148,12 @@ struct RunCommand: AsyncParsableCommand {
       }
       let journal = try RecipeJournal(stateDirectory: state, runID: runID, mask: mask)
       journal.append(
-        .object([
-          JSONMember("type", .string("start")), JSONMember("run_id", .string(runID)),
-          JSONMember("recipe", .string(loaded.absolutePath)), JSONMember("name", .string(recipe.name)),
-          JSONMember("inputs", RecipeSecrets.journalInputs(recipe: recipe, inputs: inputs)),
-          JSONMember("secret_inputs", .array(recipe.inputs.filter(\.secret).map { .string($0.name) })),
-          JSONMember("resumed", .bool(record != nil)), JSONMember("at", .string(RecipeJournal.timestamp())),
-        ]), sync: true)
+        .start(
+          RecipeJournalStart(
+            runID: runID, recipePath: loaded.absolutePath, name: recipe.name,
+            inputs: RecipeSecrets.journalInputs(recipe: recipe, inputs: inputs).objectMembers ?? [],
+            secretInputs: recipe.inputs.filter(\.secret).map(\.name), resumed: record != nil,
+            at: RecipeJournal.timestamp())), sync: true)
       if record != nil { context.warn("apx: resuming run \(runID)") }
       return try await HTTPSession.with(global.sessionOptions(environment)) { session in
         // One token manager per run: every step shares one token and one refresh.

@@ -14,23 +14,17 @@ struct RecipeJournalTests {
     let state = Self.stateDirectory()
     let journal = try RecipeJournal(stateDirectory: state, runID: "run-1", mask: SecretMask(secrets: ["s3cret-token"]))
     journal.append(
-      .object([
-        JSONMember("type", .string("start")), JSONMember("recipe", .string("/r/import.json")),
-        JSONMember("inputs", .object([JSONMember("csv", .string("b.csv")), JSONMember("key", .string("***"))])),
-        JSONMember("secret_inputs", .array([.string("key")])),
-      ]), sync: true)
+      .start(
+        RecipeJournalStart(
+          runID: "run-1", recipePath: "/r/import.json",
+          inputs: [JSONMember("csv", .string("b.csv")), JSONMember("key", .string("***"))], secretInputs: ["key"])),
+      sync: true)
     journal.append(
-      .object([
-        JSONMember("type", .string("step")), JSONMember("id", .string("upload")), JSONMember("state", .string("ok")),
-        JSONMember("result", .object([JSONMember("token", .string("Bearer s3cret-token"))])),
-      ]), sync: true)
-    journal.append(
-      .object([
-        JSONMember("type", .string("event")), JSONMember("step", .string("watch")),
-        JSONMember("item", .object([JSONMember("id", .string("evt-1"))])),
-      ]))
-    journal.append(
-      .object([JSONMember("type", .string("end")), JSONMember("state", .string("interrupted"))]), sync: true)
+      .step(
+        id: "upload", state: .ok, result: .object([JSONMember("token", .string("Bearer s3cret-token"))]),
+        durationMs: 5), sync: true)
+    journal.append(.event(step: "watch", item: .object([JSONMember("id", .string("evt-1"))])))
+    journal.append(.end(state: "interrupted", at: "2026-01-01T00:00:00Z"), sync: true)
 
     let text = try String(contentsOfFile: journal.path, encoding: .utf8)
     #expect(!text.contains("s3cret-token"))
@@ -53,8 +47,8 @@ struct RecipeJournalTests {
   @Test func completedRunsAreNotResumed() throws {
     let state = Self.stateDirectory()
     let journal = try RecipeJournal(stateDirectory: state, runID: "run-2", mask: SecretMask())
-    journal.append(.object([JSONMember("type", .string("start")), JSONMember("recipe", .string("/r/a.json"))]))
-    journal.append(.object([JSONMember("type", .string("end")), JSONMember("state", .string("ok"))]), sync: true)
+    journal.append(.start(RecipeJournalStart(runID: "run-2", recipePath: "/r/a.json")))
+    journal.append(.end(state: "ok", at: ""), sync: true)
     #expect(try RecipeJournalRecord.read(path: journal.path).completed)
     #expect(RecipeJournalRecord.latestUnfinished(stateDirectory: state, recipePath: "/r/a.json") == nil)
   }
@@ -62,25 +56,17 @@ struct RecipeJournalTests {
   @Test func finishedLoopItemsAreReadBackUntilTheirStepFinishes() throws {
     let journal = try RecipeJournal(stateDirectory: Self.stateDirectory(), runID: "run-3", mask: SecretMask())
     func item(_ step: String, _ index: Int, of count: Int, _ result: JSONValue? = nil) {
-      var members = [
-        JSONMember("type", .string("item")), JSONMember("step", .string(step)), JSONMember("index", .int(index)),
-        JSONMember("of", .int(count)),
-      ]
-      if let result { members.append(JSONMember("result", result)) }
-      journal.append(.object(members))
+      journal.append(.item(step: step, index: index, of: count, result: result))
     }
-    journal.append(.object([JSONMember("type", .string("start")), JSONMember("recipe", .string("/r/loop.json"))]))
+    journal.append(.start(RecipeJournalStart(runID: "run-3", recipePath: "/r/loop.json")))
     item("views", 0, of: 5)
     item("views", 3, of: 5, .object([JSONMember("status", .int(204))]))
     item("views", 7, of: 5)  // out of range: ignored
     item("done", 0, of: 2)
-    journal.append(
-      .object([
-        JSONMember("type", .string("step")), JSONMember("id", .string("done")), JSONMember("state", .string("ok")),
-      ]))
+    journal.append(.step(id: "done", state: .ok, result: .null, durationMs: 0))
     item("resized", 0, of: 3)
     item("resized", 1, of: 4)  // the list changed size: earlier indexes no longer apply
-    journal.append(.object([JSONMember("type", .string("end")), JSONMember("state", .string("failed"))]), sync: true)
+    journal.append(.end(state: "failed", at: ""), sync: true)
 
     let record = try RecipeJournalRecord.read(path: journal.path)
     #expect(
@@ -88,6 +74,28 @@ struct RecipeJournalTests {
         == RecipeFinishedItems(count: 5, results: [0: .null, 3: .object([JSONMember("status", .int(204))])]))
     #expect(record.finishedItems["done"] == nil, "a finished step needs no items")
     #expect(record.finishedItems["resized"] == RecipeFinishedItems(count: 4, results: [1: .null]))
+  }
+
+  @Test func everyEntryReadsBackAsWritten() {
+    let entries: [RecipeJournalEntry] = [
+      .start(
+        RecipeJournalStart(
+          runID: "r", recipePath: "/a.json", name: "a", inputs: [JSONMember("n", .int(1))], secretInputs: ["k"],
+          resumed: true, at: "2026-01-01T00:00:00Z")),
+      .step(id: "s", state: .failed, result: .object([JSONMember("status", .null)]), durationMs: 12),
+      .event(step: "w", item: .object([JSONMember("id", .string("1"))])),
+      .item(step: "l", index: 2, of: 3, result: nil),
+      .item(step: "l", index: 1, of: 3, result: .int(7)),
+      .interrupted(step: "w"),
+      .end(state: "ok", at: "2026-01-01T00:00:01Z"),
+    ]
+    for entry in entries {
+      let text = entry.json.compactJSON
+      let back = (try? JSONParser.parse(Array(text.utf8))).flatMap(RecipeJournalEntry.init(json:))
+      #expect(back == entry, "\(text)")
+    }
+    #expect(RecipeJournalEntry(json: .object([JSONMember("type", .string("step"))])) == nil, "no id: not a step")
+    #expect(RecipeJournalEntry(json: .object([JSONMember("type", .string("later"))])) == nil)
   }
 
   @Test func junitHasOneTestcasePerStepAndCheck() {
