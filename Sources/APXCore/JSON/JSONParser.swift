@@ -52,6 +52,25 @@ public struct JSONParser {
     return JSONDocument(value: value, locations: state.locations)
   }
 
+  /// Parses one JSON text but builds, of the object under the top-level key `key`, only the
+  /// members named in `kept`: the others are checked as strictly as by `parse` and stand as
+  /// `.null`, so their names (and duplicates) stay visible. For a call through a large registry
+  /// file, which needs one endpoint out of hundreds.
+  public static func parse(_ bytes: [UInt8], skimming key: String, keeping kept: Set<String>)
+    throws(JSONSyntaxError) -> JSONValue
+  {
+    var state = State(bytes: bytes, record: false)
+    state.skim = (key, kept)
+    var path: [JSONPathComponent] = []
+    state.skipWhitespace()
+    let value = try state.parseValue(path: &path, depth: 0)
+    state.skipWhitespace()
+    if state.index < bytes.count {
+      throw state.error("unexpected \(state.describeCurrent()) after the end of the JSON value")
+    }
+    return value
+  }
+
   /// Nesting beyond this depth is rejected instead of overflowing the stack.
   public static let maxDepth = 512
 
@@ -62,6 +81,8 @@ public struct JSONParser {
     var line = 1
     var lineStart = 0
     var locations: [[JSONPathComponent]: SourceLocation] = [:]
+    /// See `parse(_:skimming:keeping:)`.
+    var skim: (key: String, kept: Set<String>)?
 
     init(bytes: [UInt8], record: Bool) {
       self.bytes = bytes
@@ -174,6 +195,8 @@ public struct JSONParser {
     {
       index += 1
       var members: [JSONMember] = []
+      // The root object is parsed at depth 1, its members' values at depth 2.
+      let skimmed = depth == 2 && path.count == 1 && skim.map { path[0] == .key($0.key) } == true
       skipWhitespace()
       if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
         index += 1
@@ -191,10 +214,15 @@ public struct JSONParser {
         }
         index += 1
         skipWhitespace()
-        path.append(.key(key))
-        let value = try parseValue(path: &path, depth: depth)
-        path.removeLast()
-        members.append(JSONMember(key, value))
+        if skimmed, let skim, !skim.kept.contains(key) {
+          try skipValue(depth: depth)
+          members.append(JSONMember(key, .null))
+        } else {
+          path.append(.key(key))
+          let value = try parseValue(path: &path, depth: depth)
+          path.removeLast()
+          members.append(JSONMember(key, value))
+        }
         skipWhitespace()
         guard index < bytes.count else { throw error("unexpected end of input, expected ',' or '}'") }
         if bytes[index] == UInt8(ascii: ",") {
@@ -239,8 +267,92 @@ public struct JSONParser {
       }
     }
 
+    /// Checks one value as `parseValue` would, without building it: no allocation.
+    mutating func skipValue(depth: Int) throws(JSONSyntaxError) {
+      guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
+      switch bytes[index] {
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        guard depth < JSONParser.maxDepth else { throw error("nesting deeper than \(JSONParser.maxDepth) levels") }
+        let isObject = bytes[index] == UInt8(ascii: "{")
+        let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == close {
+          index += 1
+          return
+        }
+        while true {
+          skipWhitespace()
+          if isObject {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+              throw error("unexpected \(describeCurrent()), expected a string key in double quotes")
+            }
+            try skipString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+              throw error("unexpected \(describeCurrent()), expected ':' after a key")
+            }
+            index += 1
+            skipWhitespace()
+          }
+          try skipValue(depth: depth + 1)
+          skipWhitespace()
+          let expected = isObject ? "',' or '}'" : "',' or ']'"
+          guard index < bytes.count else { throw error("unexpected end of input, expected \(expected)") }
+          if bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            continue
+          }
+          if bytes[index] == close {
+            index += 1
+            return
+          }
+          throw error("unexpected \(describeCurrent()), expected \(expected)")
+        }
+      case UInt8(ascii: "\""): try skipString()
+      case UInt8(ascii: "t"): try expectLiteral("true")
+      case UInt8(ascii: "f"): try expectLiteral("false")
+      case UInt8(ascii: "n"): try expectLiteral("null")
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try skipNumber()
+      default: throw error("unexpected \(describeCurrent()), expected a value")
+      }
+    }
+
+    /// Checks one string as `parseString` would, without building it.
+    mutating func skipString() throws(JSONSyntaxError) {
+      index += 1  // opening quote
+      while index < bytes.count {
+        let b = bytes[index]
+        if b == UInt8(ascii: "\"") {
+          index += 1
+          return
+        }
+        if b < 0x20 { throw error("control character \(String(format: b)) inside a string; escape it") }
+        index += 1
+        guard b == UInt8(ascii: "\\") else { continue }
+        guard index < bytes.count else { break }
+        switch bytes[index] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+          UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+          index += 1
+        case UInt8(ascii: "u"):
+          index += 1
+          _ = try parseHex4()
+        default:
+          throw error("invalid escape '\\\(Character(Unicode.Scalar(bytes[index])))' in a string")
+        }
+      }
+      throw error("unterminated string")
+    }
+
     mutating func parseNumber() throws(JSONSyntaxError) -> String {
       let start = index
+      try skipNumber()
+      return Swift.String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    /// Checks one number's syntax and moves past it.
+    mutating func skipNumber() throws(JSONSyntaxError) {
       func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
       if bytes[index] == UInt8(ascii: "-") { index += 1 }
       guard index < bytes.count, isDigit(bytes[index]) else { throw error("a number needs a digit after '-'") }
@@ -261,7 +373,6 @@ public struct JSONParser {
         guard index < bytes.count, isDigit(bytes[index]) else { throw error("a number needs a digit in its exponent") }
         while index < bytes.count, isDigit(bytes[index]) { index += 1 }
       }
-      return Swift.String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
     mutating func parseString() throws(JSONSyntaxError) -> String {

@@ -17,8 +17,13 @@ public struct APIDefinition: Sendable {
   public var headers: [HeaderField]
   public var auth: AuthConfig?
   public var retry: RetryConfig?
-  /// Endpoints in file order.
+  /// Endpoints in file order; after `RegistryLoader.load(_:file:endpoint:)` only those the call needs.
   public var endpoints: [Endpoint]
+  /// Set by a partial load (`RegistryLoader.load(_:file:endpoint:)`): every endpoint name in the file.
+  public var partialLoadNames: [String]?
+
+  /// The name of every endpoint the file defines, in file order, including any a partial load left undecoded.
+  public var endpointNames: [String] { partialLoadNames ?? endpoints.map(\.name) }
   /// The file this definition came from, for messages and relative paths.
   public var sourceFile: String
 

@@ -33,7 +33,65 @@ public enum RegistryLoader {
     return definition
   }
 
-  static func decode(_ r: inout DocumentReader) -> APIDefinition? {
+  /// Loads what a call of `endpoint` needs, and checks only that: the whole file's JSON syntax,
+  /// its API-wide keys, its endpoint names (duplicates), and the endpoint itself with the one its
+  /// SSE fallback polls. Other endpoints are scanned, not decoded (`apx validate` checks them), so
+  /// a call through a file of hundreds of endpoints costs about what a one-endpoint file costs.
+  /// The endpoint need not exist: `endpointNames` lists what does, for the caller's message.
+  /// With no endpoint (an ad-hoc call that borrows the API's settings), none is decoded.
+  public static func load(_ bytes: [UInt8], file: String, endpoint: String?) throws(APXErrors) -> APIDefinition {
+    var kept: Set<String> = endpoint.map { [$0] } ?? []
+    // Each pass may add the endpoint a fallback polls; polls are REST, so two passes suffice,
+    // and the set only grows, so the loop ends.
+    while true {
+      let value: JSONValue
+      do {
+        value = try JSONParser.parse(bytes, skimming: "endpoints", keeping: kept)
+      } catch {
+        return try located(bytes, file: file, kept: kept)
+      }
+      // Without locations: parsing them is most of the cost. Errors are rare, and then the
+      // file is parsed again with them for file:line messages.
+      var reader = DocumentReader(document: JSONDocument(value: value, locations: [:]), file: file)
+      guard let api = decode(&reader, only: kept), reader.errors.isEmpty else {
+        return try located(bytes, file: file, kept: kept)
+      }
+      let needed = kept.union(api.endpoints.compactMap { fallbackTarget(of: $0, in: api) })
+      if needed == kept { return api }
+      kept = needed
+    }
+  }
+
+  /// The scoped load again, with every value's location, for the messages.
+  private static func located(_ bytes: [UInt8], file: String, kept: Set<String>) throws(APXErrors) -> APIDefinition {
+    var reader: DocumentReader
+    do {
+      reader = try DocumentReader.parse(bytes, file: file)
+    } catch {
+      throw APXErrors([error])
+    }
+    let definition = decode(&reader, only: kept)
+    if !reader.errors.isEmpty { throw APXErrors(reader.errors) }
+    guard let definition else {
+      throw APXErrors([APXError(.invalidDefinition, "not a registry file", file: file)])
+    }
+    return definition
+  }
+
+  /// The name, in this file, of the endpoint `e`'s SSE fallback polls (`ENDPOINT` or `API.ENDPOINT`).
+  static func fallbackTarget(of e: Endpoint, in api: APIDefinition) -> String? {
+    guard let poll = e.sse?.fallback?.poll else { return nil }
+    let names = api.endpointNames
+    if names.contains(poll) { return poll }
+    if poll.hasPrefix(api.name + ".") {
+      let local = String(poll.dropFirst(api.name.count + 1))
+      if names.contains(local) { return local }
+    }
+    return nil
+  }
+
+  /// Decodes the file; with `only`, just the API-wide keys and those endpoints (every name is still recorded).
+  static func decode(_ r: inout DocumentReader, only: Set<String>? = nil) -> APIDefinition? {
     let root: [JSONPathComponent] = []
     guard let top = r.object(r.document.value, at: root, allowed: topKeys) else { return nil }
     let schemaReference = r.optionalString(top, "$schema", at: root)
@@ -84,13 +142,20 @@ public enum RegistryLoader {
       let entries = r.object(value, at: [.key("endpoints")])
     {
       var seen = Set<String>()
+      var names: [String] = []
       for entry in entries {
         let p: [JSONPathComponent] = [.key("endpoints"), .key(entry.key)]
-        if !seen.insert(entry.key).inserted { r.fail(p, "duplicate endpoint \"\(entry.key)\"") }
+        if !seen.insert(entry.key).inserted {
+          r.fail(p, "duplicate endpoint \"\(entry.key)\"")
+        } else {
+          names.append(entry.key)
+        }
+        if let only, !only.contains(entry.key) { continue }
         if let endpoint = decodeEndpoint(entry.key, entry.value, apiAuth: api.auth, at: p, &r) {
           api.endpoints.append(endpoint)
         }
       }
+      if only != nil { api.partialLoadNames = names }
     } else if !top.contains(where: { $0.key == "endpoints" }) {
       r.fail(root, "missing required key \"endpoints\"")
     }
@@ -361,22 +426,20 @@ public enum RegistryLoader {
   }
 
   static func checkFallbacks(_ api: APIDefinition, _ r: inout DocumentReader) {
+    let names = api.endpointNames
     for e in api.endpoints {
       guard let poll = e.sse?.fallback?.poll else { continue }
-      if api.endpoint(named: poll) != nil { continue }
-      if poll.hasPrefix(api.name + "."), api.endpoint(named: String(poll.dropFirst(api.name.count + 1))) != nil {
-        continue
-      }
+      if fallbackTarget(of: e, in: api) != nil { continue }
       // `OTHERAPI.endpoint` is checked when the call runs; this file cannot see other APIs.
       if let first = poll.split(separator: ".").first, String(first) != api.name,
-        api.endpoint(named: String(first)) == nil, !api.endpoints.contains(where: { $0.name.hasPrefix(first + ".") })
+        !names.contains(String(first)), !names.contains(where: { $0.hasPrefix(first + ".") })
       {
         continue
       }
       r.fail(
         [.key("endpoints"), .key(e.name), .key("fallback"), .key("poll")],
         "the fallback polls \"\(poll)\", which this API does not define",
-        hint: Suggestions.hint(for: poll, in: api.endpoints.map(\.name)))
+        hint: Suggestions.hint(for: poll, in: names))
     }
   }
 

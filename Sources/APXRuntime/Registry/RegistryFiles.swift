@@ -60,7 +60,18 @@ public struct RegistryFiles: Sendable {
   /// Loads and checks one API's registry file.
   public func load(api: String) throws -> APIDefinition {
     let path = try path(of: api)
-    let definition = try Self.load(path: path)
+    return try Self.checkName(try Self.load(path: path), api: api, path: path)
+  }
+
+  /// Loads what a call of `api.endpoint` needs: the API-wide settings and that endpoint (see
+  /// `RegistryLoader.load(_:file:endpoint:)`); `apx validate` is what checks the rest.
+  public func load(api: String, endpoint: String) throws -> APIDefinition {
+    let path = try path(of: api)
+    let definition = try RegistryLoader.load(try FileBytes.read(path), file: path, endpoint: endpoint)
+    return try Self.checkName(definition, api: api, path: path)
+  }
+
+  private static func checkName(_ definition: APIDefinition, api: String, path: String) throws -> APIDefinition {
     if definition.name != api {
       throw APXError(
         .invalidDefinition, "\(path) defines the API \"\(definition.name)\", but its file name says \"\(api)\"",

@@ -4,14 +4,15 @@ import APXRuntime
 /// Finds the registry API an ad-hoc URL belongs to, so its auth, headers and retry policy apply.
 ///
 /// Only what matching needs is read: each registry file's `environments[*].base_url`
-/// (a JSON parse, no validation); the one API that matches is then loaded and checked
-/// in full. A file that does not parse is skipped here (it has nothing to do with this
+/// (a JSON parse that skims over the endpoints, no validation); the one API that matches
+/// is then loaded and checked without its endpoints, which an ad-hoc call does not use. A file that does not parse is skipped here (it has nothing to do with this
 /// URL unless it matched, and `apx validate` reports it).
 enum BaseURLMatcher {
   static func match(_ url: AdHocURL, registry: RegistryFiles, environment: [String: String]) throws -> BaseURLMatch? {
     var best: (path: String, environment: String, baseURL: String, prefix: Int)?
     for (_, path) in registry.list() {
-      guard let bytes = try? FileBytes.read(path), let document = try? JSONParser.parse(bytes),
+      guard let bytes = try? FileBytes.read(path),
+        let document = try? JSONParser.parse(bytes, skimming: "endpoints", keeping: []),
         case .object(let environments)? = document["environments"]
       else { continue }
       for member in environments {
@@ -28,7 +29,7 @@ enum BaseURLMatcher {
       }
     }
     guard let best else { return nil }
-    let api = try RegistryFiles.load(path: best.path)
+    let api = try RegistryLoader.load(try FileBytes.read(best.path), file: best.path, endpoint: nil)
     return BaseURLMatch(api: api, environmentName: best.environment, baseURL: best.baseURL)
   }
 }

@@ -15,9 +15,9 @@ struct CallTarget {
     }
     let apiName = String(text[..<dot])
     let endpointName = String(text[text.index(after: dot)...])
-    let api = try registry.load(api: apiName)
+    let api = try registry.load(api: apiName, endpoint: endpointName)
     guard let endpoint = api.endpoint(named: endpointName) else {
-      let names = api.endpoints.map(\.name)
+      let names = api.endpointNames
       throw APXError(
         .usage, "the API \"\(apiName)\" has no endpoint \"\(endpointName)\"",
         hint: Suggestions.hint(for: endpointName, in: names.map { "\(apiName).\($0)" })
