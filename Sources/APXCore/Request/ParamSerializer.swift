@@ -31,7 +31,7 @@ enum ParamSerializer {
           .joined(separator: explode ? "." : ",")
       case .matrix:
         return explode
-          ? kv.map { ";" + enc($0.0) + "=" + enc($0.1) }.joined()
+          ? kv.map { ";" + enc($0.0) + matrixValue(enc($0.1)) }.joined()
           : ";" + name + "=" + kv.map { enc($0.0) + "," + enc($0.1) }.joined(separator: ",")
       default:
         return kv.map { explode ? enc($0.0) + "=" + enc($0.1) : enc($0.0) + "," + enc($0.1) }.joined(separator: ",")
@@ -40,14 +40,22 @@ enum ParamSerializer {
     guard let values = items(value)?.map(enc) else {
       throw APXError(.usage, "path parameter \(param.name) must hold plain values, got \(value.typeName)")
     }
-    if value.arrayValue == nil, param.style == nil || param.style == .simple { return values[0] }
+    if value.arrayValue == nil, param.style == nil || param.style == .simple {
+      // "." and ".." alone are dot-segments, which URL normalization removes with the segment before.
+      return values[0] == "." || values[0] == ".." ? String(repeating: "%2E", count: values[0].count) : values[0]
+    }
     switch param.effectiveStyle {
     case .label: return "." + values.joined(separator: explode ? "." : ",")
     case .matrix:
-      return explode ? values.map { ";" + name + "=" + $0 }.joined() : ";" + name + "=" + values.joined(separator: ",")
+      return explode
+        ? values.map { ";" + name + matrixValue($0) }.joined()
+        : ";" + name + matrixValue(values.joined(separator: ","))
     default: return values.joined(separator: ",")
     }
   }
+
+  /// `=value` after a matrix name, or nothing for an empty value (`;color`, RFC 6570's `;` expansion).
+  static func matrixValue(_ encoded: String) -> String { encoded.isEmpty ? "" : "=" + encoded }
 
   /// Query (or cookie) name/value pairs, not yet percent-encoded.
   static func query(_ param: Param, _ value: JSONValue) throws(APXError) -> [(String, String)] {

@@ -56,6 +56,50 @@ import Testing
     #expect(try url(object, Self.object, path: "/x/{c}") == "http://h/x/R=100,G=200")
   }
 
+  /// OpenAPI 3.1.1's "Style Examples" (which follow RFC 6570) for a path parameter `color`:
+  /// `"blue"`, `["blue", "black", "brown"]` and `{"R": 100, "G": 200, "B": 150}`, with every
+  /// style and explode a path allows; then an empty string.
+  @Test(arguments: [
+    (ParamStyle.simple, false, "blue", "blue,black,brown", "R,100,G,200,B,150", ""),
+    (.simple, true, "blue", "blue,black,brown", "R=100,G=200,B=150", ""),
+    (.label, false, ".blue", ".blue,black,brown", ".R,100,G,200,B,150", "."),
+    (.label, true, ".blue", ".blue.black.brown", ".R=100.G=200.B=150", "."),
+    (.matrix, false, ";color=blue", ";color=blue,black,brown", ";color=R,100,G,200,B,150", ";color"),
+    (.matrix, true, ";color=blue", ";color=blue;color=black;color=brown", ";R=100;G=200;B=150", ";color"),
+  ])
+  func pathStyleTable(
+    _ style: ParamStyle, _ explode: Bool, _ string: String, _ array: String, _ object: String, _ empty: String
+  ) throws {
+    let colors: JSONValue = .array([.string("blue"), .string("black"), .string("brown")])
+    let rgb: JSONValue = .object([JSONMember("R", .int(100)), JSONMember("G", .int(200)), JSONMember("B", .int(150))])
+    for (type, value, expected) in [
+      (ParamType.string, JSONValue.string("blue"), string), (.array, colors, array), (.json, rgb, object),
+      (.string, .string(""), empty),
+    ] {
+      let p = Param(name: "color", location: .path, type: type, required: true, style: style, explode: explode)
+      #expect(try url(p, value, path: "/c/{color}/x") == "http://h/c/" + expected + "/x", "\(type) \(value)")
+    }
+  }
+
+  /// Reserved characters inside a value are percent-encoded, so a value stays one value
+  /// (a comma in an item is not a separator, a slash not a new segment).
+  @Test func pathValuesAreEncodedAsOneValue() throws {
+    let simple = Param(name: "id", location: .path, type: .array, required: true)
+    let items: JSONValue = .array([.string("a,b"), .string("c/d"), .string("e;f=g"), .string("ü ?#")])
+    #expect(try url(simple, items, path: "/x/{id}") == "http://h/x/a%2Cb,c%2Fd,e%3Bf%3Dg,%C3%BC%20%3F%23")
+    let matrix = Param(name: "id", location: .path, required: true, style: .matrix)
+    #expect(try url(matrix, .string("a;b=c"), path: "/x/{id}") == "http://h/x/;id=a%3Bb%3Dc")
+    let renamed = Param(name: "id", location: .path, required: true, wireName: "the id", style: .matrix)
+    #expect(try url(renamed, .string("1"), path: "/x/{id}") == "http://h/x/;the%20id=1")
+    let plain = Param(name: "id", location: .path, required: true)
+    #expect(try url(plain, .string("../admin"), path: "/x/{id}") == "http://h/x/..%2Fadmin")
+    // A whole value of "." or ".." would be a dot-segment that clients and servers remove.
+    #expect(try url(plain, .string(".."), path: "/x/{id}/y") == "http://h/x/%2E%2E/y")
+    #expect(try url(plain, .string("."), path: "/x/{id}/y") == "http://h/x/%2E/y")
+    let nested: JSONValue = .array([.array([.int(1)])])
+    #expect(throws: APXError.self) { try url(simple, nested, path: "/x/{id}") }
+  }
+
   @Test func headersAndCookies() throws {
     let endpoint = Endpoint(
       name: "e", kind: .rest, method: "GET", path: "/x",
