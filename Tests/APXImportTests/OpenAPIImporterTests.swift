@@ -230,6 +230,33 @@ import Testing
     #expect(upload.param(named: "id")?.type == .integer)
   }
 
+  @Test func swagger2CollectionFormatsAreSentAsDeclaredOrSkipped() throws {
+    func op(_ id: String, _ format: String) -> String {
+      """
+      "/\(id)": {"get": {"operationId": "\(id)", "parameters": [{"in": "query", "name": "v", "type": "array",
+        "items": {"type": "string"}, "collectionFormat": "\(format)"}], "responses": {"200": {"description": "ok"}}}}
+      """
+    }
+    let report = try importing(
+      """
+      {"swagger": "2.0", "info": {"title": "Formats", "version": "1"}, "host": "h", "paths": {
+        \(op("csv", "csv")), \(op("ssv", "ssv")), \(op("pipes", "pipes")), \(op("multi", "multi")), \(op("tsv", "tsv"))}}
+      """)
+    let api = try loads(report)
+    let values: JSONValue = .array([.string("a"), .string("b")])
+    func query(_ name: String) throws -> String {
+      let e = try #require(api.endpoint(named: name))
+      let builder = RequestBuilder(api: api, endpoint: e, baseURL: "http://h")
+      return String(try builder.build(.init(values: [("v", .json(values))])).url.drop { $0 != "?" })
+    }
+    #expect(try query("csv") == "?v=a%2Cb")
+    #expect(try query("ssv") == "?v=a%20b")
+    #expect(try query("pipes") == "?v=a%7Cb")
+    #expect(try query("multi") == "?v=a&v=b")
+    #expect(api.endpoint(named: "tsv") == nil)
+    #expect(report.skipped.contains { $0.item.contains("/tsv") && $0.reason.contains("collectionFormat \"tsv\"") })
+  }
+
   @Test func duplicateNamesGetNumbersAndReimportIsByteIdentical() throws {
     let doc = """
       {"openapi": "3.0.0", "info": {"title": "Dup", "version": "1"}, "paths": {

@@ -29,10 +29,6 @@ struct ParameterMapping {
     let schema: JSONValue? = swagger2 ? p : (p["schema"] ?? p["content"]?.objectMembers?.first?.value["schema"])
     var param = Param(name: name, location: loc)
     param.type = p["content"] != nil ? .string : schemas.paramType(schema, fileAllowed: false)
-    if param.type == .json, loc == .path || loc == .header {
-      // An object in a path or header is written key,value by its style; keep JSON so the value stays structured.
-      param.type = .json
-    }
     param.required = loc == .path ? true : (p["required"]?.boolValue ?? false)
     let resolvedSchema = schemas.resolved(schema)
     param.defaultValue = swagger2 ? p["default"] : resolvedSchema?["default"]
@@ -40,7 +36,7 @@ struct ParameterMapping {
     param.description = Text.summary(p["description"]?.stringValue ?? resolvedSchema?["description"]?.stringValue)
     param.deprecated = p["deprecated"]?.boolValue ?? false
     if swagger2 {
-      applyCollectionFormat(p["collectionFormat"]?.stringValue, to: &param)
+      try applyCollectionFormat(p["collectionFormat"]?.stringValue, to: &param)
     } else {
       if let style = p["style"]?.stringValue {
         guard let s = ParamStyle(rawValue: style) else {
@@ -61,16 +57,20 @@ struct ParameterMapping {
   }
 
   /// Swagger 2.0 `collectionFormat` as OpenAPI 3 style/explode.
-  func applyCollectionFormat(_ format: String?, to param: inout Param) {
+  func applyCollectionFormat(_ format: String?, to param: inout Param) throws(OperationSkip) {
     guard param.type == .array else { return }
     let simple = param.location == .path || param.location == .header
     switch format ?? "csv" {
     case "multi": param.explode = simple ? nil : true
     case "ssv": param.style = simple ? nil : .spaceDelimited
     case "pipes": param.style = simple ? nil : .pipeDelimited
-    default:
-      // csv (the default) and tsv: comma-separated; form style needs explode false.
+    case "csv":
+      // Comma-separated: form style needs explode false.
       if !simple { param.explode = false }
+    default:
+      // tsv has no OpenAPI 3 style; sending commas instead would not be what the document says.
+      throw OperationSkip(
+        "parameter \"\(param.name)\" has collectionFormat \"\(format ?? "")\", which apx cannot send")
     }
   }
 }

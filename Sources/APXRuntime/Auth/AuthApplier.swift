@@ -90,7 +90,12 @@ public struct AuthApplier: Sendable {
       switch location {
       case .header:
         mask.addHeader(name)
-        plan.setHeader(name, key)
+        if name.lowercased() == "cookie", let i = plan.headers.firstIndex(where: { $0.name.lowercased() == "cookie" }) {
+          // A cookie API key (as `apx import` writes one) joins the cookie parameters: one Cookie header (RFC 6265 5.4).
+          plan.headers[i].value = key + "; " + plan.headers[i].value
+        } else {
+          plan.setHeader(name, key)
+        }
         plan.credentialHeaders.insert(name.lowercased())
       case .query:
         let pair =
