@@ -186,7 +186,7 @@ _apx() {
 
 _apx_call() {
     repeating_flags=()
-    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --emit-defaults --token-stdin --form --no-auth --sse --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --token-stdin --form --no-auth --sse --version -h --help)
     repeating_options=(--registry -H --header --until-event --proto --import-path)
     non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size -d --data --max-events -a --auth --bearer --protoset --save)
     __apx_offer_flags_options -1
@@ -280,7 +280,7 @@ _apx_call() {
 
 _apx_list() {
     repeating_flags=()
-    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
     non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size --grpc)
     __apx_offer_flags_options 1
@@ -342,7 +342,7 @@ _apx_list() {
 
 _apx_describe() {
     repeating_flags=()
-    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
     non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
     __apx_offer_flags_options 1
@@ -409,7 +409,7 @@ _apx_describe() {
 
 _apx_validate() {
     repeating_flags=()
-    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
     non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
     __apx_offer_flags_options -1
@@ -630,7 +630,7 @@ _apx_auth() {
 
 _apx_auth_login() {
     repeating_flags=()
-    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
     non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
     __apx_offer_flags_options 1
@@ -689,7 +689,7 @@ _apx_auth_login() {
 
 _apx_auth_status() {
     repeating_flags=()
-    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
     non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
     __apx_offer_flags_options 1
@@ -748,7 +748,7 @@ _apx_auth_status() {
 
 _apx_auth_token() {
     repeating_flags=()
-    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
     non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
     __apx_offer_flags_options 1
@@ -807,7 +807,7 @@ _apx_auth_token() {
 
 _apx_auth_logout() {
     repeating_flags=()
-    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
     non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
     __apx_offer_flags_options 1
@@ -866,7 +866,7 @@ _apx_auth_logout() {
 
 _apx_run() {
     repeating_flags=()
-    non_repeating_flags=(--demo --no-retry -v --verbose --insecure --emit-defaults --events --dry-run --test --resume --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --events --dry-run --test --resume --version -h --help)
     repeating_options=(--registry -H --header --report)
     non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
     __apx_offer_flags_options -1

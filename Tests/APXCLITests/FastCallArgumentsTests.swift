@@ -33,11 +33,12 @@ struct FastCallArgumentsTests {
     ["call", "grpc://h:1/p.S/M", "--proto", "a.proto", "--import-path", "protos", "--proto=b.proto", "-d", "{}"],
     ["call", "grpcs://h:1/p.S/M", "--protoset", "x.protoset", "-H", "k: v", "id=1", "--save", "a.b"],
     ["call", "--sse", "http://h:1/s", "--until-event", "done", "--until-event=error", "--max-events", "3"],
+    ["call", "x.y", "-r", "--select", ".a"], ["call", "x.y", "--raw-output", "-o", "ndjson"],
   ]
 
   static let refused: [[String]] = [
     [], ["list"], ["call"], ["--version"], ["call", "--help"], ["call", "-h"], ["call", "x.y", "--help"],
-    ["call", "x.y", "--bogus"], ["call", "x.y", "-vH", "A: b"], ["call", "x.y", "--", "-a=1"],
+    ["call", "x.y", "--bogus"], ["call", "x.y", "-vH", "A: b"], ["call", "x.y", "-r", "-o", "table"], ["call", "x.y", "--", "-a=1"],
     ["call", "x.y", "--timeout"], ["call", "x.y", "--timeout", "-1"], ["call", "x.y", "--timeout", "0"],
     ["call", "x.y", "--timeout", "soon"], ["call", "x.y", "--retry", "0"],
     ["call", "x.y", "--retry", "2", "--no-retry"],

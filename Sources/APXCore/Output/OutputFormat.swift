@@ -4,13 +4,15 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
   case json
   /// One compact JSON text per line.
   case ndjson
-  /// Strings without quotes (like `jq -r`), other values as compact JSON.
+  /// A body: its bytes as received. A selected value or stream item: a string without
+  /// quotes (like `jq -r`), other values as JSON in the formatter's style.
   case raw
   /// An aligned plain-text table.
   case table
 }
 
-/// Turns one value into the bytes `-o FORMAT` prints for it, newline included.
+/// Turns one value into the bytes `-o FORMAT` prints for it, newline included: the one place
+/// that knows what each format looks like, for `call`, `list`, `run` and every other command.
 public struct ValueFormatter: Sendable {
   /// The format.
   public var format: OutputFormat
@@ -20,20 +22,29 @@ public struct ValueFormatter: Sendable {
   public var colors: JSONColors?
   /// For `.table`.
   public var table: TableFormatter
+  /// `-r/--raw-output`: a string value prints as its text, without quotes or escapes, as
+  /// `jq -r` prints it (`.raw` always does).
+  public var rawStrings: Bool
 
   /// Makes a formatter.
   public init(
     format: OutputFormat, style: JSONOutputStyle = .pretty, colors: JSONColors? = nil,
-    table: TableFormatter = TableFormatter()
+    table: TableFormatter = TableFormatter(), rawStrings: Bool = false
   ) {
     self.format = format
     self.style = style
     self.colors = colors
     self.table = table
+    self.rawStrings = rawStrings
   }
 
   /// Appends the output for `value` to `out`.
   public func write(_ value: JSONValue, into out: inout [UInt8]) {
+    if rawStrings, format != .table, case .string(let s) = value {
+      out.append(contentsOf: s.utf8)
+      out.append(0x0A)
+      return
+    }
     switch format {
     case .json:
       JSONPrinter(style: style, colors: colors).write(value, into: &out)
@@ -44,7 +55,7 @@ public struct ValueFormatter: Sendable {
       if case .string(let s) = value {
         out.append(contentsOf: s.utf8)
       } else {
-        JSONPrinter(style: .compact).write(value, into: &out)
+        JSONPrinter(style: style).write(value, into: &out)
       }
       out.append(0x0A)
     case .table:

@@ -6,27 +6,48 @@
 /// are and other values as compact JSON; a missing key leaves the cell empty.
 /// Widths count Unicode scalars; long cells are cut with `…`. Columns whose
 /// cells are all numbers are right-aligned.
+///
+/// With a `maxLineWidth` (a terminal's columns) the widest columns are narrowed first, down to
+/// ten characters; if the table still does not fit, columns are left out from the right. The
+/// key columns (the first one, and any named `id`, `name`, `key` or ending in `_id`) are never left
+/// out, so each row stays identifiable.
 public struct TableFormatter: Sendable {
   /// Cells longer than this many Unicode scalars are truncated (at least 2).
   public var maxCellWidth: Int
   /// Written between columns.
   public var separator: String
+  /// The widest a line may be, or nil for no limit.
+  public var maxLineWidth: Int?
+  /// The narrowest a column is made to fit `maxLineWidth` (`ab…` at 3).
+  public static let minColumnWidth = 3
 
   /// Makes a formatter.
-  public init(maxCellWidth: Int = 48, separator: String = "  ") {
+  public init(maxCellWidth: Int = 48, separator: String = "  ", maxLineWidth: Int? = nil) {
     self.maxCellWidth = max(2, maxCellWidth)
     self.separator = separator
+    self.maxLineWidth = maxLineWidth.map { max(Self.minColumnWidth, $0) }
   }
 
+  /// A table and the columns left out to fit `maxLineWidth`.
+  public struct Fitted: Sendable, Equatable {
+    /// The table's lines, each ending in a newline.
+    public var text: String
+    /// Columns left out, in their order; empty when all fit.
+    public var hiddenColumns: [String]
+  }
+
+  /// The table for `value` (see `fitted(_:)`); columns that do not fit are left out silently.
+  public func format(_ value: JSONValue) -> String { fitted(value).text }
+
   /// The table for `value`, one line per row plus a header and a rule, each
-  /// ending in a newline. An empty array gives an empty string.
-  public func format(_ value: JSONValue) -> String {
+  /// ending in a newline, and what was left out to fit. An empty array gives an empty string.
+  public func fitted(_ value: JSONValue) -> Fitted {
     let rows: [JSONValue]
     switch value {
     case .array(let items): rows = items
     default: rows = [value]
     }
-    guard !rows.isEmpty else { return "" }
+    guard !rows.isEmpty else { return Fitted(text: "", hiddenColumns: []) }
 
     var columns: [String] = []
     var seen: Set<String> = []
@@ -63,14 +84,53 @@ public struct TableFormatter: Sendable {
       cells.append(line)
     }
 
+    let shown = fit(columns: columns, widths: &widths)
+    func pick<T>(_ all: [T]) -> [T] { shown.map { all[$0] } }
+    let shownWidths = pick(widths)
     var out = ""
     appendLine(
-      columns.map { truncate($0) }, widths: widths, numeric: [Bool](repeating: false, count: columns.count), to: &out)
-    appendLine(widths.map { String(repeating: "-", count: $0) }, widths: widths, numeric: numeric, to: &out)
+      pick(columns).enumerated().map { truncate($1, to: shownWidths[$0]) }, widths: shownWidths,
+      numeric: [Bool](repeating: false, count: shown.count), to: &out)
+    appendLine(shownWidths.map { String(repeating: "-", count: $0) }, widths: shownWidths, numeric: pick(numeric), to: &out)
     for line in cells {
-      appendLine(line.map { $0 ?? "" }, widths: widths, numeric: numeric, to: &out)
+      appendLine(
+        pick(line).enumerated().map { truncate($1 ?? "", to: shownWidths[$0]) }, widths: shownWidths,
+        numeric: pick(numeric), to: &out)
     }
-    return out
+    let hidden = columns.indices.filter { !shown.contains($0) }.map { columns[$0] }
+    return Fitted(text: out, hiddenColumns: hidden)
+  }
+
+  /// Narrows `widths` and picks the columns shown so that a line fits `maxLineWidth`: the widest
+  /// columns are narrowed down to `readableWidth`, then non-key columns are left out from the
+  /// right, then what is left is narrowed down to `minColumnWidth`.
+  private func fit(columns: [String], widths: inout [Int]) -> [Int] {
+    var shown = Array(columns.indices)
+    guard let limit = maxLineWidth else { return shown }
+    func lineWidth() -> Int {
+      shown.reduce(0) { $0 + widths[$1] } + max(0, shown.count - 1) * Self.width(separator)
+    }
+    func narrow(downTo floor: Int) {
+      while lineWidth() > limit {
+        guard let widest = shown.max(by: { widths[$0] < widths[$1] }), widths[widest] > floor else { return }
+        widths[widest] -= 1
+      }
+    }
+    narrow(downTo: Self.readableWidth)
+    while lineWidth() > limit, let drop = shown.last(where: { !Self.isKey(columns[$0], index: $0) }) {
+      shown.removeAll { $0 == drop }
+    }
+    narrow(downTo: Self.minColumnWidth)
+    while lineWidth() > limit, shown.count > 1 { shown.removeLast() }
+    return shown
+  }
+
+  /// Columns are narrowed to this before any is left out.
+  static let readableWidth = 10
+
+  /// A column that names its row: the first, `id`, `name`, `key`, or one ending in `_id`.
+  static func isKey(_ column: String, index: Int) -> Bool {
+    index == 0 || ["id", "name", "key"].contains(column.lowercased()) || column.lowercased().hasSuffix("_id")
   }
 
   /// The column used for array elements that are not objects.
@@ -88,9 +148,11 @@ public struct TableFormatter: Sendable {
     out += line + "\n"
   }
 
-  private func truncate(_ text: String) -> String {
-    guard Self.width(text) > maxCellWidth else { return text }
-    return String(String.UnicodeScalarView(text.unicodeScalars.prefix(maxCellWidth - 1))) + "…"
+  private func truncate(_ text: String) -> String { truncate(text, to: maxCellWidth) }
+
+  private func truncate(_ text: String, to width: Int) -> String {
+    guard Self.width(text) > width else { return text }
+    return String(String.UnicodeScalarView(text.unicodeScalars.prefix(max(1, width - 1)))) + "…"
   }
 
   static func width(_ text: String) -> Int { text.unicodeScalars.count }

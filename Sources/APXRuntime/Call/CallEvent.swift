@@ -13,6 +13,9 @@ public enum CallEvent: Sendable {
   case bodyEnd
   /// One decoded stream item: an SSE event or a gRPC message, as apx prints it.
   case message(JSONValue)
+  /// The answer is exactly one message, not a stream (gRPC unary and client streaming):
+  /// printers show it as a document, as they show a REST body. Sent after `responseHead`.
+  case singleAnswer
   /// gRPC trailing metadata.
   case trailers([HeaderField])
   /// Waiting before another attempt.

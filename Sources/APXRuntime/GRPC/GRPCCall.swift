@@ -235,6 +235,7 @@ final class Exchange: Sendable {
   private func handle(_ response: StreamingClientResponse<[UInt8]>) async throws -> CallOutcome {
     let contents = try response.accepted.get()
     try sink.receive(.responseHead(status: 200, version: "HTTP/2", headers: GRPCMetadata.fields(contents.metadata)))
+    if !method.serverStreaming { try sink.receive(.singleAnswer) }
     var trailers: [HeaderField] = []
     var count = 0
     for try await part in contents.bodyParts {

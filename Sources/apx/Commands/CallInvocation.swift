@@ -214,6 +214,8 @@ enum OutputSettings {
       pretty: context.stdoutIsTerminal || global.output == .json,
       colors: color ? .default : nil,
       verbose: global.verbose,
-      stderrColors: context.useColor(global.color, terminal: context.stderrIsTerminal))
+      stderrColors: context.useColor(global.color, terminal: context.stderrIsTerminal),
+      rawStrings: global.rawOutput,
+      tableWidth: context.stdoutColumns)
   }
 }

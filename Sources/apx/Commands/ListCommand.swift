@@ -123,30 +123,3 @@ struct ListCommand: AsyncParsableCommand {
     return .object(members)
   }
 }
-
-/// Prints one JSON value per the output flags (commands other than `call`).
-enum ValuePrinter {
-  static func print(_ value: JSONValue, global: GlobalOptions, context: Context, tableByDefault: Bool = false) throws {
-    var results = [value]
-    if let s = global.select { results = try JSONPath(parsing: s).select(in: value) }
-    let format = global.output ?? (tableByDefault && global.select == nil ? .table : nil)
-    let color = context.useColor(global.color, terminal: context.stdoutIsTerminal)
-    for result in results {
-      switch format {
-      case .table:
-        context.stdout.write(TableFormatter().format(result))
-      case .ndjson:
-        for item in result.arrayValue ?? [result] {
-          context.stdout.write(JSONPrinter(style: .compact).bytes(item) + [0x0A])
-        }
-      case .raw where result.stringValue != nil:
-        context.stdout.write(result.stringValue! + "\n")
-      default:
-        let pretty = context.stdoutIsTerminal || format == .json
-        context.stdout.write(
-          JSONPrinter(style: pretty ? .pretty : .compact, colors: color ? .default : nil).bytes(result) + [0x0A])
-      }
-    }
-    context.stdout.flush()
-  }
-}

@@ -13,6 +13,10 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     var colors: JSONColors?
     var verbose: Bool
     var stderrColors: Bool
+    /// `-r`: string results without JSON quotes.
+    var rawStrings = false
+    /// The widest a table line may be (the terminal's columns), nil for no limit.
+    var tableWidth: Int? = nil
   }
 
   private enum BodyMode {
@@ -48,6 +52,12 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
   private var flushesPerBatch = false
   /// Reused output buffer for stream items.
   private var scratch: [UInt8] = []
+  /// The transport said the answer is one message (gRPC unary): print it as a document.
+  private var singleAnswer = false
+  /// `-o table` of stream items: the rows so far, printed when the call ends (a table's
+  /// columns need every row), and their size as compact JSON.
+  private var tableRows: [JSONValue] = []
+  private var tableBytes = 0
   // --- progress display (SSE watch): draws on stderr only when it is a terminal ---
   private lazy var progressDisplay = ProgressDisplay(
     stderr: context.stderr, enabled: context.stderrIsTerminal, stdoutIsTerminal: context.stdoutIsTerminal)
@@ -74,9 +84,12 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
         .map { $0.value.trimmingCharacters(in: .whitespaces).lowercased() }
         .flatMap { ["", "identity", "gzip", "deflate"].contains($0) ? nil : $0 }
       mode = .undecided
+      singleAnswer = false
       guard settings.verbose, let text = VerboseLines.text(for: event) else { return }
       context.stderr.write(text)
       context.stderr.flush()
+    case .singleAnswer:
+      singleAnswer = true
     case .bodyChunk(let bytes):
       try body(bytes)
     case .bodyEnd:
@@ -97,6 +110,11 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     case .note(let text):
       context.warn("apx: \(text)")
     case .finished(_, let attempts, let failure):
+      if !tableRows.isEmpty {
+        writeTable(tableRows.count == 1 ? tableRows[0] : .array(tableRows))
+        tableRows = []
+        context.stdout.flush()
+      }
       // The error itself is reported once, by the command; with -v say that a retry paid off.
       if settings.verbose, failure == nil, attempts > 1 { context.warn("apx: succeeded on attempt \(attempts)") }
     case .batchEnd:
@@ -121,7 +139,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
   }
 
   private func decideMode(_ first: BodyChunk) throws {
-    if settings.format == .raw {
+    if settings.format == .raw && settings.select == nil {
       mode = .raw
     } else if let encoding = undecodedEncoding {
       // Compressed bytes are never parsed as JSON.
@@ -133,7 +151,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       }
       mode = .raw
       context.warn("apx: the body is \(encoding)-encoded, which apx does not decode; printed as received")
-    } else if isLineStream && settings.format != .table {
+    } else if isLineStream {
       mode = .lines([])
     } else if settings.select != nil || settings.format == .table {
       mode = .buffered([])
@@ -260,19 +278,51 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     }
     let results = try settings.select.map { try $0.select(in: value) } ?? [value]
     if settings.format == .table {
-      context.stdout.write(TableFormatter().format(results.count == 1 ? results[0] : .array(results)))
+      writeTable(results.count == 1 ? results[0] : .array(results))
       return
     }
     for result in results { writeValue(result) }
   }
 
+  /// A table on stdout, fitted to the terminal; what did not fit is named on stderr.
+  private func writeTable(_ value: JSONValue) {
+    let fitted = TableFormatter(maxLineWidth: settings.tableWidth).fitted(value)
+    context.stdout.write(fitted.text)
+    if !fitted.hiddenColumns.isEmpty, let width = settings.tableWidth {
+      context.stdout.flush()
+      context.warn(Self.hiddenColumnsNote(fitted.hiddenColumns, width: width))
+    }
+  }
+
+  /// The note that says which columns a table left out to fit the terminal.
+  static func hiddenColumnsNote(_ hidden: [String], width: Int) -> String {
+    "apx: \(hidden.count) column\(hidden.count == 1 ? "" : "s") left out to fit \(width) columns: "
+      + hidden.joined(separator: ", ") + " (--select them, widen the terminal, or use -o json)"
+  }
+
+  /// Stream items under `-o table` wait for the end of the call, as many as fit in the
+  /// memory a buffered body may use.
+  private func collectRows(_ rows: [JSONValue]) throws {
+    for row in rows {
+      tableBytes += row.compactJSON.utf8.count
+      guard tableBytes <= Self.bufferedLimit else {
+        throw APXError(
+          .expectation, "the stream is larger than \(Self.bufferedLimit / 1_048_576) MiB, the most -o table holds",
+          hint: "stop it sooner with --max-events N, or print it with -o ndjson (streamed, any length)")
+      }
+      tableRows.append(row)
+    }
+  }
+
   private func printMessage(_ value: JSONValue) throws {
     messageCount += 1
-    if let select = settings.select {
-      for result in try select.select(in: value) { writeValue(result, forceCompact: settings.format != .json) }
-    } else {
-      writeValue(value, forceCompact: settings.format != .json)
+    let results = try settings.select.map { try $0.select(in: value) } ?? [value]
+    if settings.format == .table {
+      try collectRows(results)
+      return
     }
+    // Stream items print one per line; a single answer prints like a body.
+    for result in results { writeValue(result, forceCompact: !singleAnswer && settings.format != .json) }
     // Streams that signal chunk ends are flushed there (a write per event cost 13% of
     // a 1M-event run); others are flushed per item so slow streams show up live.
     if !flushesPerBatch { context.stdout.flush() }
@@ -280,14 +330,12 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
   }
 
   private func writeValue(_ value: JSONValue, forceCompact: Bool = false) {
-    if settings.format == .raw, case .string(let s) = value {
-      context.stdout.write(s + "\n")
-      return
-    }
     let pretty = settings.pretty && settings.format != .ndjson && !forceCompact
+    let formatter = ValueFormatter(
+      format: settings.format == .raw ? .raw : .json, style: pretty ? .pretty : .compact, colors: settings.colors,
+      rawStrings: settings.rawStrings)
     scratch.removeAll(keepingCapacity: true)
-    JSONPrinter(style: pretty ? .pretty : .compact, colors: settings.colors).write(value, into: &scratch)
-    scratch.append(UInt8(ascii: "\n"))
+    formatter.write(value, into: &scratch)
     context.stdout.write(scratch[...])
   }
 

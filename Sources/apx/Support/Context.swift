@@ -14,6 +14,9 @@ final class Context: Sendable {
   let environment: [String: String]
   let stdoutIsTerminal: Bool
   let stderrIsTerminal: Bool
+  /// How wide a line on stdout may be: the terminal's columns when stdout is one (`COLUMNS`
+  /// wins, as shells set it), nil when it is a pipe or a file (tables print whole).
+  let stdoutColumns: Int?
 
   init(environment: [String: String] = ProcessEnvironment.current()) {
     stdout = OutputStream(fd: 1)
@@ -21,6 +24,7 @@ final class Context: Sendable {
     self.environment = environment
     stdoutIsTerminal = stdout.isTerminal
     stderrIsTerminal = stderr.isTerminal
+    stdoutColumns = stdoutIsTerminal ? TerminalSize.columns(fd: 1, environment: environment) : nil
   }
 
   /// Whether to colour output on stdout, from `--color` and `NO_COLOR` (https://no-color.org).

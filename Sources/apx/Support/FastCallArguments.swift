@@ -63,6 +63,7 @@ enum FastCallArguments {
   static func flag(named name: String) -> WritableKeyPath<CallInvocation, Bool>? {
     switch name {
     case "--demo": \.global.demo
+    case "-r", "--raw-output": \.global.rawOutput
     case "--no-retry": \.global.noRetry
     case "-v", "--verbose": \.global.verbose
     case "--insecure": \.global.insecure

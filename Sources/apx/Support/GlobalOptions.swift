@@ -38,6 +38,11 @@ struct GlobalOptions: ParsableArguments {
     help: ArgumentHelp("Print only the values at this jq-style path, e.g. .data.items[].id", valueName: "PATH"))
   var select: String?
 
+  @Flag(
+    name: [.customShort("r"), .customLong("raw-output")],
+    help: "Print string results as their text, without JSON quotes (like jq -r).")
+  var rawOutput = false
+
   @Option(
     name: [.customShort("H"), .customLong("header")],
     help: ArgumentHelp("Add a header, 'Name: value' (repeatable; 'Name:' removes one).", valueName: "HEADER"))
@@ -112,7 +117,7 @@ struct GlobalOptions: ParsableArguments {
   var values: GlobalValues {
     GlobalValues(
       registry: registry, environment: environment, baseURL: baseURL, demo: demo, output: output, select: select,
-      headers: headers, timeout: timeout, connectTimeout: connectTimeout, retry: retry, noRetry: noRetry,
+      rawOutput: rawOutput, headers: headers, timeout: timeout, connectTimeout: connectTimeout, retry: retry, noRetry: noRetry,
       verbose: verbose, color: color, insecure: insecure, cacert: cacert, cert: cert, key: key,
       authority: authority, maxMessageSize: maxMessageSize, emitDefaults: emitDefaults)
   }

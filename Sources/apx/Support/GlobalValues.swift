@@ -12,6 +12,7 @@ struct GlobalValues: Equatable {
   var demo = false
   var output: OutputFormat?
   var select: String?
+  var rawOutput = false
   var headers: [String] = []
   var timeout: Double?
   var connectTimeout: Double = 10
@@ -40,6 +41,9 @@ struct GlobalValues: Equatable {
         "--connect-timeout must be a number of seconds from 0.001 to 86400, got \(NumberText.plain(connectTimeout))"
     }
     if let r = retry, !(1...100).contains(r) { return "--retry must be from 1 to 100 attempts" }
+    if rawOutput, output == .table {
+      return "-r/--raw-output prints strings without JSON quotes; -o table has none to drop: use one or the other"
+    }
     if retry != nil && noRetry { return "--retry and --no-retry cannot be used together" }
     if let m = maxMessageSize, !Self.maxMessageSizeRange.contains(m) {
       return "--max-message-size must be a number of bytes from 1 to 4294967295 (a gRPC length prefix is 32 bits)"

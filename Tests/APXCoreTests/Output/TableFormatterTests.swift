@@ -89,8 +89,44 @@ struct TableFormatterTests {
     #expect(text(.json, value, style: .compact) == "{\"a\":\"x\"}\n")
     #expect(text(.ndjson, value) == "{\"a\":\"x\"}\n")
     #expect(text(.raw, .string("plain\ttext")) == "plain\ttext\n")
-    #expect(text(.raw, value) == "{\"a\":\"x\"}\n")
+    #expect(text(.raw, value, style: .compact) == "{\"a\":\"x\"}\n")
+    #expect(text(.raw, value) == "{\n  \"a\": \"x\"\n}\n")
     #expect(text(.table, value) == "a\n-\nx\n")
     #expect(OutputFormat(rawValue: "table") == .table)
+  }
+
+  @Test("-r prints strings without quotes in every format but table")
+  func rawStrings() throws {
+    func text(_ format: OutputFormat, _ v: JSONValue) -> String {
+      String(decoding: ValueFormatter(format: format, rawStrings: true).bytes(v), as: UTF8.self)
+    }
+    #expect(text(.json, .string("a \"q\"\nb")) == "a \"q\"\nb\n")
+    #expect(text(.ndjson, .string("x")) == "x\n")
+    #expect(text(.json, .number("1.10")) == "1.10\n")
+    #expect(text(.ndjson, try JSONParser.parse(#"{"a":"x"}"#)) == "{\"a\":\"x\"}\n")
+    #expect(text(.table, .string("x")) == "value\n-----\nx\n")
+  }
+
+  @Test("a table wider than the terminal narrows its widest columns first")
+  func fitsByNarrowing() throws {
+    let value = try JSONParser.parse(
+      #"[{"id": 1, "title": "A rather long title for a book", "author": "Someone Famous"}]"#)
+    let fitted = TableFormatter(maxLineWidth: 30).fitted(value)
+    #expect(fitted.hiddenColumns.isEmpty)
+    for line in fitted.text.split(separator: "\n") { #expect(line.unicodeScalars.count <= 30, "\(line)") }
+    #expect(fitted.text.contains("…"))
+    #expect(fitted.text.hasPrefix("id  title"))
+  }
+
+  @Test("columns that cannot fit are left out from the right, keys kept")
+  func fitsByHidingColumns() throws {
+    let value = try JSONParser.parse(#"[{"n": 1, "a": "aaaa", "b": "bbbb", "job_id": "j1", "c": "cccc"}]"#)
+    let fitted = TableFormatter(maxLineWidth: 16).fitted(value)
+    #expect(fitted.hiddenColumns == ["b", "c"], "\(fitted)")
+    #expect(fitted.text.contains("job_id"))
+    #expect(fitted.text.hasPrefix("n"))
+    for line in fitted.text.split(separator: "\n") { #expect(line.unicodeScalars.count <= 16, "\(line)") }
+    // No limit: everything, as before.
+    #expect(TableFormatter().fitted(value).hiddenColumns.isEmpty)
   }
 }
