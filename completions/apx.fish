@@ -389,7 +389,7 @@ complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx r
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run" max-message-size' -l 'max-message-size' -d 'gRPC: the largest message sent or received, in bytes (default 4 MiB).' -rfka ''
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run" emit-defaults' -l 'emit-defaults' -d 'gRPC: print fields that hold their default value (0, "", [], false).'
 complete -c 'apx' -n '__apx_should_offer_completions_for_positional "apx run" -eq 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'json\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
-complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run" events' -l 'events' -d 'Print every step\'s result (and stream items) as NDJSON on stdout.'
+complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run" events' -l 'events' -d 'Print every step\'s result, stream item, retry, reconnect and fallback as NDJSON on stdout.'
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run" dry-run' -l 'dry-run' -d 'Print the requests that would be sent (secrets masked) and send nothing.'
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run" test' -l 'test' -d 'Count checks passed and failed; exit 9 when any failed.'
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run"' -l 'report' -d 'Write a report: junit FILE.' -rfka ''

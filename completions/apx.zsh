@@ -536,7 +536,7 @@ _apx_run() {
         '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
         ':RECIPE:_files -g '\''*.json'\'''
         '*:INPUT:'
-        '--events[Print every step'\''s result (and stream items) as NDJSON on stdout.]'
+        '--events[Print every step'\''s result, stream item, retry, reconnect and fallback as NDJSON on stdout.]'
         '--dry-run[Print the requests that would be sent (secrets masked) and send nothing.]'
         '--test[Count checks passed and failed; exit 9 when any failed.]'
         '--report[Write a report\: junit FILE.]:FORMAT FILE:'

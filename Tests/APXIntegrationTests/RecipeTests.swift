@@ -56,14 +56,86 @@ struct RecipeTests {
       .replacingOccurrences(
         of: "\"default\": \"data/books.csv\"", with: "\"default\": \"\(Self.recipes.path)/data/books.csv\"")
     let path = try temporaryFile("import-poll.json", text)
+    let report = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml").path
     try await withDemoServer { server in
       let r = try await APXProcess.run(
-        ["run", path, "--base-url", server.httpBaseURL], environment: ["APX_STATE_DIR": Self.stateDirectory()],
-        timeout: 120)
+        ["run", path, "--events", "--report", "junit", report, "--base-url", server.httpBaseURL],
+        environment: ["APX_STATE_DIR": Self.stateDirectory()], timeout: 120)
       #expect(r.status == 0, "\(r.stderr)")
-      #expect(try Self.json(r.stdout)["status"] == .string("complete"))
+      let values = try r.stdout.split(separator: "\n").map { try Self.json(String($0)) }
+      #expect(values.last?["output"]?["status"] == .string("complete"), "\(r.stdout)")
       #expect(server.stats.streamsRefused >= 1)
       #expect(server.stats.requestsByRoute["GET /api/v2/imports/{id}", default: 0] >= 2)
+      // The fallback shows in the status line, as an event, and in the report.
+      #expect(r.stderr.contains("fell back to polling books.imports.status"), "\(r.stderr)")
+      let fallback = values.first { $0["type"] == .string("fell_back_to_polling") }
+      #expect(fallback?["step"] == .string("watch"), "\(r.stdout)")
+      #expect(fallback?["endpoint"] == .string("books.imports.status"), "\(r.stdout)")
+      #expect(values.filter { $0["type"] == .string("reconnecting") && $0["step"] == .string("watch") }.count >= 1)
+      let step = values.first { $0["type"] == .string("step") && $0["step"] == .string("watch") }
+      #expect(step?["fell_back_to"] == .array([.string("books.imports.status")]), "\(r.stdout)")
+      let xml = try String(contentsOfFile: report, encoding: .utf8)
+      #expect(xml.contains("polling books.imports.status every 1.00s instead"), "\(xml)")
+    }
+  }
+
+  @Test func aRetriedStepShowsItsRetriesInTheStatusLineEventsAndJUnit() async throws {
+    let path = try temporaryFile(
+      "retried.json",
+      """
+      {
+        "name": "retried",
+        "steps": [
+          { "id": "fetch", "call": "books.flaky.get", "with": { "key": "r1", "fail": 2, "retry_after": 0 },
+            "expect": { "status": 200 } }
+        ]
+      }
+      """)
+    let report = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml").path
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(
+        ["run", path, "--events", "--report", "junit", report, "--base-url", server.httpBaseURL],
+        environment: ["APX_STATE_DIR": Self.stateDirectory()])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(server.stats.flakyAttempts["r1"] == 3)
+      #expect(r.stderr.contains("step fetch (books.flaky.get): ok, status 200, 2 retries, "), "\(r.stderr)")
+      let values = try r.stdout.split(separator: "\n").map { try Self.json(String($0)) }
+      let retries = values.filter { $0["type"] == .string("retrying") }
+      #expect(retries.compactMap { $0["attempt"]?.intValue } == [2, 3], "\(r.stdout)")
+      #expect(retries.allSatisfy { $0["step"] == .string("fetch") })
+      #expect(retries.first?["reason"]?.stringValue?.contains("503") == true, "\(r.stdout)")
+      let step = values.first { $0["type"] == .string("step") }
+      #expect(step?["retries"] == .int(2), "\(r.stdout)")
+      let xml = try String(contentsOfFile: report, encoding: .utf8)
+      #expect(xml.contains("<system-out>"), "\(xml)")
+      #expect(xml.components(separatedBy: "retrying in").count == 3, "\(xml)")
+      #expect(xml.contains("(attempt 3)"), "\(xml)")
+    }
+  }
+
+  @Test func aStepThatFailsAfterRetriesStillShowsThem() async throws {
+    let path = try temporaryFile(
+      "exhausted.json",
+      """
+      {
+        "name": "exhausted",
+        "steps": [
+          { "id": "fetch", "call": "books.flaky.get", "with": { "key": "x1", "fail": 9, "retry_after": 0 } }
+        ]
+      }
+      """)
+    let report = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml").path
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(
+        ["run", path, "--report", "junit", report, "--base-url", server.httpBaseURL],
+        environment: ["APX_STATE_DIR": Self.stateDirectory()])
+      #expect(r.status != 0, "\(r.stderr)")
+      // books allows 4 attempts: 3 retries, then the step fails with them counted.
+      #expect(server.stats.flakyAttempts["x1"] == 4)
+      #expect(r.stderr.contains("step fetch (books.flaky.get): failed, 3 retries"), "\(r.stderr)")
+      let xml = try String(contentsOfFile: report, encoding: .utf8)
+      #expect(xml.contains("<failure"), "\(xml)")
+      #expect(xml.components(separatedBy: "retrying in").count == 4, "\(xml)")
     }
   }
 

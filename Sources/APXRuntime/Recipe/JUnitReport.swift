@@ -4,7 +4,8 @@ import APXCore
 /// systems read: one `<testsuite>` for the recipe, one `<testcase>` per step
 /// (its call) and one per check, with `<failure>` for what failed and
 /// `<skipped/>` for steps that did not run and for the foreach items a
-/// per-item `if` skipped (one testcase per such step).
+/// per-item `if` skipped (one testcase per such step). A step's retries,
+/// reconnects and fallbacks to polling are in its testcase's `<system-out>`.
 public struct JUnitReport: Sendable {
   /// The recipe file (the suite's name).
   public var recipe: String
@@ -30,6 +31,7 @@ public struct JUnitReport: Sendable {
       var time: Double
       var failure: String?
       var skipped: Bool
+      var output: [String] = []
     }
     var cases: [Case] = []
     var seen = Set<String>()
@@ -39,7 +41,9 @@ public struct JUnitReport: Sendable {
       cases.append(
         Case(
           classname: record.id, name: "\(record.id): \(record.call)", time: record.duration,
-          failure: callFailed ? record.error?.message ?? "failed" : nil, skipped: record.state == .skipped))
+          failure: callFailed ? record.error?.message ?? "failed" : nil, skipped: record.state == .skipped,
+          output: record.notes.lines
+            + (record.notes.omitted > 0 ? ["(\(record.notes.omitted) more not shown)"] : [])))
       if record.skippedItems > 0 {
         let total = record.calls + record.skippedItems + record.resumedItems
         cases.append(
@@ -70,14 +74,18 @@ public struct JUnitReport: Sendable {
     for c in cases {
       out +=
         "    <testcase classname=\"\(Self.escape(c.classname))\" name=\"\(Self.escape(mask.mask(c.name)))\" time=\"\(Self.time(c.time))\""
+      var inner = ""
       if let failure = c.failure.map(mask.mask) {
-        out +=
-          ">\n      <failure message=\"\(Self.escape(failure))\">\(Self.escape(failure))</failure>\n    </testcase>\n"
+        inner += "      <failure message=\"\(Self.escape(failure))\">\(Self.escape(failure))</failure>\n"
       } else if c.skipped {
-        out += ">\n      <skipped/>\n    </testcase>\n"
-      } else {
-        out += "/>\n"
+        inner += "      <skipped/>\n"
       }
+      if !c.output.isEmpty {
+        // One line per note: element text keeps its newlines (only attributes need `&#10;`).
+        let lines = c.output.map { Self.escape(mask.mask($0)) }.joined(separator: "\n")
+        inner += "      <system-out>\(lines)</system-out>\n"
+      }
+      out += inner.isEmpty ? "/>\n" : ">\n" + inner + "    </testcase>\n"
     }
     if result.interrupted {
       out += "    <system-err>the run was interrupted</system-err>\n"

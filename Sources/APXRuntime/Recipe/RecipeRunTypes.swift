@@ -54,11 +54,14 @@ public struct RecipeStepRecord: Sendable {
   public var skippedItems: Int
   /// Foreach items not run because they had finished in the run being resumed.
   public var resumedItems: Int
+  /// What the step's calls went through: retries, reconnects, fallbacks to polling.
+  public var notes: RecipeCallSummary
 
   /// Makes a record.
   public init(
     id: String, call: String, state: RecipeStepState, result: JSONValue, checks: [RecipeCheckResult], duration: Double,
-    error: APXError? = nil, calls: Int, skippedItems: Int = 0, resumedItems: Int = 0
+    error: APXError? = nil, calls: Int, skippedItems: Int = 0, resumedItems: Int = 0,
+    notes: RecipeCallSummary = RecipeCallSummary()
   ) {
     self.id = id
     self.call = call
@@ -70,6 +73,7 @@ public struct RecipeStepRecord: Sendable {
     self.calls = calls
     self.skippedItems = skippedItems
     self.resumedItems = resumedItems
+    self.notes = notes
   }
 }
 
@@ -83,6 +87,8 @@ public protocol RecipeObserver: AnyObject, Sendable {
   func stepProgress(_ step: RecipeStep, done: Int, total: Int?)
   /// One stream item (an SSE event, a gRPC message) of a step.
   func streamItem(_ step: RecipeStep, item: JSONValue)
+  /// A step's call retried, reconnected, fell back to polling, reported progress or a note.
+  func callNote(_ step: RecipeStep, note: RecipeCallNote)
   /// One foreach item or `until` repetition finished.
   func itemFinished(_ step: RecipeStep, index: Int, result: JSONValue)
   /// A step ended.

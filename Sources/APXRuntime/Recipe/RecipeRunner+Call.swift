@@ -20,9 +20,11 @@ extension RecipeRunner {
   }
 
   /// Renders the step's parameters in `scope`, calls the endpoint, and
-  /// builds the result with captures and checks.
+  /// builds the result with captures and checks. The call's retries,
+  /// reconnects, fallbacks and progress go to `notes` and the observer.
   func callOnce(
-    _ step: RecipeStep, target: RecipeTarget, endpoint: Endpoint, scope: RecipeScope, streamJournal: Bool
+    _ step: RecipeStep, target: RecipeTarget, endpoint: Endpoint, scope: RecipeScope, streamJournal: Bool,
+    notes: StepNotes
   ) async throws -> CallResult {
     let request = try makeRequest(
       step, target: target, endpoint: endpoint, scope: scope,
@@ -52,7 +54,10 @@ extension RecipeRunner {
     let capture = StepCapture(
       keepBody: retention != .none && shape.body == .responseBytes, keepEvents: retention.keeps("events"),
       resumed: resumed, resumedEventID: Self.lastEventID(in: resumed), until: untilCheck, onItem: onItem,
-      transportLog: options.transportLog)
+      onNote: { note in
+        notes.add(note)
+        observer?.callNote(step, note: note)
+      }, transportLog: options.transportLog)
     var status: Int?
     do {
       if step.batch.isEmpty {

@@ -48,7 +48,9 @@ extension RecipeRunner {
   /// hold are skipped. When an item fails (and `continue_on_error` is off), no
   /// new item starts, but the items in flight finish and are journaled, so a
   /// resume repeats none of them; on Ctrl-C they are cancelled and run again.
-  func runForeach(_ step: RecipeStep, target: RecipeTarget, endpoint: Endpoint, scope: RecipeScope) async throws
+  func runForeach(
+    _ step: RecipeStep, target: RecipeTarget, endpoint: Endpoint, scope: RecipeScope, notes: StepNotes
+  ) async throws
     -> RecipeStepRecord
   {
     guard let loop = step.foreach else { throw APXError(.internalFailure, "not a foreach step") }
@@ -139,7 +141,7 @@ extension RecipeRunner {
           group.addTask {
             do {
               let r = try await self.callOnce(
-                step, target: target, endpoint: endpoint, scope: itemScope, streamJournal: false)
+                step, target: target, endpoint: endpoint, scope: itemScope, streamJournal: false, notes: notes)
               return (index, r, nil)
             } catch {
               if error is CancellationError || Task.isCancelled { throw CancellationError() }
@@ -193,7 +195,9 @@ extension RecipeRunner {
   /// A REST step with `until`: called again (with `${loop.number}` and
   /// `${loop.previous}`) until its result satisfies the condition, e.g. walking
   /// pages until `has_next` is false. The result is the array of every call's result.
-  func runRepeated(_ step: RecipeStep, target: RecipeTarget, endpoint: Endpoint, scope: RecipeScope) async throws
+  func runRepeated(
+    _ step: RecipeStep, target: RecipeTarget, endpoint: Endpoint, scope: RecipeScope, notes: StepNotes
+  ) async throws
     -> RecipeStepRecord
   {
     guard let until = step.until else { throw APXError(.internalFailure, "not a repeated step") }
@@ -217,7 +221,8 @@ extension RecipeRunner {
       loopScope.loop = .object([
         JSONMember("index", .int(index)), JSONMember("number", .int(index + 1)), JSONMember("previous", previous),
       ])
-      let r = try await callOnce(step, target: target, endpoint: endpoint, scope: loopScope, streamJournal: false)
+      let r = try await callOnce(
+        step, target: target, endpoint: endpoint, scope: loopScope, streamJournal: false, notes: notes)
       tally.add(r.checks, step: step.id)
       if keep { results.append(retention.trim(r.result)) }
       observer?.itemFinished(step, index: index, result: r.result)

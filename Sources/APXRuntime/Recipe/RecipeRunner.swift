@@ -72,9 +72,10 @@ public struct RecipeRunner: Sendable {
       }
       observer?.stepStarted(step)
       let started = DispatchTime.now().uptimeNanoseconds
+      let notes = StepNotes()
       var record: RecipeStepRecord
       do {
-        record = try await runStep(step, scope: scope)
+        record = try await runStep(step, scope: scope, notes: notes)
       } catch {
         let apx = Self.apxError(error, step: step)
         if apx.status == .interrupted {
@@ -87,6 +88,7 @@ public struct RecipeRunner: Sendable {
           result: RecipeStepResult.failed(apx.message), checks: [], duration: 0, error: apx, calls: 1)
       }
       record.duration = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+      record.notes = notes.current
       if Task.isCancelled, record.state == .failed {
         interrupted = true
         break
@@ -127,7 +129,7 @@ public struct RecipeRunner: Sendable {
 
   /// Runs one step: its `if`, then a plain call, a loop, or a repeated call.
   /// (A foreach step's `if` that reads the item is left to the loop, per item.)
-  func runStep(_ step: RecipeStep, scope: RecipeScope) async throws -> RecipeStepRecord {
+  func runStep(_ step: RecipeStep, scope: RecipeScope, notes: StepNotes) async throws -> RecipeStepRecord {
     if let condition = step.condition, !step.conditionIsPerItem {
       let holds = try RecipeCheckEvaluator.holds(condition, on: .null, resolve: scope.resolve)
       if !holds {
@@ -143,12 +145,13 @@ public struct RecipeRunner: Sendable {
         hint: "run `apx validate` on the recipe")
     }
     if step.foreach != nil {
-      return try await runForeach(step, target: target, endpoint: endpoint, scope: scope)
+      return try await runForeach(step, target: target, endpoint: endpoint, scope: scope, notes: notes)
     }
     if step.until != nil, !endpoint.resultShape.stream {
-      return try await runRepeated(step, target: target, endpoint: endpoint, scope: scope)
+      return try await runRepeated(step, target: target, endpoint: endpoint, scope: scope, notes: notes)
     }
-    let outcome = try await callOnce(step, target: target, endpoint: endpoint, scope: scope, streamJournal: true)
+    let outcome = try await callOnce(
+      step, target: target, endpoint: endpoint, scope: scope, streamJournal: true, notes: notes)
     var record = RecipeStepRecord(
       id: step.id, call: step.call, state: .ok, result: outcome.result,
       checks: outcome.checks.map {

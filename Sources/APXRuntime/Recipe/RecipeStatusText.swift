@@ -4,8 +4,10 @@ import APXCore
 /// progress bar for loops and streams on a terminal. Pure text; the CLI
 /// decides where it goes.
 public enum RecipeStatusText {
-  /// `✓ upload  books.imports.create  202  0.05s` (terminal) or
-  /// `step upload (books.imports.create): ok, status 202, 0.05s` (plain).
+  /// `✓ upload  books.imports.create  status 202  0.05s` (terminal) or
+  /// `step upload (books.imports.create): ok, status 202, 0.05s` (plain);
+  /// retries, reconnects and a fallback to polling are counted in it
+  /// (`status 200, 2 retries, 1.02s`).
   public static func line(step: RecipeStep, record: RecipeStepRecord, terminal: Bool, colors: Bool) -> String {
     let status = record.result["status"]?.intValue
     var details: [String] = []
@@ -18,6 +20,7 @@ public enum RecipeStatusText {
     }
     if record.resumedItems > 0 { details.append("\(record.resumedItems) done before") }
     if let count = record.result["count"]?.intValue { details.append("\(count) item\(count == 1 ? "" : "s")") }
+    details += record.notes.details
     let checks = record.checks.reduce((0, 0)) { ($0.0 + $1.passed, $0.1 + $1.failed) }
     if checks.0 + checks.1 > 0 {
       details.append("checks \(checks.0) passed" + (checks.1 > 0 ? ", \(checks.1) failed" : ""))

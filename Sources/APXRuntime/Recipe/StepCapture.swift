@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// Stream items are forwarded to `onItem` as they arrive (for the journal,
 /// `--events` and progress), and only accumulated when the recipe reads
-/// `events`; `last` and `count` are always kept.
+/// `events`; `last` and `count` are always kept. Retries, reconnects, a
+/// fallback to polling, progress and notes go to `onNote` as they happen.
 final class StepCapture: CallEventSink {
   /// Thrown to end a stream whose `until` condition held; the runner treats it as success.
   struct UntilReached: Error {}
@@ -20,7 +21,6 @@ final class StepCapture: CallEventSink {
     var last: JSONValue?
     var count = 0
     var lastEventID: String?
-    var progress: (fraction: Double?, done: Double?, total: Double?)?
     /// Attempts the call made (from its final event).
     var attempts = 0
   }
@@ -33,14 +33,14 @@ final class StepCapture: CallEventSink {
   private let keepEvents: Bool
   private let until: (@Sendable (JSONValue) throws -> Bool)?
   private let onItem: (@Sendable (JSONValue) -> Void)?
-  private let onProgress: (@Sendable (Double?, Double?, Double?) -> Void)?
+  private let onNote: (@Sendable (RecipeCallNote) -> Void)?
   private let transportLog: (@Sendable (CallEvent) -> Void)?
 
   /// Makes a capture; `resumed` holds stream items journaled before an interruption.
   init(
     keepBody: Bool, keepEvents: Bool, resumed: [JSONValue] = [], resumedEventID: String? = nil,
     until: (@Sendable (JSONValue) throws -> Bool)?, onItem: (@Sendable (JSONValue) -> Void)?,
-    onProgress: (@Sendable (Double?, Double?, Double?) -> Void)? = nil,
+    onNote: (@Sendable (RecipeCallNote) -> Void)? = nil,
     transportLog: (@Sendable (CallEvent) -> Void)? = nil
   ) {
     var initial = State()
@@ -53,7 +53,7 @@ final class StepCapture: CallEventSink {
     self.keepEvents = keepEvents
     self.until = until
     self.onItem = onItem
-    self.onProgress = onProgress
+    self.onNote = onNote
     self.transportLog = transportLog
   }
 
@@ -89,9 +89,8 @@ final class StepCapture: CallEventSink {
       }
       onItem?(item)
       if let until, try until(item) { throw UntilReached() }
-    case .progress(let fraction, let done, let total):
-      state.withLock { $0.progress = (fraction, done, total) }
-      onProgress?(fraction, done, total)
+    case .retrying, .reconnecting, .fellBackToPolling, .progress, .note:
+      if let note = RecipeCallNote(event) { onNote?(note) }
     case .finished(_, let attempts, _):
       state.withLock { $0.attempts = attempts }
     default:

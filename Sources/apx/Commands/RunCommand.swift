@@ -36,7 +36,9 @@ struct RunCommand: AsyncParsableCommand {
       "Inputs: name=value, name:=json, name=@file; with --resume, optionally a RUN_ID.", valueName: "INPUT"))
   var params: [String] = []
 
-  @Flag(name: .customLong("events"), help: "Print every step's result (and stream items) as NDJSON on stdout.")
+  @Flag(
+    name: .customLong("events"),
+    help: "Print every step's result, stream item, retry, reconnect and fallback as NDJSON on stdout.")
   var events = false
 
   @Flag(name: .customLong("dry-run"), help: "Print the requests that would be sent (secrets masked) and send nothing.")
@@ -446,6 +448,18 @@ final class StepStatusReporter: RecipeObserver, @unchecked Sendable {
     }
   }
 
+  func callNote(_ step: RecipeStep, note: RecipeCallNote) {
+    if case .progress(let fraction, let done, let total) = note {
+      // A job's own progress: counts when it gives them, else percent.
+      if let done {
+        stepProgress(step, done: Int(done), total: total.map { Int($0) })
+      } else if let fraction {
+        stepProgress(step, done: Int((fraction * 100).rounded()), total: 100)
+      }
+    }
+    if events { emit(note.event(step: step.id)) }
+  }
+
   func itemFinished(_ step: RecipeStep, index: Int, result: JSONValue) {
     if events {
       emit(
@@ -475,6 +489,11 @@ final class StepStatusReporter: RecipeObserver, @unchecked Sendable {
         JSONMember("state", .string(record.state.rawValue)), JSONMember("result", record.result),
       ]
       if let error = record.error { members.append(JSONMember("error", .string(error.message))) }
+      if record.notes.retries > 0 { members.append(JSONMember("retries", .int(record.notes.retries))) }
+      if record.notes.reconnects > 0 { members.append(JSONMember("reconnects", .int(record.notes.reconnects))) }
+      if !record.notes.fallbacks.isEmpty {
+        members.append(JSONMember("fell_back_to", .array(record.notes.fallbacks.map(JSONValue.string))))
+      }
       emit(.object(members))
     }
   }

@@ -230,6 +230,7 @@ final class RecordingRecipeObserver: RecipeObserver {
   func stepStarted(_ step: RecipeStep) {}
   func stepProgress(_ step: RecipeStep, done: Int, total: Int?) {}
   func streamItem(_ step: RecipeStep, item: JSONValue) {}
+  func callNote(_ step: RecipeStep, note: RecipeCallNote) {}
   func itemFinished(_ step: RecipeStep, index: Int, result: JSONValue) {
     if result["skipped"] == .bool(true) { skipped.withLock { $0.append(index) } }
   }
