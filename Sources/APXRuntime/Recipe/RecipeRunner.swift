@@ -1,12 +1,25 @@
 import APXCore
 import Foundation
 
-/// Runs a validated recipe: steps in order, each step's result (trimmed to
-/// what is read later) flowing into the scope of the next, streams consumed
-/// until their stop condition, loops with bounded concurrency, every step
-/// journaled so an interrupted run can resume.
+/// The run stage of the recipe pipeline, which is split as Hurl splits it:
 ///
-/// One `Executor` (one HTTP session) serves the whole run.
+/// 1. **parse**: `RecipeFile` loads the recipe and validates it against the
+///    registry; `RecipeRunSetup` binds the inputs, finds the run to resume and
+///    builds the secret mask. Nothing is sent before both succeed.
+/// 2. **run**: this type. Steps in order, each step's result (trimmed to what
+///    is read later) flowing into the scope of the next, streams consumed until
+///    their stop condition, loops with bounded concurrency, every step and loop
+///    item journaled (`RecipeJournalEntry`) so an interrupted run
+///    (`RecipeInterruption`) can resume. Each call goes through the same
+///    `Executor` as `apx call` (auth, then retry, then the transport); its
+///    events reach a `StepCapture`, which builds the typed `RecipeCallResult`
+///    the endpoint's `EndpointResultShape` describes and hands retries,
+///    reconnects, fallbacks and progress on as `RecipeCallNote`s.
+/// 3. **report**: the run's events go to a `RecipeObserver`
+///    (`RecipeRunReporter`: status lines, `--events` NDJSON), and the records it
+///    returns to `JUnitReport`; the CLI only maps the outcome to an exit status.
+///
+/// One `Executor` (one HTTP session, one token manager, one gRPC session) serves the whole run.
 public struct RecipeRunner: Sendable {
   public let recipe: Recipe
   /// Where each API's calls go, by API name.

@@ -1,0 +1,128 @@
+import APXCore
+import Dispatch
+import Synchronization
+
+/// The report stage of a run, fed by the run's events: status lines on
+/// stderr (one per step, a progress bar on a terminal) and, under
+/// `--events`, NDJSON on stdout (step starts, stream items, loop item results,
+/// retries, reconnects, fallbacks, progress, step results), every line masked.
+/// The JUnit report (`JUnitReport`) is built from the same records at the end.
+/// Where the text goes is the caller's: the CLI hands in its stderr and stdout.
+public final class RecipeRunReporter: RecipeObserver, Sendable {
+  /// Writes (and flushes) text on the status stream (stderr).
+  public typealias Write = @Sendable (String) -> Void
+
+  private let status: Write
+  private let events: Write?
+  private let terminal: Bool
+  private let colors: Bool
+  /// Secrets masked in every line.
+  public let mask: SecretMask
+  /// Every step of the recipe, in order (the report lists those that never ran).
+  public let stepIDs: [String]
+  private let drawing = Mutex(Drawing())
+  private let eventLock = Mutex(())
+
+  private struct Drawing {
+    var progressShown = false
+    var lastDraw: UInt64 = 0
+  }
+
+  /// Makes a reporter. `events` receives NDJSON lines (nil without `--events`);
+  /// `terminal` draws progress bars and marks; `colors` colours the marks.
+  public init(
+    status: @escaping Write, events: Write?, terminal: Bool, colors: Bool, mask: SecretMask, stepIDs: [String]
+  ) {
+    self.status = status
+    self.events = events
+    self.terminal = terminal
+    self.colors = colors
+    self.mask = mask
+    self.stepIDs = stepIDs
+  }
+
+  public func stepStarted(_ step: RecipeStep) {
+    emit(
+      .object([
+        JSONMember("type", .string("step_started")), JSONMember("step", .string(step.id)),
+        JSONMember("call", .string(step.call)),
+      ]))
+  }
+
+  public func stepProgress(_ step: RecipeStep, done: Int, total: Int?) {
+    guard terminal else { return }
+    drawing.withLock { d in
+      // Redraw at most every 50 ms: a fast loop must not flood the terminal.
+      let now = DispatchTime.now().uptimeNanoseconds
+      guard now - d.lastDraw > 50_000_000 || done == total else { return }
+      d.lastDraw = now
+      d.progressShown = true
+      status(RecipeStatusText.progress(step: step, done: done, total: total))
+    }
+  }
+
+  public func streamItem(_ step: RecipeStep, item: JSONValue) {
+    emit(
+      .object([JSONMember("type", .string("item")), JSONMember("step", .string(step.id)), JSONMember("item", item)]))
+  }
+
+  public func callNote(_ step: RecipeStep, note: RecipeCallNote) {
+    if case .progress(let fraction, let done, let total) = note {
+      // A job's own progress: its counts when it gives them, else percent.
+      if let done {
+        stepProgress(step, done: Int(done), total: total.map { Int($0) })
+      } else if let fraction {
+        stepProgress(step, done: Int((fraction * 100).rounded()), total: 100)
+      }
+    }
+    emit(note.event(step: step.id))
+  }
+
+  public func itemFinished(_ step: RecipeStep, index: Int, result: JSONValue) {
+    emit(
+      .object([
+        JSONMember("type", .string("item_result")), JSONMember("step", .string(step.id)),
+        JSONMember("index", .int(index)), JSONMember("result", result),
+      ]))
+  }
+
+  public func stepFinished(_ step: RecipeStep, record: RecipeStepRecord) {
+    drawing.withLock { d in
+      var text = ""
+      if d.progressShown {
+        text += "\r\u{1B}[2K"
+        d.progressShown = false
+      }
+      // Masked: a step's error may quote a secret input sent in a URL or body.
+      text += mask.mask(RecipeStatusText.line(step: step, record: record, terminal: terminal, colors: colors)) + "\n"
+      status(text)
+    }
+    guard events != nil else { return }
+    var members = [
+      JSONMember("type", .string("step")), JSONMember("step", .string(step.id)), JSONMember("call", .string(step.call)),
+      JSONMember("state", .string(record.state.rawValue)), JSONMember("result", record.result),
+    ]
+    if let error = record.error { members.append(JSONMember("error", .string(error.message))) }
+    if record.notes.retries > 0 { members.append(JSONMember("retries", .int(record.notes.retries))) }
+    if record.notes.reconnects > 0 { members.append(JSONMember("reconnects", .int(record.notes.reconnects))) }
+    if !record.notes.fallbacks.isEmpty {
+      members.append(JSONMember("fell_back_to", .array(record.notes.fallbacks.map(JSONValue.string))))
+    }
+    emit(.object(members))
+  }
+
+  /// Writes one NDJSON line under `--events`, masked; nothing without it.
+  public func emit(_ value: JSONValue) {
+    guard let events else { return }
+    let line = mask.mask(value.compactJSON) + "\n"
+    eventLock.withLock { _ in events(line) }
+  }
+
+  /// Clears a progress bar left on screen.
+  public func finish() {
+    drawing.withLock { d in
+      if d.progressShown { status("\r\u{1B}[2K") }
+      d.progressShown = false
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import APXCore
+import APXRuntime
+import Foundation
+import Testing
+
+/// The parse stage of a run: inputs bound, the run to resume found, its secret inputs asked for again.
+@Suite("Recipe run setup")
+struct RecipeRunSetupTests {
+  static let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// A recipe with a secret input and a plain one, against the repository's registry.
+  static func file() throws -> RecipeFile {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apx-setup-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let path = folder.appendingPathComponent("keyed.json").path
+    try #"""
+    {
+      "name": "keyed",
+      "inputs": { "key": { "type": "string", "secret": true, "required": true }, "n": { "type": "number", "default": 1 } },
+      "steps": [ { "id": "caps", "call": "books.capabilities.get", "headers": { "X-Key": "${input.key}" } } ]
+    }
+    """#.write(toFile: path, atomically: true, encoding: .utf8)
+    return try RecipeFile.load(path: path, registryDirectories: [packageRoot.appendingPathComponent("Endpoints").path])
+  }
+
+  @Test func aResumeTakesEarlierInputsAndAsksForSecretOnesAgain() throws {
+    let file = try Self.file()
+    let state = FileManager.default.temporaryDirectory.appendingPathComponent("apx-setup-state-\(UUID().uuidString)")
+    let environment = ["APX_STATE_DIR": state.path]
+    let first = try RecipeRunSetup.prepare(
+      file: file, given: [.init(name: "key", value: .string("s3cret")), .init(name: "n", value: .int(5))],
+      resume: false, resumeID: nil, environment: environment)
+    #expect(first.mask.mask("X s3cret") == "X ***")
+    let journal = try first.openJournal()
+    journal.append(.end(state: "failed", at: ""), sync: true)
+    #expect(try !String(contentsOfFile: journal.path, encoding: .utf8).contains("s3cret"))
+
+    #expect(throws: APXError.self) {
+      try RecipeRunSetup.prepare(file: file, given: [], resume: true, resumeID: nil, environment: environment)
+    }
+    let resumed = try RecipeRunSetup.prepare(
+      file: file, given: [.init(name: "key", value: .string("s3cret"))], resume: true, resumeID: nil,
+      environment: environment)
+    #expect(resumed.runID == first.runID)
+    #expect(resumed.inputs["n"] == .int(5), "the earlier input is kept")
+    #expect(resumed.resume != nil)
+  }
+
+  @Test func aRunIDIsAFileNameNotAPath() throws {
+    let file = try Self.file()
+    let state = FileManager.default.temporaryDirectory.appendingPathComponent("apx-setup-state-\(UUID().uuidString)")
+    #expect(throws: APXError.self) {
+      try RecipeRunSetup.find(state: state.path, runID: "../../etc/passwd", recipePath: file.absolutePath)
+    }
+  }
+}
