@@ -79,6 +79,42 @@ struct RecipeTests {
     }
   }
 
+  @Test func dryRunShowsEveryCallOfAJSONRPCBatchAsOneDocument() async throws {
+    let path = try temporaryFile(
+      "batch.json",
+      """
+      {
+        "name": "batch",
+        "steps": [
+          { "id": "batch", "call": "calc.subtract", "with": { "minuend": 42, "subtrahend": 2 },
+            "batch": [
+              { "call": "calc.log", "with": { "message": "hi" } },
+              { "call": "calc.constants" }
+            ] }
+        ]
+      }
+      """)
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(
+        ["run", path, "--dry-run", "--base-url", server.httpBaseURL],
+        environment: ["APX_STATE_DIR": Self.stateDirectory()])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(server.stats.requestsByRoute.isEmpty, "a dry run sends nothing")
+      let line = try Self.json(r.stdout)
+      #expect(line["method"] == .string("POST"))
+      #expect(
+        line["body"]
+          == (try Self.json(
+            """
+            [{"jsonrpc":"2.0","method":"subtract","params":[42,2],"id":1},
+             {"jsonrpc":"2.0","method":"log","params":{"message":"hi"}},
+             {"jsonrpc":"2.0","method":"constants","id":3}]
+            """)),
+        "\(r.stdout)")
+      #expect(line["batch"]?.arrayValue?.compactMap { $0["call"]?.stringValue } == ["calc.log", "calc.constants"])
+    }
+  }
+
   @Test func aRetriedStepShowsItsRetriesInTheStatusLineEventsAndJUnit() async throws {
     let path = try temporaryFile(
       "retried.json",

@@ -10,6 +10,15 @@ public enum JSONRPCMessage {
     return .object(members)
   }
 
+  /// The request object of call `index` (0-based) of one HTTP request: its
+  /// `params` built from `body` (see `params`), id `index + 1`, none for a notification.
+  public static func request(
+    for endpoint: Endpoint, options: JSONRPCOptions, body: JSONValue?, explicit: Bool, index: Int
+  ) throws(APXError) -> JSONValue {
+    let params = try params(endpoint: endpoint, paramsBy: options.paramsBy, body: body, explicit: explicit)
+    return request(method: options.rpcMethod, params: params, id: options.notification ? nil : index + 1)
+  }
+
   /// The `params` of a call: the body parameters the request builder put in
   /// `body` (an object in declaration order), as that object (`params_by:
   /// name`) or as an array in declaration order (`position`, omitted optional

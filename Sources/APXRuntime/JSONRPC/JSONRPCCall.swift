@@ -64,10 +64,10 @@ struct JSONRPCCall: Transport {
           throw APXError(.usage, "\(name): the params are not valid JSON", cause: "\(error)")
         }
       }
-      let params = try JSONRPCMessage.params(
-        endpoint: call.endpoint, paramsBy: options.paramsBy, body: body, explicit: call.data != nil)
       let id = options.notification ? nil : index + 1
-      envelopes.append(JSONRPCMessage.request(method: options.rpcMethod, params: params, id: id))
+      envelopes.append(
+        try JSONRPCMessage.request(
+          for: call.endpoint, options: options, body: body, explicit: call.data != nil, index: index))
       members.append(Member(name: name, id: id))
       if var head = first {
         guard attempt.plan.url == head.plan.url else {

@@ -19,8 +19,9 @@ public struct RecipeDryRun: Sendable {
     self.recipeDirectory = recipeDirectory
   }
 
-  /// One object per step: `{"step", "call", "method", "url", "headers", "body"}` (REST, SSE) or
-  /// `{"step", "call", "grpc", "message"}`.
+  /// One object per step: `{"step", "call", "method", "url", "headers", "body"}` (REST, SSE,
+  /// JSON-RPC: the body is the JSON-RPC document, a batch step's with every call and `"batch"`
+  /// naming the calls sent with the step's own) or `{"step", "call", "grpc", "message"}`.
   public func requests(inputs: JSONValue, runID: String, mask: SecretMask) throws(APXError) -> [JSONValue] {
     let env = environment
     let scope = RecipeScope(
@@ -54,64 +55,121 @@ public struct RecipeDryRun: Sendable {
         case .check(let c): members.append(JSONMember("if", .string(c.summary)))
         }
       }
-      var values: [(name: String, value: BoundValue)] = []
-      var message: [JSONMember] = []
-      for member in step.with {
-        let rendered = try Template.renderStrings(in: member.value, resolve: resolve)
-        if rendered == .null { continue }
-        message.append(JSONMember(member.key, rendered))
-        if let param = endpoint.param(named: member.key), param.type == .file, case .string(let path) = rendered {
-          values.append((member.key, .file(path: RecipePaths.resolve(path, recipeDirectory: recipeDirectory))))
-        } else {
-          values.append((member.key, .json(rendered)))
-        }
-      }
-      var headers: [HeaderField] = []
-      for member in step.headers {
-        headers.append(
-          HeaderField(member.key, Template.interpolated(try Template.renderStrings(in: member.value, resolve: resolve)))
-        )
-      }
       if !endpoint.kind.isHTTPRequest {
+        let message = try renderValues(step, endpoint: endpoint, resolve: resolve).message
         members.append(
           JSONMember("grpc", .string((endpoint.grpc.map { "\($0.service)/\($0.method)" }) ?? endpoint.name)))
         members.append(JSONMember("url", .string(mask.mask(target.baseURL))))
         members.append(JSONMember("message", .object(message)))
-      } else {
-        var data: RequestBuilder.DataBody?
-        if let body = step.body {
-          data = .json(Array(try Template.renderStrings(in: body, resolve: resolve).compactJSON.utf8))
-        }
-        var plan: HTTPRequestPlan
-        do {
-          plan = try RequestBuilder(api: target.api, endpoint: endpoint, baseURL: target.baseURL)
-            .build(RequestBuilder.Input(values: values, data: data, headers: headers))
-        } catch {
-          // Values that depend on earlier results cannot be checked yet: show them as given.
-          members.append(
-            JSONMember(
-              "with", .object(message.map { JSONMember($0.key, .string(mask.mask(Template.interpolated($0.value)))) })))
-          members.append(JSONMember("note", .string(error.message)))
-          out.append(.object(members))
-          continue
-        }
-        var planMask = mask
-        for s in plan.secrets { planMask.add(s) }
-        plan.headers = try plan.headers.map { h throws(APXError) in
-          HeaderField(
-            h.name, try TemplateResolver.resolveText(h.value, environment: environment, mask: &planMask, secret: true))
-        }
-        members.append(JSONMember("method", .string(plan.method)))
-        members.append(JSONMember("url", .string(planMask.mask(plan.url))))
-        members.append(
-          JSONMember("headers", .object(planMask.mask(plan.headers).map { JSONMember($0.name, .string($0.value)) })))
-        members.append(JSONMember("body", Self.describe(plan.body, mask: planMask)))
-        let auth = (endpoint.auth ?? target.api.auth)?.typeName ?? "none"
-        if auth != "none" { members.append(JSONMember("auth", .string(auth))) }
+        out.append(.object(members))
+        continue
       }
+      // A batch step sends its own call and every `batch` call in one request.
+      var calls: [(step: RecipeStep, endpoint: Endpoint)] = [(step, endpoint)]
+      for member in step.batch {
+        guard let e = target.api.endpoint(named: member.endpoint) else { continue }
+        calls.append((member, e))
+      }
+      var plans: [(plan: HTTPRequestPlan, call: RecipeStep, endpoint: Endpoint)] = []
+      var given: [[JSONMember]] = []
+      var unknown: APXError?
+      for call in calls {
+        let rendered = try renderValues(call.step, endpoint: call.endpoint, resolve: resolve)
+        given.append(rendered.message.map { JSONMember($0.key, .string(mask.mask(Template.interpolated($0.value)))) })
+        do {
+          let plan = try RequestBuilder(api: target.api, endpoint: call.endpoint, baseURL: target.baseURL)
+            .build(RequestBuilder.Input(values: rendered.values, data: rendered.data, headers: rendered.headers))
+          plans.append((plan, call.step, call.endpoint))
+        } catch {
+          if unknown == nil { unknown = error }
+        }
+      }
+      if calls.count > 1 {
+        members.append(
+          JSONMember(
+            "batch",
+            .array(
+              zip(calls.dropFirst(), given.dropFirst()).map { call, with in
+                .object([JSONMember("call", .string(call.step.call)), JSONMember("with", .object(with))])
+              })))
+      }
+      guard var plan = plans.first?.plan, unknown == nil else {
+        // Values that depend on earlier results cannot be checked yet: show them as given.
+        members.append(JSONMember("with", .object(given.first ?? [])))
+        members.append(JSONMember("note", .string(unknown?.message ?? "no request")))
+        out.append(.object(members))
+        continue
+      }
+      var planMask = mask
+      for p in plans { for s in p.plan.secrets { planMask.add(s) } }
+      if let document = try Self.jsonRPCDocument(plans.map { ($0.plan, $0.call, $0.endpoint) }, batch: calls.count > 1)
+      {
+        plan.body = .bytes(Array(document.compactJSON.utf8), contentType: "application/json")
+      }
+      plan.headers = try plan.headers.map { h throws(APXError) in
+        HeaderField(
+          h.name, try TemplateResolver.resolveText(h.value, environment: environment, mask: &planMask, secret: true))
+      }
+      members.append(JSONMember("method", .string(plan.method)))
+      members.append(JSONMember("url", .string(planMask.mask(plan.url))))
+      members.append(
+        JSONMember("headers", .object(planMask.mask(plan.headers).map { JSONMember($0.name, .string($0.value)) })))
+      members.append(JSONMember("body", Self.describe(plan.body, mask: planMask)))
+      let auth = (endpoint.auth ?? target.api.auth)?.typeName ?? "none"
+      if auth != "none" { members.append(JSONMember("auth", .string(auth))) }
       out.append(.object(members))
     }
     return out
+  }
+
+  /// A call's values rendered as far as they are known: the parameter
+  /// values, the message as given (for display), the body and the headers.
+  func renderValues(
+    _ call: RecipeStep, endpoint: Endpoint, resolve: (TemplateReference) throws(APXError) -> JSONValue?
+  ) throws(APXError) -> (
+    values: [(name: String, value: BoundValue)], message: [JSONMember], data: RequestBuilder.DataBody?,
+    headers: [HeaderField]
+  ) {
+    var values: [(name: String, value: BoundValue)] = []
+    var message: [JSONMember] = []
+    for member in call.with {
+      let rendered = try Template.renderStrings(in: member.value, resolve: resolve)
+      if rendered == .null { continue }
+      message.append(JSONMember(member.key, rendered))
+      if let param = endpoint.param(named: member.key), param.type == .file, case .string(let path) = rendered {
+        values.append((member.key, .file(path: RecipePaths.resolve(path, recipeDirectory: recipeDirectory))))
+      } else {
+        values.append((member.key, .json(rendered)))
+      }
+    }
+    var headers: [HeaderField] = []
+    for member in call.headers {
+      headers.append(
+        HeaderField(member.key, Template.interpolated(try Template.renderStrings(in: member.value, resolve: resolve))))
+    }
+    var data: RequestBuilder.DataBody?
+    if let body = call.body {
+      data = .json(Array(try Template.renderStrings(in: body, resolve: resolve).compactJSON.utf8))
+    }
+    return (values, message, data, headers)
+  }
+
+  /// The JSON-RPC document the calls send (one request object, or the batch's
+  /// array), built from each call's body as the JSON-RPC transport builds it;
+  /// nil when the endpoints are not JSON-RPC.
+  static func jsonRPCDocument(_ calls: [(HTTPRequestPlan, RecipeStep, Endpoint)], batch: Bool) throws(APXError)
+    -> JSONValue?
+  {
+    var requests: [JSONValue] = []
+    for (index, (plan, call, endpoint)) in calls.enumerated() {
+      guard let options = endpoint.jsonrpc else { return nil }
+      var body: JSONValue?
+      if case .bytes(let bytes, _) = plan.body { body = try? JSONParser.parse(bytes) }
+      requests.append(
+        try JSONRPCMessage.request(
+          for: endpoint, options: options, body: body, explicit: call.body != nil, index: index))
+    }
+    return batch ? .array(requests) : requests.first
   }
 
   static func describe(_ body: RequestBody, mask: SecretMask) -> JSONValue {
