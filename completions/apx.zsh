@@ -117,6 +117,7 @@ _apx_call() {
         '*--import-path[gRPC URL\: a folder protoc searches for --proto files and their imports (repeatable).]:DIR:'
         '--protoset[gRPC URL\: take the schema from this FileDescriptorSet (default\: server reflection).]:FILE:'
         '--save[URL\: once the call succeeds, save it in the registry as this endpoint (values become defaults).]:API.ENDPOINT:'
+        '(-O --output-file)'{-O,--output-file}'[Write the body (or stream items) to FILE instead of stdout\: as received unless -o or --select says otherwise, replacing FILE only once the call succeeds; progress on a terminal.]:FILE:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -113,6 +113,13 @@ struct CallCommand: AsyncParsableCommand {
       valueName: "API.ENDPOINT"))
   var save: String?
 
+  @Option(
+    name: [.customShort("O"), .customLong("output-file")],
+    help: ArgumentHelp(
+      "Write the body (or stream items) to FILE instead of stdout: as received unless -o or --select says otherwise, replacing FILE only once the call succeeds; progress on a terminal.",
+      valueName: "FILE"))
+  var outputFile: String?
+
   func validate() throws {
     if let problem = invocation.problem { throw ValidationError(problem) }
   }
@@ -122,7 +129,8 @@ struct CallCommand: AsyncParsableCommand {
     CallInvocation(
       global: global.values, target: target, params: params, data: data, maxEvents: maxEvents, tokenStdin: tokenStdin,
       form: form, basicAuth: basicAuth, bearer: bearer, noAuth: noAuth, sse: sse, untilEvent: untilEvent,
-      protoFiles: protoFiles, importPaths: importPaths, protoset: protoset, save: save)
+      protoFiles: protoFiles, importPaths: importPaths, protoset: protoset, save: save,
+      outputFile: outputFile)
   }
 
   func run() async throws {

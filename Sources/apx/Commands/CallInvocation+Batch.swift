@@ -51,7 +51,8 @@ extension CallInvocation {
           values: values, headers: extraHeaders + global.headerFields + one.headers, timeout: global.timeout,
           maxEvents: maxEvents, maxAttemptsOverride: global.noRetry ? 1 : global.retry)
       }
-      try await Self.execute(requests, global: global, context: context, tokenOverride: tokenOverride)
+      try await Self.execute(
+        requests, global: global, context: context, tokenOverride: tokenOverride, outputFile: outputFile)
     }
   }
 }

@@ -34,6 +34,8 @@ struct CallInvocation: Equatable {
   var protoset: String?
   /// `--save API.ENDPOINT`: write this ad-hoc call into the registry once it succeeds.
   var save: String?
+  /// `-O FILE`: write the output to FILE (replaced once the call succeeds) instead of stdout.
+  var outputFile: String?
 
   /// The lone argument that joins JSON-RPC calls into one batch request.
   static let batchSeparator = "+"
@@ -125,7 +127,8 @@ struct CallInvocation: Equatable {
         values: values, data: body, headers: headers, timeout: global.timeout, maxEvents: maxEvents,
         maxAttemptsOverride: global.noRetry ? 1 : global.retry)
       if global.verbose, let note = prepared.note { context.warn(note) }
-      try await Self.execute([request], global: global, context: context, tokenOverride: tokenOverride)
+      try await Self.execute(
+        [request], global: global, context: context, tokenOverride: tokenOverride, outputFile: outputFile)
     }
     if let savePlan, let save {
       try AdHocSave.write(savePlan)
@@ -135,9 +138,27 @@ struct CallInvocation: Equatable {
 
   /// Runs one call, or several JSON-RPC calls as one batch, with output on stdout.
   static func execute(
-    _ requests: [CallRequest], global: GlobalValues, context: Context, tokenOverride: String?
+    _ requests: [CallRequest], global: GlobalValues, context: Context, tokenOverride: String?, outputFile: String?
   ) async throws {
-    let printer = CallPrinter(context: context, settings: try OutputSettings.make(global, context: context))
+    guard let outputFile else {
+      let printer = CallPrinter(context: context, settings: try OutputSettings.make(global, context: context))
+      return try await execute(requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer)
+    }
+    let file = try OutputFile(path: outputFile)
+    do {
+      let settings = try OutputSettings.make(global, context: context, toFile: true)
+      let printer = CallPrinter(context: context, settings: settings, out: file.stream)
+      try await execute(requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer)
+    } catch {
+      file.discard()
+      throw error
+    }
+    try file.commit()
+  }
+
+  private static func execute(
+    _ requests: [CallRequest], global: GlobalValues, context: Context, tokenOverride: String?, printer: CallPrinter
+  ) async throws {
     try await HTTPSession.with(global.sessionOptions(context.environment)) { session in
       // One token manager per run: concurrent calls share one refresh; the store persists tokens.
       let tokens = TokenManager(
@@ -206,16 +227,20 @@ struct CallInvocation: Equatable {
 
 /// Builds the printer's settings from the global flags and the terminal.
 enum OutputSettings {
-  static func make(_ global: GlobalValues, context: Context) throws -> CallPrinter.Settings {
-    let color = context.useColor(global.color, terminal: context.stdoutIsTerminal) && global.output != .raw
+  /// `toFile`: for `-O`, where a body is written as received unless `-o` or `--select` asks
+  /// otherwise, never coloured, and its download progress is drawn on a terminal.
+  static func make(_ global: GlobalValues, context: Context, toFile: Bool = false) throws -> CallPrinter.Settings {
+    let terminal = context.stdoutIsTerminal && !toFile
+    let color = context.useColor(global.color, terminal: terminal) && global.output != .raw && !toFile
     return CallPrinter.Settings(
-      format: global.output,
+      format: global.output ?? (toFile && global.select == nil ? .raw : nil),
       select: try global.select.map { text throws(APXError) in try JSONPath(parsing: text) },
-      pretty: context.stdoutIsTerminal || global.output == .json,
+      pretty: terminal || global.output == .json,
       colors: color ? .default : nil,
       verbose: global.verbose,
       stderrColors: context.useColor(global.color, terminal: context.stderrIsTerminal),
       rawStrings: global.rawOutput,
-      tableWidth: context.stdoutColumns)
+      tableWidth: toFile ? nil : context.stdoutColumns,
+      transferProgress: context.stderrIsTerminal && (toFile || !context.stdoutIsTerminal))
   }
 }

@@ -17,6 +17,9 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     var rawStrings = false
     /// The widest a table line may be (the terminal's columns), nil for no limit.
     var tableWidth: Int? = nil
+    /// Draw a body's download progress on stderr (a terminal) once it has run half a
+    /// second or passed 1 MiB: when the body goes to a file or a pipe, not to the terminal.
+    var transferProgress = false
   }
 
   private enum BodyMode {
@@ -42,6 +45,12 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
 
   let context: Context
   let settings: Settings
+  /// Where bodies and stream items go: stdout, or `-O`'s file.
+  let out: OutputStream
+  /// Body bytes received, and the `Content-Length` announced (for the transfer bar).
+  private var bodyBytes = 0
+  private var bodyTotal: Int?
+  private var bodyStarted: ContinuousClock.Instant?
   private var mode: BodyMode = .undecided
   private var contentType = ""
   /// A `Content-Encoding` the HTTP client did not decode (it decodes gzip and deflate), or nil.
@@ -60,12 +69,14 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
   private var tableBytes = 0
   // --- progress display (SSE watch): draws on stderr only when it is a terminal ---
   private lazy var progressDisplay = ProgressDisplay(
-    stderr: context.stderr, enabled: context.stderrIsTerminal, stdoutIsTerminal: context.stdoutIsTerminal)
+    stderr: context.stderr, enabled: context.stderrIsTerminal,
+    stdoutIsTerminal: out === context.stdout && context.stdoutIsTerminal)
   // --- end progress display ---
 
-  init(context: Context, settings: Settings) {
+  init(context: Context, settings: Settings, out: OutputStream? = nil) {
     self.context = context
     self.settings = settings
+    self.out = out ?? context.stdout
   }
 
   func receive(_ event: CallEvent) throws {
@@ -85,6 +96,9 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
         .flatMap { ["", "identity", "gzip", "deflate"].contains($0) ? nil : $0 }
       mode = .undecided
       singleAnswer = false
+      bodyBytes = 0
+      bodyStarted = nil
+      bodyTotal = headers.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value) }
       guard settings.verbose, let text = VerboseLines.text(for: event) else { return }
       context.stderr.write(text)
       context.stderr.flush()
@@ -92,6 +106,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       singleAnswer = true
     case .bodyChunk(let bytes):
       try body(bytes)
+      if settings.transferProgress { reportTransfer(bytes.count) }
     case .bodyEnd:
       try finishBody()
     case .message(let value):
@@ -113,16 +128,26 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       if !tableRows.isEmpty {
         writeTable(tableRows.count == 1 ? tableRows[0] : .array(tableRows))
         tableRows = []
-        context.stdout.flush()
+        out.flush()
       }
       // The error itself is reported once, by the command; with -v say that a retry paid off.
       if settings.verbose, failure == nil, attempts > 1 { context.warn("apx: succeeded on attempt \(attempts)") }
     case .batchEnd:
       // From now on this stream says when a chunk is done: flush then, not per item.
       flushesPerBatch = true
-      context.stdout.flush()
-      if context.stdout.closed { throw StdoutClosed() }
+      out.flush()
+      if out.closed { throw StdoutClosed() }
     }
+  }
+
+  /// Feeds the transfer bar: after 0.5 s or 1 MiB, so small bodies never flash one.
+  private func reportTransfer(_ count: Int) {
+    bodyBytes += count
+    let now = ContinuousClock.now
+    let started = bodyStarted ?? now
+    bodyStarted = started
+    guard bodyBytes >= 1_048_576 || now - started >= .milliseconds(500) else { return }
+    progressDisplay.transfer(bytes: bodyBytes, total: bodyTotal)
   }
 
   private var isJSONBody: Bool {
@@ -167,13 +192,13 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     if case .undecided = mode { try decideMode(bytes) }
     switch mode {
     case .undecided, .raw:
-      bytes.withUnsafeBytes { context.stdout.write(raw: $0) }
+      bytes.withUnsafeBytes { out.write(raw: $0) }
     case .stream(var relay):
-      var out: [UInt8] = []
-      out.reserveCapacity(bytes.count + bytes.count / 2)
+      var formatted: [UInt8] = []
+      formatted.reserveCapacity(bytes.count + bytes.count / 2)
       mode = .undecided  // release the copy while mutating
-      let step = bytes.withUnsafeBytes { relay.feed($0, into: &out) }
-      context.stdout.write(out)
+      let step = bytes.withUnsafeBytes { relay.feed($0, into: &formatted) }
+      out.write(formatted)
       mode = .stream(relay)
       try handle(step)
     case .buffered(var all):
@@ -206,7 +231,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     case .broken:
       break
     }
-    if context.stdout.closed { throw StdoutClosed() }
+    if out.closed { throw StdoutClosed() }
   }
 
   /// One NDJSON line as a stream item (blank lines are skipped; a line that is not JSON is printed as it came).
@@ -218,8 +243,8 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       try printMessage(try JSONParser.parse(Array(line)))
     } catch let error as JSONSyntaxError {
       context.warn("apx: a line of the response is not JSON (\(error)); printing it as it came")
-      context.stdout.write(Array(line) + [UInt8(ascii: "\n")])
-      context.stdout.flush()
+      out.write(Array(line) + [UInt8(ascii: "\n")])
+      out.flush()
     }
   }
 
@@ -230,9 +255,9 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     case .raw:
       break
     case .stream(var relay):
-      var out: [UInt8] = []
-      let step = relay.finish(into: &out)
-      context.stdout.write(out)
+      var formatted: [UInt8] = []
+      let step = relay.finish(into: &formatted)
+      out.write(formatted)
       mode = .undecided
       try handle(step)
     case .buffered(let all):
@@ -243,7 +268,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       break
     }
     mode = .undecided
-    context.stdout.flush()
+    out.flush()
   }
 
   /// After a relay step: a body that is not JSON is printed as received with a
@@ -257,7 +282,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       context.warn("apx: the response is not valid JSON (\(error)); printed as received")
     case .broken(let error):
       mode = .broken
-      context.stdout.flush()
+      out.flush()
       throw APXError(
         .expectation, "the response stopped being valid JSON at byte \(error.offset + 1) (\(error.message))",
         hint: "the output above ends there; use -o raw to see the body as received")
@@ -270,7 +295,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       value = try JSONParser.parse(bytes)
     } catch {
       // The body as received on stdout, never a mix of it and formatted JSON.
-      context.stdout.write(bytes)
+      out.write(bytes)
       throw APXError(
         .expectation,
         "cannot apply \(settings.select != nil ? "--select" : "-o table"): the response is not JSON (\(error))",
@@ -287,9 +312,9 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
   /// A table on stdout, fitted to the terminal; what did not fit is named on stderr.
   private func writeTable(_ value: JSONValue) {
     let fitted = TableFormatter(maxLineWidth: settings.tableWidth).fitted(value)
-    context.stdout.write(fitted.text)
+    out.write(fitted.text)
     if !fitted.hiddenColumns.isEmpty, let width = settings.tableWidth {
-      context.stdout.flush()
+      out.flush()
       context.warn(Self.hiddenColumnsNote(fitted.hiddenColumns, width: width))
     }
   }
@@ -325,8 +350,8 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     for result in results { writeValue(result, forceCompact: !singleAnswer && settings.format != .json) }
     // Streams that signal chunk ends are flushed there (a write per event cost 13% of
     // a 1M-event run); others are flushed per item so slow streams show up live.
-    if !flushesPerBatch { context.stdout.flush() }
-    if context.stdout.closed { throw StdoutClosed() }
+    if !flushesPerBatch { out.flush() }
+    if out.closed { throw StdoutClosed() }
   }
 
   private func writeValue(_ value: JSONValue, forceCompact: Bool = false) {
@@ -336,7 +361,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       rawStrings: settings.rawStrings)
     scratch.removeAll(keepingCapacity: true)
     formatter.write(value, into: &scratch)
-    context.stdout.write(scratch[...])
+    out.write(scratch[...])
   }
 
   static func looksLikeJSON(_ bytes: some Collection<UInt8>) -> Bool {

@@ -88,6 +88,18 @@ final class ProgressDisplay: @unchecked Sendable {
     }
   }
 
+  /// A body's bytes so far, and its length when announced: a bar in bytes (`12.5 MB/40 MB`).
+  func transfer(bytes: Int, total: Int?) {
+    guard enabled else { return }
+    let now = seconds()
+    model.bytes = true
+    model.done = Double(bytes)
+    model.total = total.map(Double.init)
+    model.fraction = total.flatMap { $0 > 0 ? min(1, Double(bytes) / Double($0)) : nil }
+    record(now: now, done: model.done, fraction: model.fraction)
+    draw(now: now, force: model.fraction == 1)
+  }
+
   /// Ends the display: a finished bar stays on its own line, anything else is cleared.
   func finish() {
     guard enabled, visible else { return }
@@ -172,6 +184,8 @@ struct ProgressLine {
   var reconnecting: (after: Double, from: String?)?
   /// Polling instead of streaming: the endpoint and interval.
   var polling: (endpoint: String, interval: Double)?
+  /// `done`, `total` and `rate` count bytes (a transfer): shown as kB, MB, GB.
+  var bytes = false
 
   /// Whether there is anything to draw.
   var hasContent: Bool {
@@ -190,13 +204,18 @@ struct ProgressLine {
           + Self.leftPad("\(percent)%", 4))
     }
     if let done {
-      parts.append(total.map { "\(Self.count(done))/\(Self.count($0))" } ?? "\(Self.count(done)) done")
+      let doneText = bytes ? Self.byteCount(done) : Self.count(done)
+      if let total {
+        parts.append(doneText + "/" + (bytes ? Self.byteCount(total) : Self.count(total)))
+      } else {
+        parts.append(bytes ? doneText : doneText + " done")
+      }
     }
     if let reconnecting {
       parts.append(
         "reconnecting in \(Self.duration(reconnecting.after))…" + (reconnecting.from.map { " (from \($0))" } ?? ""))
     } else {
-      if let rate, rate > 0 { parts.append("\(Self.rate(rate))/s") }
+      if let rate, rate > 0 { parts.append("\(bytes ? Self.byteCount(rate) : Self.rate(rate))/s") }
       if let eta, fraction.map({ $0 < 1 }) ?? true { parts.append("ETA \(Self.duration(eta))") }
       // The endpoint is named in the printer's note; the bar stays short.
       if let polling { parts.append("polling every \(Self.duration(polling.interval))") }
@@ -211,6 +230,18 @@ struct ProgressLine {
 
   static func count(_ value: Double) -> String {
     value.rounded() == value ? NumberText.plain(value) : NumberText.oneDecimal(value)
+  }
+
+  /// `512 B`, `12.5 kB`, `3.1 MB`, `1.2 GB` (powers of 1000, as curl and browsers show rates).
+  static func byteCount(_ value: Double) -> String {
+    let units = ["B", "kB", "MB", "GB", "TB"]
+    var scaled = value
+    var unit = 0
+    while scaled >= 1000, unit < units.count - 1 {
+      scaled /= 1000
+      unit += 1
+    }
+    return (unit == 0 ? NumberText.plain(scaled.rounded()) : NumberText.oneDecimal(scaled)) + " " + units[unit]
   }
 
   static func rate(_ value: Double) -> String {

@@ -81,7 +81,7 @@ enum FastCallArguments {
     "--registry", "--env", "--base-url", "--select", "--timeout", "--connect-timeout", "--retry", "--color",
     "--cacert", "--cert", "--key", "--authority", "--max-message-size", "--max-events", "-o", "--output",
     "-H", "--header", "-d", "--data", "-a", "--auth", "--bearer",
-    "--until-event", "--proto", "--import-path", "--protoset", "--save",
+    "--until-event", "--proto", "--import-path", "--protoset", "--save", "-O", "--output-file",
   ]
 
   static func isOption(_ name: String) -> Bool { optionNames.contains(name) }
@@ -106,6 +106,7 @@ enum FastCallArguments {
     case "--import-path": i.importPaths.append(value)
     case "--protoset": i.protoset = value
     case "--save": i.save = value
+    case "-O", "--output-file": i.outputFile = value
     case "--timeout":
       guard let d = Double(value) else { return false }
       i.global.timeout = d

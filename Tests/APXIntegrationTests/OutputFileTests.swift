@@ -1,0 +1,72 @@
+import APXDemoServer
+import Foundation
+import Testing
+
+/// Issue 13 item 1: `-O FILE` writes the output to a file, replaced only once the call
+/// succeeds, with download progress on a terminal.
+@Suite("apx call -O FILE")
+struct OutputFileTests {
+  static func folder() throws -> URL {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apx-O-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir
+  }
+
+  @Test func writesTheBodyAsReceivedAndNothingOnStdout() async throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("caps.json")
+    let raw = try await APXProcess.run(["call", "--demo", "books.capabilities.get", "-o", "raw"])
+    let r = try await APXProcess.run(["call", "--demo", "books.capabilities.get", "-O", file.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.isEmpty)
+    #expect(try Data(contentsOf: file) == raw.stdoutBytes)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["caps.json"])
+    let selected = try await APXProcess.run(
+      ["call", "--demo", "books.capabilities.get", "--select", ".api", "-r", "--output-file", file.path])
+    #expect(selected.status == 0, "\(selected.stderr)")
+    #expect(try String(contentsOf: file, encoding: .utf8) == "books\n")
+  }
+
+  @Test func aFailedCallLeavesTheFileAsItWas() async throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("keep.json")
+    try "old".write(to: file, atomically: true, encoding: .utf8)
+    let r = try await APXProcess.run(
+      ["call", "--demo", "books.imports.status", "job_id=imp_missing", "-O", file.path, "--no-retry"])
+    #expect(r.status == 4, "\(r.stderr)")
+    #expect(try String(contentsOf: file, encoding: .utf8) == "old")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["keep.json"], "a temporary file was left")
+  }
+
+  @Test func unusablePathsAreUsageErrors() async throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let folder = try await APXProcess.run(["call", "--demo", "books.capabilities.get", "-O", dir.path])
+    #expect(folder.status == 2)
+    #expect(folder.stderr.contains("is a folder"), "\(folder.stderr)")
+    let missing = try await APXProcess.run(
+      ["call", "--demo", "books.capabilities.get", "-O", dir.path + "/no/such/dir/x.json"])
+    #expect(missing.status == 2)
+    #expect(missing.stderr.contains("cannot write"), "\(missing.stderr)")
+  }
+
+  @Test func aLargeDownloadShowsProgressOnATerminal() async throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("big.bin")
+    try await withDemoServer { server in
+      let url = server.httpBaseURL + "/api/v2/bench/bytes?size=8000000"
+      guard let r = try await OutputFormattingTests.onTerminal(["call", url, "-O", file.path]) else {
+        print("skipped: script(1) is not installed (util-linux)")
+        return
+      }
+      #expect(r.status == 0, "\(r.stdout)")
+      #expect(r.stdout.contains("8.0 MB"), "no transfer bar: \(r.stdout)")
+      #expect(r.stdout.contains("%"), "\(r.stdout)")
+      let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int
+      #expect(size == 8_000_000)
+    }
+  }
+}
