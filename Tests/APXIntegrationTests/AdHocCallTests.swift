@@ -158,12 +158,35 @@ struct AdHocCallTests {
     }
   }
 
+  /// A URL names its server: a refused connection's hint speaks of the URL's host, port
+  /// and scheme, not of --base-url, --env or --demo, which a URL call refuses.
+  @Test(arguments: [
+    (["call", "http://127.0.0.1:1/x"], "http://127.0.0.1:1", "https://", Int32(6)),
+    (["call", "grpc://127.0.0.1:1/a.B/C"], "grpc://127.0.0.1:1", "grpcs://", Int32(64 + 14)),
+    (["list", "grpc://127.0.0.1:1"], "grpc://127.0.0.1:1", "grpcs://", Int32(64 + 14)),
+    (["describe", "grpc://127.0.0.1:1/a.B/C"], "grpc://127.0.0.1:1", "grpcs://", Int32(64 + 14)),
+  ])
+  func aRefusedURLsHintTalksAboutTheURL(_ command: [String], _ origin: String, _ scheme: String, _ status: Int32)
+    async throws
+  {
+    let r = try await APXProcess.run(command + ["--connect-timeout", "2", "--no-retry"])
+    let hint = "nothing accepted the connection at \(origin)"
+    #expect(r.status == status, "\(r.stderr)")
+    #expect(r.stderr.contains(hint) && r.stderr.contains("host and port in the URL"), "\(r.stderr)")
+    #expect(r.stderr.contains("(\(scheme) if the server speaks TLS)"), "\(r.stderr)")
+    #expect(!r.stderr.contains("--base-url") && !r.stderr.contains("--env") && !r.stderr.contains("--demo"))
+  }
+
   @Test(arguments: [
     ("noseparator", "noseparator"), ("=value", "=value"), ("Bad Header:x", "Bad Header:x"),
-    ("n:=[1,", "n:="), ("f@", "f@"), ("X-Evil:a\r\nb", "X-Evil"),
+    ("n:=[1,", "n:="), ("f@", "f@"), ("X-Evil:a\r\nb", "X-Evil"), ("==x", "==x"), (":=1", ":=1"),
+    ("f=@/no/such/note.txt", "/no/such/note.txt"), ("j:=@/no/such/meta.json", "/no/such/meta.json"),
+    ("j:=@NOTJSON", "is not valid JSON"), ("csv@/no/such/rows.csv", "/no/such/rows.csv"), ("x=@-.a[", ".a["),
   ])
   func malformedItemsAreUsageErrorsNamingThem(_ item: String, _ named: String) async throws {
-    let r = try await Self.call(["http://127.0.0.1:1/x", item])
+    let notJSON = try temporaryFile("not.json", "not json")
+    let item = item.replacing("NOTJSON", with: notJSON)
+    let r = try await Self.call(["http://127.0.0.1:1/x", item], stdin: Data("{}".utf8))
     #expect(r.status == 2, "\(item): \(r.stderr)")
     #expect(r.stderr.contains(named), "\(item): \(r.stderr)")
     #expect(r.stdout.isEmpty)
@@ -172,7 +195,11 @@ struct AdHocCallTests {
   @Test(arguments: [
     ("http://127.0.0.1:99999/x", "99999"), ("ftp://example.com/x", "ftp"), ("http://ann:pw@127.0.0.1:1/", "password"),
     ("http:///x", "no host"), ("http://exa mple.com/", "space"), ("http://[::1/", "["),
-    ("example.com", "http://example.com"), ("get", "API.ENDPOINT"),
+    ("example.com", "http://example.com"), ("get", "API.ENDPOINT"), ("POST", "API.ENDPOINT"),
+    ("http://127.0.0.1:0/", "port \"0\""), (":abc/x", "port \"abc\""), ("https://", "no host"),
+    ("grpc://127.0.0.1:1", "does not name package.Service/Method"),
+    ("grpc://127.0.0.1:1/NoDot", "names a service but no method"),
+    ("grpc://127.0.0.1:1/a.B/C/D", "does not name package.Service/Method"),
   ])
   func malformedURLsAreUsageErrorsNamingThem(_ url: String, _ named: String) async throws {
     let r = try await Self.call([url])

@@ -67,12 +67,20 @@ public struct AdHocEndpoint: Sendable {
     var endpoint = Endpoint(
       name: "\(verb) \(url.path)", kind: .rest, method: verb, path: path.isEmpty ? "/" : path,
       bodyEncoding: form ? .form : nil)
+    if !api.headers.contains(where: { $0.name.lowercased() == "accept" }) {
+      endpoint.headers = [HeaderField("Accept", defaultAccept)]
+    }
     let applied = RequestItems.apply(items, to: &endpoint, declareBody: true)
     if endpoint.params.contains(where: { $0.type == .file }) { endpoint.bodyEncoding = .multipart }
     return AdHocEndpoint(
       api: api, endpoint: endpoint, baseURL: baseURL, environmentName: environmentName,
       arguments: applied.arguments, headers: applied.headers)
   }
+
+  /// The `Accept` of an ad-hoc HTTP call (a `-H Accept:` or an API's own header wins):
+  /// JSON first, as HTTPie and xh ask, then an event stream, which strict servers send
+  /// only to a client that lists it (the answer is then followed as events), then anything.
+  public static let defaultAccept = "application/json, text/event-stream;q=0.9, */*;q=0.5"
 
   /// Gives each body field the type of the value bound to it, so that values pass
   /// through unchanged (a JSON `"3"` stays a string, `3` a number).

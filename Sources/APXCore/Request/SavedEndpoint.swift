@@ -8,7 +8,8 @@ public enum SavedEndpoint {
   ///   - name: the endpoint name (after `API.`).
   ///   - endpoint: the ad-hoc endpoint, its body fields typed by `AdHocEndpoint.settleTypes`.
   ///   - values: the values bound for this call (they become defaults).
-  ///   - headers: `Name:value` items; those `isSecret` names, and removals, are left out.
+  ///   - headers: `Name:value` items; those `isSecret` names, and removals, are left out. The
+  ///     endpoint's own headers are kept unless an item names them.
   ///   - isSecret: whether a header carries credentials (never written to a registry file).
   /// - Returns: the endpoint and the names of the headers left out.
   public static func make(
@@ -22,7 +23,11 @@ public enum SavedEndpoint {
     // -a, --bearer and --no-auth are about this call; the API's own auth stays in force.
     saved.auth = nil
     var leftOut: [String] = []
-    saved.headers = headers.filter { h in
+    // The endpoint's own headers (an ad-hoc call's default Accept) were sent unless an item
+    // replaced or removed them: saved too, so that the saved call sends the same request.
+    let named = Set(headers.map { $0.name.lowercased() })
+    saved.headers = endpoint.headers.filter { !named.contains($0.name.lowercased()) }
+    saved.headers += headers.filter { h in
       if h.value.isEmpty { return false }
       if isSecret(h.name) || h.value.contains("${") {
         leftOut.append(h.name)

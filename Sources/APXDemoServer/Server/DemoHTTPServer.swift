@@ -49,6 +49,7 @@ final class DemoHTTPServer: Sendable {
     ControlRoutes(stats: stats, tokens: tokens).register(on: router)
     EchoRoutes().register(on: router)
     LinesRoutes().register(on: router)
+    TicksRoutes().register(on: router)
     StallRoutes(stopping: stopping).register(on: router)
     RedirectRoutes().register(on: router)
     methods.record(router)

@@ -17,6 +17,9 @@ public struct CallRequest: Sendable {
   public var maxEvents: Int?
   /// `--retry N` / `--no-retry` (1 attempt).
   public var maxAttemptsOverride: Int?
+  /// The user typed the URL (`apx call URL`): messages speak of the URL, not of the
+  /// registry's environments or `--base-url`.
+  public var targetIsURL = false
 
   public init(
     api: APIDefinition, endpoint: Endpoint, baseURL: String, environmentName: String,

@@ -67,11 +67,17 @@ public struct Executor: Sendable {
       switch request.endpoint.kind {
       case .rest:
         // An `idempotency_key: true` endpoint gets one key per call, sent on every attempt.
-        let transport = RESTCall(
+        var transport = RESTCall(
           session: session, environment: environment, timeout: request.timeout ?? request.endpoint.timeout,
           expectStatus: request.endpoint.expectStatus,
           idempotencyKey: request.endpoint.idempotencyKey ? UUID().uuidString.lowercased() : nil,
           idempotent: request.endpoint.idempotent)
+        transport.maxEvents = request.maxEvents
+        transport.untilEvent = request.endpoint.sse?.untilEvent ?? []
+        // An answer of type text/event-stream is followed by the SSE layer, from its open body on.
+        transport.followEventStream = { open, sink in
+          try await SSEWatch(executor: self).follow(request, from: open, sink: sink, attempts: attempts)
+        }
         outcome = try await perform(
           transport, request, policy: try retryPolicy(request), attempts: attempts, sink: sink)
       case .jsonrpc:
@@ -97,9 +103,34 @@ public struct Executor: Sendable {
       try sink.receive(.finished(status: outcome.status, attempts: outcome.attempts, failure: nil))
       return outcome
     } catch {
+      let error = request.targetIsURL ? Self.aboutTheURL(error, url: request.baseURL) : error
       try? sink.receive(.finished(status: nil, attempts: attempts.value, failure: error as? APXError))
       throw error
     }
+  }
+
+  /// A refused connection's hint for a call to a URL the user typed: the URL names the
+  /// server, so `--base-url`, `--env` and `--demo` (which the hint suggests for registry
+  /// calls) cannot help; its host, port and scheme can.
+  public static func aboutTheURL(_ error: any Error, url: String) -> any Error {
+    guard var error = error as? APXError, error.hint?.contains(NetworkErrorMapper.pointElsewhere) == true else {
+      return error
+    }
+    let origin = NetworkErrorMapper.origin(url)
+    let scheme = origin.prefix { $0 != ":" }.lowercased()
+    let other: String =
+      switch scheme {
+      case "https": "http://"
+      case "http": "https://"
+      case "grpcs": "grpc://"
+      default: "grpcs://"
+      }
+    // What the retry layer added (why it did not retry) stays.
+    let addition = error.hint?.range(of: "; not retried").map { String(error.hint![$0.lowerBound...]) } ?? ""
+    error.hint =
+      "nothing accepted the connection at \(origin): is the server running? Check the host and port in the URL, "
+      + "and its scheme (\(other) if the server speaks \(other.hasSuffix("s://") ? "TLS" : "plaintext"))" + addition
+    return error
   }
 
   /// Performs several JSON-RPC calls as one batch request: the answers are

@@ -98,7 +98,7 @@ struct GRPCFailure: Sendable {
       return "the server answered that it is unavailable: try again later, or allow more attempts with --retry N"
     case .unavailable where refused:
       return "nothing accepted the connection at \(target.host):\(target.port): is the server running? "
-        + "Check the host and port, or use --base-url / --env to point elsewhere"
+        + "Check the host and port, or \(NetworkErrorMapper.pointElsewhere)"
     case .unavailable:
       let other = target.useTLS ? "grpc://\(target.host):\(target.port)" : "grpcs://\(target.host):\(target.port)"
       return "is the server running at \(target)? If it is, it may speak "

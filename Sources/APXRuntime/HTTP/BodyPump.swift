@@ -20,10 +20,26 @@ struct BodyPump: Sendable {
   init(eventLoop: any EventLoop) { self.executor = EventLoopTaskExecutor(eventLoop) }
 
   /// Sends every chunk of `body` to `sink` as it arrives.
-  func forward(_ body: HTTPClientResponse.Body, to sink: any CallEventSink) async throws {
+  ///
+  /// - Parameter lineLimit: an NDJSON body's `--max-events`: after that many non-blank
+  ///   lines the rest is dropped and the connection closed (returning ends the iteration,
+  ///   and AsyncHTTPClient cancels a request whose body is no longer read).
+  func forward(_ body: HTTPClientResponse.Body, to sink: any CallEventSink, lineLimit: Int? = nil) async throws {
     try await withTaskExecutorPreference(executor) {
+      guard let lineLimit else {
+        for try await chunk in body {
+          try sink.receive(.bodyChunk(BodyChunk(chunk)))
+        }
+        return
+      }
+      var counter = LineCounter(limit: lineLimit)
       for try await chunk in body {
-        try sink.receive(.bodyChunk(BodyChunk(chunk)))
+        guard let end = chunk.withUnsafeReadableBytes({ counter.end(in: $0) }) else {
+          try sink.receive(.bodyChunk(BodyChunk(chunk)))
+          continue
+        }
+        try sink.receive(.bodyChunk(BodyChunk(chunk.getSlice(at: chunk.readerIndex, length: end) ?? chunk)))
+        return
       }
     }
   }

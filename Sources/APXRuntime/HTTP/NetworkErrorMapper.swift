@@ -120,10 +120,14 @@ enum NetworkErrorMapper {
   static func connectionFailure(_ target: String, cause: String?) -> APXError {
     APXError(
       .network, "could not connect to \(target): connection refused",
-      hint: "is the server running? Check the port, or use --base-url / --env to point elsewhere "
+      hint: "is the server running? Check the port, or \(pointElsewhere) "
         + "(for the demo backend: apx demo, or add --demo)",
       cause: cause)
   }
+
+  /// The advice of a refused connection's hint for registry calls (REST, SSE, gRPC), which
+  /// `Executor.aboutTheURL` replaces for a URL the user typed.
+  static let pointElsewhere = "use --base-url / --env to point elsewhere"
 
   /// `scheme://host:port` of a URL, for messages (never the path or query, which may hold keys).
   static func origin(_ url: String) -> String {

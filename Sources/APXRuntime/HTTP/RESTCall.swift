@@ -55,6 +55,15 @@ public struct RESTCall: Transport {
   public var idempotent = false
   public var followRedirects = true
   public var maxRedirects = 10
+  /// `--max-events N`: an NDJSON / JSON Lines body stops after N lines (and so does an
+  /// event stream, through the SSE layer). A single JSON body is one item.
+  public var maxEvents: Int?
+  /// `--until-event NAME`: stop events of an answer that is an event stream; any other
+  /// answer is a usage error, since no event can end it.
+  public var untilEvent: [String] = []
+  /// Follows an answer that is an event stream from its open body on (the Executor passes
+  /// the SSE layer); nil prints it as a body.
+  var followEventStream: (@Sendable (OpenEventStream, any CallEventSink) async throws -> CallOutcome)?
 
   public init(
     session: HTTPSession, environment: [String: String] = [:], timeout: Double? = nil, expectStatus: [Int]? = nil,
@@ -88,15 +97,26 @@ public struct RESTCall: Transport {
 
   public func send(_ attempt: HTTPAttempt, context: AttemptContext, sink: any CallEventSink) async throws -> CallOutcome
   {
-    let result = try await attemptOnce(
-      attempt.plan, attempt: context.number, mask: attempt.mask, deadline: context.deadline, sink: sink)
-    return CallOutcome(status: result.status, headers: result.headers)
+    let safety = retrySafety(of: attempt)
+    let noReconnect: String? =
+      switch safety {
+      case .safe: nil
+      case .notIdempotent: "\(attempt.plan.method) is not idempotent, so sending it again could apply it twice"
+      case .notReplayable(let why): why
+      }
+    return try await attemptOnce(
+      attempt.plan, attempt: context.number, mask: attempt.mask, deadline: context.deadline, sink: sink,
+      noReconnect: noReconnect)
   }
 
-  /// One attempt: sends the request, follows redirects, and streams a successful body to the sink.
+  /// One attempt: sends the request, follows redirects, and streams a successful body to the
+  /// sink, or hands an event stream to `followEventStream`.
+  ///
+  /// - Parameter noReconnect: why a handed-over event stream must not be reconnected, or nil.
   func attemptOnce(
-    _ first: HTTPRequestPlan, attempt: Int, mask: SecretMask, deadline: NIODeadline, sink: any CallEventSink
-  ) async throws(AttemptFailure) -> (status: Int, headers: [HeaderField]) {
+    _ first: HTTPRequestPlan, attempt: Int, mask: SecretMask, deadline: NIODeadline, sink: any CallEventSink,
+    noReconnect: String? = nil
+  ) async throws(AttemptFailure) -> CallOutcome {
     var plan = first
     var hops = 0
     while true {
@@ -151,18 +171,40 @@ public struct RESTCall: Transport {
           outcome: .status(status), retryAfter: response.headers.first(name: "retry-after"),
           credentialsRejected: status == 401)
       }
+      let type = MediaType.essence(response.headers.first(name: "content-type"))
+      if type == MediaType.eventStream, plan.method != "HEAD", let followEventStream {
+        let open = OpenEventStream(
+          response: response, plan: plan, redirected: hops > 0, mask: mask, attempt: attempt, deadline: deadline,
+          noReconnect: noReconnect)
+        do {
+          return try await followEventStream(open, sink)
+        } catch {
+          // Events may already be on stdout: never repeat the attempt.
+          throw AttemptFailure(NetworkErrorMapper.map(error, url: plan.url, timeout: timeout))
+        }
+      }
+      if !untilEvent.isEmpty {
+        throw AttemptFailure(
+          APXError(
+            .usage,
+            "--until-event stops an event stream, and \(plan.method) \(mask.mask(Self.pathAndQuery(plan.url))) "
+              + "answered \(type.isEmpty ? "a body without a Content-Type" : type)",
+            hint: MediaType.isLineStream(type)
+              ? "a line stream has no event names: stop it with --max-events N" : "drop --until-event"))
+      }
+      let lineLimit = MediaType.isLineStream(type) ? maxEvents : nil
       do {
         // AsyncHTTPClient's deadline ends with the response head: bound the body too.
         let pump = BodyPump(eventLoop: session.eventLoop)
         try await Self.untilDeadline(timeout == nil ? nil : deadline) {
-          try await pump.forward(response.body, to: sink)
+          try await pump.forward(response.body, to: sink, lineLimit: lineLimit)
         }
         try sink.receive(.bodyEnd)
       } catch {
         // Part of the body may already be on stdout: never repeat the attempt.
         throw AttemptFailure(NetworkErrorMapper.map(error, url: plan.url, timeout: timeout))
       }
-      return (status, headers)
+      return CallOutcome(status: status, headers: headers)
     }
   }
 

@@ -19,6 +19,9 @@ final class SSEStreamState: @unchecked Sendable {
   var interruptionError: APXError?
   /// The mask of the latest connection's secrets.
   var mask = SecretMask()
+  /// Where a stream handed over by the REST transport was finally answered, after redirects:
+  /// reconnections go there (nil: the request's own URL).
+  var redirectedTo: String?
 
   init(schedule: SSEReconnectSchedule, delivery: SSEDelivery) {
     self.schedule = schedule
@@ -50,6 +53,10 @@ struct SSEConnection: Transport {
 
   func resolve(_ request: CallRequest, credentials: Credentials) async throws -> HTTPAttempt {
     var attempt = try await HTTPAttempt.resolve(request, environment: environment, credentials: credentials)
+    if let url = stream.redirectedTo, url != attempt.plan.url {
+      // As RESTCall followed it: a 307 keeps method and body and drops credentials on another origin.
+      attempt.plan = try RESTCall.redirected(attempt.plan, status: 307, location: url)
+    }
     Self.prepareStreamHeaders(&attempt.plan, userHeaders: userHeaders)
     return attempt
   }
@@ -70,10 +77,7 @@ struct SSEConnection: Transport {
   func send(_ attempt: HTTPAttempt, context: AttemptContext, sink: any CallEventSink) async throws -> CallOutcome {
     var plan = attempt.plan
     let mask = attempt.mask
-    stream.mask = mask
-    stream.deliveredEvents = false
-    stream.interruption = nil
-    stream.interruptionError = nil
+    begin(mask: mask)
     if !stream.parser.lastEventID.isEmpty { plan.setHeader("Last-Event-ID", stream.parser.lastEventID) }
     try sink.receive(
       .requestSent(
@@ -110,16 +114,39 @@ struct SSEConnection: Transport {
           .expectation, "\(endpointName) answered with \(type), not an event stream",
           hint: "check the endpoint's path, or declare it as kind \"rest\" if it is not a server-sent events stream"))
     }
+    return try await read(response.body, url: plan.url, status: status, headers: headers, sink: sink)
+  }
 
+  /// Follows an answer the REST transport found to be an event stream: its head is already
+  /// reported and checked, its body not read yet.
+  func follow(_ open: OpenEventStream, sink: any CallEventSink) async throws -> CallOutcome {
+    begin(mask: open.mask)
+    return try await read(
+      open.response.body, url: open.plan.url, status: Int(open.response.status.code),
+      headers: open.response.headers.map { HeaderField($0.name, $0.value) }, sink: sink)
+  }
+
+  /// Resets what the stream state says about the latest connection.
+  private func begin(mask: SecretMask) {
+    stream.mask = mask
+    stream.deliveredEvents = false
+    stream.interruption = nil
+    stream.interruptionError = nil
+  }
+
+  /// Feeds an event stream's body to the parser until it ends or a stop condition is met.
+  private func read(
+    _ body: HTTPClientResponse.Body, url: String, status: Int, headers: [HeaderField], sink: any CallEventSink
+  ) async throws -> CallOutcome {
     var batch: [SSEEvent] = []
-    var iterator = response.body.makeAsyncIterator()
+    var iterator = body.makeAsyncIterator()
     while true {
       let chunk: ByteBuffer?
       do {
         chunk = try await iterator.next()
       } catch {
         try Task.checkCancellation()
-        let mapped = NetworkErrorMapper.map(error, url: plan.url, timeout: nil)
+        let mapped = NetworkErrorMapper.map(error, url: url, timeout: nil)
         throw interrupted("the connection dropped (\(mapped.message))", error: mapped, outcome: .connectionFailure)
       }
       guard let chunk else { break }

@@ -44,22 +44,48 @@ public struct SSEWatch: Sendable {
 
   /// `run(_:sink:)`, counting connections in `attempts`.
   func run(_ request: CallRequest, sink: any CallEventSink, attempts: AttemptCounter) async throws -> CallOutcome {
-    let name = "\(request.api.name).\(request.endpoint.name)"
+    let name = Self.displayName(request)
     guard let timeout = request.timeout ?? request.endpoint.timeout else {
-      return try await watch(request, name: name, sink: sink, deadline: nil, attempts: attempts)
+      return try await watch(request, name: name, sink: sink, deadline: nil, attempts: attempts, opened: nil)
     }
     guard timeout.isFinite, timeout > 0 else {
       throw APXError(.usage, "the timeout must be a positive number of seconds, got \(timeout)")
     }
-    let milliseconds = DurationConversion.milliseconds(timeout)
-    let deadline = NIODeadline.now() + .milliseconds(milliseconds)
-    // The overall limit covers reconnection waits and polling too, so it races the whole watch.
-    return try await withThrowingTaskGroup(of: CallOutcome?.self) { group in
+    let deadline = NIODeadline.now() + .milliseconds(DurationConversion.milliseconds(timeout))
+    return try await bounded(name: name, timeout: timeout, deadline: deadline) {
+      try await self.watch(request, name: name, sink: sink, deadline: deadline, attempts: attempts, opened: nil)
+    }
+  }
+
+  /// Follows an answer that the REST transport found to be an event stream (`Content-Type:
+  /// text/event-stream`), from its open body on, as `run` follows a `kind: "sse"` endpoint:
+  /// the same delivery, stop conditions, and reconnection with `Last-Event-ID` (unless
+  /// `open.noReconnect` says why the request must not be sent again). The call's `--timeout`
+  /// keeps its deadline, which started with the first attempt.
+  func follow(_ request: CallRequest, from open: OpenEventStream, sink: any CallEventSink, attempts: AttemptCounter)
+    async throws -> CallOutcome
+  {
+    let name = Self.displayName(request)
+    guard let timeout = request.timeout ?? request.endpoint.timeout, open.deadline != .distantFuture else {
+      return try await watch(request, name: name, sink: sink, deadline: nil, attempts: attempts, opened: open)
+    }
+    return try await bounded(name: name, timeout: timeout, deadline: open.deadline) {
+      try await self.watch(
+        request, name: name, sink: sink, deadline: open.deadline, attempts: attempts, opened: open)
+    }
+  }
+
+  /// Runs `body` until `deadline`: the overall limit covers reconnection waits and polling
+  /// too, so it races the whole watch.
+  private func bounded(
+    name: String, timeout: Double, deadline: NIODeadline,
+    _ body: @escaping @Sendable () async throws -> CallOutcome
+  ) async throws -> CallOutcome {
+    try await withThrowingTaskGroup(of: CallOutcome?.self) { group in
+      group.addTask { try await body() }
       group.addTask {
-        try await self.watch(request, name: name, sink: sink, deadline: deadline, attempts: attempts)
-      }
-      group.addTask {
-        try await Task.sleep(for: .milliseconds(milliseconds))
+        let left = deadline.uptimeNanoseconds.subtractingReportingOverflow(NIODeadline.now().uptimeNanoseconds)
+        if !left.overflow, left.partialValue > 0 { try await Task.sleep(nanoseconds: left.partialValue) }
         return nil
       }
       defer { group.cancelAll() }
@@ -72,32 +98,45 @@ public struct SSEWatch: Sendable {
     }
   }
 
-  /// The connect-reconnect loop, then the fallback.
+  /// The connect-reconnect loop, then the fallback. With `opened`, the first connection is
+  /// that already open answer.
   private func watch(
-    _ request: CallRequest, name: String, sink: any CallEventSink, deadline: NIODeadline?, attempts: AttemptCounter
+    _ request: CallRequest, name: String, sink: any CallEventSink, deadline: NIODeadline?, attempts: AttemptCounter,
+    opened: OpenEventStream?
   ) async throws -> CallOutcome {
     let options = request.endpoint.sse ?? SSEOptions()
     let policy = try Self.reconnectPolicy(options.reconnect, endpoint: request.endpoint.name)
     let stream = SSEStreamState(
       schedule: SSEReconnectSchedule(policy: policy),
       delivery: try SSEDelivery(endpointName: name, options: options, maxEvents: request.maxEvents))
+    if let opened, opened.redirected { stream.redirectedTo = opened.plan.url }
     let connection = SSEConnection(
       session: executor.session, environment: executor.environment, endpointName: name,
       endsWithEvent: !options.untilEvent.isEmpty, userHeaders: request.headers, stream: stream)
 
-    var attempt = 0
+    var pending = opened
+    // A handed-over stream's first connection was the REST transport's attempt of that number.
+    var attempt = (opened?.attempt ?? 1) - 1
+    var connections = 0
     var failedInARow = 0
     var lastFailure: APXError?
     while true {
       attempt += 1
       attempts.value = attempt
-      if attempt > 1 { stream.delivery.deduplicator.beginResume() }
+      if connections > 0 { stream.delivery.deduplicator.beginResume() }
+      connections += 1
       let context = AttemptContext(number: attempt, timeout: nil, deadline: deadline ?? .distantFuture)
       do {
         defer { finishConnection(stream) }
-        // Credentials can expire during a long watch: the auth layer gets fresh ones once and reconnects at once.
-        var outcome = try await executor.authorized(connection, request, timeout: nil, sink: sink) { resolved, _, _ in
-          try await connection.send(resolved, context: context, sink: sink)
+        var outcome: CallOutcome
+        if let open = pending {
+          pending = nil
+          outcome = try await connection.follow(open, sink: sink)
+        } else {
+          // Credentials can expire during a long watch: the auth layer gets fresh ones once and reconnects at once.
+          outcome = try await executor.authorized(connection, request, timeout: nil, sink: sink) { resolved, _, _ in
+            try await connection.send(resolved, context: context, sink: sink)
+          }
         }
         outcome.attempts = attempt
         return outcome
@@ -106,6 +145,15 @@ public struct SSEWatch: Sendable {
         lastFailure = stream.interruptionError ?? lastFailure
       }
       let reason = stream.interruption ?? lastFailure?.message ?? "the connection ended"
+      if let refusal = opened?.noReconnect {
+        let count = stream.delivery.delivered
+        throw APXError(
+          .network,
+          "\(name): \(reason), after \(count) event\(count == 1 ? "" : "s"); not reconnecting: \(refusal)",
+          hint: "the events so far are on stdout; a GET (or an endpoint declared idempotent) is followed "
+            + "across drops with Last-Event-ID",
+          cause: lastFailure.map { [$0.message, $0.cause].compactMap { $0 }.joined(separator: ": ") })
+      }
       if stream.deliveredEvents { failedInARow = 0 } else { failedInARow += 1 }
 
       switch stream.schedule.connectionEnded() {
@@ -145,6 +193,11 @@ public struct SSEWatch: Sendable {
       error.path = ".endpoints[\"\(endpoint)\"].reconnect" + (error.path ?? "")
       throw error
     }
+  }
+
+  /// `API.ENDPOINT` for messages; an ad-hoc call's `METHOD /path` (its API is only the host).
+  static func displayName(_ request: CallRequest) -> String {
+    request.targetIsURL ? request.endpoint.name : "\(request.api.name).\(request.endpoint.name)"
   }
 
   static func seconds(_ value: Double) -> String {

@@ -26,7 +26,10 @@ struct CallCommand: AsyncParsableCommand {
       A '\' before ':', '=', '@' or '\' in a name makes it part of the name.
       When a URL falls under an environment's base URL in the registry, that API's auth,
       headers and retry policy apply (-v names it; --no-auth drops the auth).
-      REST prints the response body; SSE and gRPC streams print one JSON object per line;
+      REST prints the response body; SSE and gRPC streams print one JSON object per line.
+      A text/event-stream answer is followed as events (as with --sse), reconnecting with
+      Last-Event-ID when the request may be sent again; an NDJSON / JSON Lines answer prints
+      each line as it arrives (--max-events N stops it).
       JSON-RPC prints the result (an error object exits 11 with its code, message and data).
       JSON-RPC batch: join calls with a lone +, sent as one request, answers printed as an
       array in call order: apx call calc.add a:=1 b:=2 + calc.subtract minuend:=5 subtrahend:=3
@@ -55,7 +58,7 @@ struct CallCommand: AsyncParsableCommand {
 
   @Option(
     name: .customLong("max-events"),
-    help: ArgumentHelp("Stop a stream after this many events or messages.", valueName: "N"))
+    help: ArgumentHelp("Stop a stream (SSE events, gRPC messages, NDJSON lines) after N items.", valueName: "N"))
   var maxEvents: Int?
 
   @Flag(
@@ -80,12 +83,16 @@ struct CallCommand: AsyncParsableCommand {
 
   @Flag(
     name: .customLong("sse"),
-    help: "Follow the URL as a server-sent-events stream (reconnecting with Last-Event-ID), one JSON object per event.")
+    help: ArgumentHelp(
+      "Follow the URL as a server-sent-events stream (reconnecting with Last-Event-ID), one JSON object per event, "
+        + "whatever the answer's type (a text/event-stream answer is followed without --sse)."))
   var sse = false
 
   @Option(
     name: .customLong("until-event"),
-    help: ArgumentHelp("Stop a stream successfully after an event of this type (repeatable).", valueName: "NAME"))
+    help: ArgumentHelp(
+      "Stop an event stream successfully after an event of this type (repeatable; a REST answer that is not "
+        + "text/event-stream is then a usage error).", valueName: "NAME"))
   var untilEvent: [String] = []
 
   @Option(

@@ -121,11 +121,12 @@ struct CallInvocation: Equatable {
         ?? BaseURLResolver.resolve(
           api: prepared.api, environment: global.environment, override: global.baseURL, demo: demo,
           processEnvironment: context.environment)
-      let request = CallRequest(
+      var request = CallRequest(
         api: prepared.api, endpoint: prepared.endpoint, baseURL: resolved.baseURL,
         environmentName: resolved.environmentName,
         values: values, data: body, headers: headers, timeout: global.timeout, maxEvents: maxEvents,
         maxAttemptsOverride: global.noRetry ? 1 : global.retry)
+      request.targetIsURL = prepared.adHoc
       if global.verbose, let note = prepared.note { context.warn(note) }
       try await Self.execute(
         [request], global: global, context: context, tokenOverride: tokenOverride, outputFile: outputFile)
@@ -187,7 +188,9 @@ struct CallInvocation: Equatable {
     return .reflection
   }
 
-  /// `--sse` makes an ad-hoc endpoint a stream; `--until-event` adds stop events to any stream.
+  /// `--sse` makes an ad-hoc endpoint a stream; `--until-event` adds stop events to any
+  /// stream, and to a REST call, whose answer may be an event stream (followed by the SSE
+  /// layer; any other answer to it is then a usage error).
   private func applyStreamFlags(to prepared: inout PreparedCall) throws {
     if sse {
       guard prepared.adHoc else {
@@ -199,10 +202,11 @@ struct CallInvocation: Equatable {
       prepared.endpoint.sse = SSEOptions()
     }
     guard !untilEvent.isEmpty else { return }
-    guard prepared.endpoint.kind == .sse else {
+    guard prepared.endpoint.kind == .sse || prepared.endpoint.kind == .rest else {
       throw APXError(
         .usage, "--until-event stops an event stream, and this call is \(prepared.endpoint.kind.rawValue)",
-        hint: prepared.adHoc ? "add --sse to follow the URL as a stream of events" : "use it with an sse endpoint")
+        hint: "use it with an sse endpoint, or a REST call whose answer is text/event-stream; "
+          + "stop a gRPC stream with --max-events N")
     }
     var options = prepared.endpoint.sse ?? SSEOptions()
     options.untilEvent += untilEvent

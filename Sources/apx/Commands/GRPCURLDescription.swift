@@ -7,6 +7,15 @@ import Foundation
 enum GRPCURLDescription {
   static func json(_ text: String, global: GlobalOptions) async throws -> JSONValue {
     let url = try AdHocURL(parsing: text)
+    do {
+      return try await json(url, global: global)
+    } catch {
+      // The URL names the server: a refused connection's hint speaks of it, not of --base-url.
+      throw Executor.aboutTheURL(error, url: url.origin)
+    }
+  }
+
+  private static func json(_ url: AdHocURL, global: GlobalOptions) async throws -> JSONValue {
     let (service, method) = try AdHocGRPCEndpoint.serviceAndMethod(url)
     let settings = global.grpcSettings(Context.shared.environment)
     let timeout = global.timeout ?? 10

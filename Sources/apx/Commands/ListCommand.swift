@@ -32,9 +32,14 @@ struct ListCommand: AsyncParsableCommand {
     let grpcAddress = self.grpcAddress ?? api.flatMap { $0.hasPrefix("grpc://") || $0.hasPrefix("grpcs://") ? $0 : nil }
     if let grpcAddress {
       if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
-      let methods = try await GRPCInspector.listServices(
-        at: grpcAddress, settings: global.grpcSettings(context.environment), headers: global.headerFields,
-        timeout: global.timeout ?? 10)
+      let methods: [GRPCMethodSummary]
+      do {
+        methods = try await GRPCInspector.listServices(
+          at: grpcAddress, settings: global.grpcSettings(context.environment), headers: global.headerFields,
+          timeout: global.timeout ?? 10)
+      } catch {
+        throw Executor.aboutTheURL(error, url: grpcAddress)
+      }
       let rows = methods.map { m in
         JSONValue.object([
           JSONMember("service", .string(m.service)), JSONMember("method", .string(m.method)),

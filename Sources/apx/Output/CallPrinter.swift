@@ -155,13 +155,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
   }
 
   /// `application/x-ndjson`, `application/jsonl` and the like: one JSON text per line.
-  private var isLineStream: Bool {
-    let type = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-    return [
-      "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines",
-      "application/jsonlines",
-    ].contains(type)
-  }
+  private var isLineStream: Bool { MediaType.isLineStream(MediaType.essence(contentType)) }
 
   private func decideMode(_ first: BodyChunk) throws {
     if settings.format == .raw && settings.select == nil {
