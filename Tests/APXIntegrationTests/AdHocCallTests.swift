@@ -1,3 +1,4 @@
+import APXCore
 import APXDemoServer
 import Foundation
 import Testing
@@ -155,6 +156,29 @@ struct AdHocCallTests {
       #expect(missing.status == 4, "a 404 is exit 4: \(missing.stderr)")
       let refused = try await Self.call(["http://127.0.0.1:1/x", "--connect-timeout", "2"])
       #expect(refused.status == 6, "\(refused.stderr)")
+    }
+  }
+
+  @Test func timeoutRetryAndRedirectsWorkAsForRegistryCalls() async throws {
+    try await withDemoServer { server in
+      let stalled = try await Self.call([server.httpBaseURL + "/_demo/stall", "ms==20000", "--timeout", "0.5"])
+      #expect(stalled.status == 7, "a timeout is exit 7: \(stalled.stderr)")
+
+      // One planned 503, retried by the default policy (GET is safe to repeat).
+      let flaky = server.httpBaseURL + "/api/v2/flaky"
+      let retried = try await Self.call([flaky, "key==adhoc-1", "fail==1", "retry_after==0"])
+      #expect(retried.status == 0, "\(retried.stderr)")
+      #expect(try JSONParser.parse(retried.stdout)["attempts"] == .number("2"))
+      let once = try await Self.call([flaky, "key==adhoc-2", "fail==1", "retry_after==0", "--no-retry"])
+      #expect(once.status == 5, "a 503 is exit 5: \(once.stderr)")
+
+      let redirected = try await Self.call([
+        "PUT", server.httpBaseURL + "/_demo/redirect", "status==307", "to==\(server.httpBaseURL)/_demo/echo/landed",
+        "name=Ann",
+      ])
+      #expect(redirected.status == 0, "\(redirected.stderr)")
+      let echo = try Echo(redirected.stdout)
+      #expect(echo.method == "PUT" && echo.path == "/_demo/echo/landed" && echo.body == #"{"name":"Ann"}"#)
     }
   }
 
