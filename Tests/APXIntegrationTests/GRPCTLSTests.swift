@@ -68,6 +68,18 @@ struct GRPCTLSTests {
     }
   }
 
+  /// Issue 11: `grpcs://` is an ad-hoc call over TLS, schema by reflection, with the same TLS flags.
+  @Test func adHocGRPCSURLOverTLSWithReflection() async throws {
+    try await Self.withTLSServer(Self.serverTLS) { pki, server in
+      let url = "grpcs://127.0.0.1:\(server.port)/classnotes.v1.ClassNotesAPI/GetLesson"
+      let r = try await APXProcess.run(["call", url, "id=les_0001", "--cacert", pki.ca.certificatePath, "--no-retry"])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(try JSONParser.parse(r.stdout)["id"] == .string("les_0001"))
+      let untrusted = try await APXProcess.run(["call", url, "id=les_0001", "--no-retry"])
+      #expect(untrusted.status == 78 && untrusted.stderr.contains("--cacert"), "\(untrusted.stderr)")
+    }
+  }
+
   @Test func untrustedServerCertificateIsAClearTLSError() async throws {
     try await Self.withTLSServer(Self.serverTLS) { _, server in
       let r = try await Self.getLesson("grpcs://127.0.0.1:\(server.port)")
