@@ -74,6 +74,7 @@ struct RecipeTests {
       #expect(values.filter { $0["type"] == .string("reconnecting") && $0["step"] == .string("watch") }.count >= 1)
       let step = values.first { $0["type"] == .string("step") && $0["step"] == .string("watch") }
       #expect(step?["fell_back_to"] == .array([.string("books.imports.status")]), "\(r.stdout)")
+      #expect(step?["result"]?["status"] == .int(200), "the last poll's status, not the refused stream's")
       let xml = try String(contentsOfFile: report, encoding: .utf8)
       #expect(xml.contains("polling books.imports.status every 1.00s instead"), "\(xml)")
     }

@@ -91,8 +91,13 @@ final class StepCapture: CallEventSink {
       if let until, try until(item) { throw UntilReached() }
     case .retrying, .reconnecting, .fellBackToPolling, .progress, .note:
       if let note = RecipeCallNote(event) { onNote?(note) }
-    case .finished(_, let attempts, _):
-      state.withLock { $0.attempts = attempts }
+    case .finished(let status, let attempts, _):
+      state.withLock {
+        $0.attempts = attempts
+        // The final answer's status: after a fallback to polling it is the last
+        // poll's, not the refused stream's that the last response head carried.
+        if let status { $0.status = status }
+      }
     default:
       return
     }
