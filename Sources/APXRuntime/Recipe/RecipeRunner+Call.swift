@@ -71,11 +71,14 @@ extension RecipeRunner {
     }
     try Task.checkCancellation()
     var call = capture.result(shape: shape, status: status ?? (isStream ? 200 : nil))
-    let uncaptured = call.json
-    call.captures = step.capture.map { c in
-      JSONMember(c.name, ((try? c.path.selectValue(in: uncaptured)) ?? nil) ?? .null)
+    var result = call.json
+    if !step.capture.isEmpty {
+      // Captures read the result without them; encoded again only for steps that capture.
+      call.captures = step.capture.map { c in
+        JSONMember(c.name, ((try? c.path.selectValue(in: result)) ?? nil) ?? .null)
+      }
+      result = call.json
     }
-    let result = call.json
     return CallResult(call: call, result: result, checks: try evaluateExpect(step, result: result, scope: scope))
   }
 
