@@ -173,13 +173,13 @@ _apx() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    call|list|describe|validate|import|demo|completions|manual|auth|run|help)
+    call|list|describe|validate|import|demo|completions|manual|config|auth|run|help)
         # Offer subcommand argument completions
         "_apx_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'call list describe validate import demo completions manual auth run help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'call list describe validate import demo completions manual config auth run help' -- "${cur}"))
         ;;
     esac
 }
@@ -606,6 +606,65 @@ _apx_manual() {
     repeating_options=()
     non_repeating_options=()
     __apx_offer_flags_options 0
+}
+
+_apx_config() {
+    repeating_flags=()
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    repeating_options=(--registry -H --header)
+    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
+    __apx_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--registry')
+        return
+        ;;
+    '--env')
+        return
+        ;;
+    '--base-url')
+        return
+        ;;
+    '-o'|'--output')
+        __apx_add_completions -W 'json'$'\n''ndjson'$'\n''raw'$'\n''table'
+        return
+        ;;
+    '--select')
+        return
+        ;;
+    '-H'|'--header')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--connect-timeout')
+        return
+        ;;
+    '--retry')
+        return
+        ;;
+    '--color')
+        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        return
+        ;;
+    '--cert')
+        return
+        ;;
+    '--key')
+        return
+        ;;
+    '--authority')
+        return
+        ;;
+    '--max-message-size')
+        return
+        ;;
+    esac
 }
 
 _apx_auth() {

@@ -58,6 +58,7 @@ _apx() {
             'demo:Run the embedded demo backend (books, gifs, classnotes gRPC) on 127.0.0.1 until Ctrl-C.'
             'completions:Print a shell completion script (bash, zsh or fish).'
             'manual:Print apx'\''s man page (roff) built from every command'\''s help.'
+            'config:Show the effective settings and where each comes from (flag, environment, config file, default).'
             'auth:Manage stored tokens (OAuth2 client credentials, token commands).'
             'run:Run a recipe: chained calls with their data flowing forward; prints the recipe'\''s output as JSON.'
             'help:Show subcommand help information.'
@@ -66,7 +67,7 @@ _apx() {
         ;;
     arg)
         case "${words[1]}" in
-        call|list|describe|validate|import|demo|completions|manual|auth|run|help)
+        call|list|describe|validate|import|demo|completions|manual|config|auth|run|help)
             "_apx_${words[1]}" && ret=0
             ;;
         esac
@@ -330,6 +331,40 @@ _apx_completions() {
 _apx_manual() {
     local -i ret=1
     local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_config() {
+    local -i ret=1
+    local -ar ___output=('json' 'ndjson' 'raw' 'table')
+    local -ar ___color=('auto' 'always' 'never')
+    local -ar arg_specs=(
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:'
+        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
+        '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
+        '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
+        '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
+        '--select[Print only the values at this jq-style path, e.g. .data.items\[\].id]:PATH:'
+        '(-r --raw-output)'{-r,--raw-output}'[Print string results as their text, without JSON quotes (like jq -r).]'
+        '*'{-H,--header}'[Add a header, '\''Name\: value'\'' (repeatable; '\''Name\:'\'' removes one).]:HEADER:'
+        '--timeout[Give up after this many seconds (all attempts together; also bounds token requests and commands).]:SECONDS:'
+        '--connect-timeout[Give up connecting after this many seconds (default 10).]:SECONDS:'
+        '--retry[Maximum attempts for retryable failures (overrides the registry).]:N:'
+        '--no-retry[Never retry.]'
+        '(-v --verbose)'{-v,--verbose}'[Print requests, responses and retries to stderr (secrets masked).]'
+        '--color[Colour\: auto, always or never (auto honours NO_COLOR).]:WHEN:{__apx_complete "${___color[@]}"}'
+        '--insecure[Skip TLS certificate verification (prints a warning).]'
+        '--cacert[Trust the CA certificates in this PEM file.]:FILE:'
+        '--cert[gRPC mutual TLS\: the client certificate chain (PEM).]:FILE:'
+        '--key[gRPC mutual TLS\: the client certificate'\''s private key (PEM).]:FILE:'
+        '--authority[gRPC\: send this \:authority (and TLS server name) instead of the host.]:HOST\[\:PORT\]:'
+        '--max-message-size[gRPC\: the largest message sent or received, in bytes (default 4 MiB).]:BYTES:'
+        '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -28,7 +28,7 @@ struct APX: AsyncParsableCommand {
     version: APXVersionText.text,
     subcommands: [
       CallCommand.self, ListCommand.self, DescribeCommand.self, ValidateCommand.self, ImportCommand.self,
-      DemoCommand.self, CompletionsCommand.self, ManualCommand.self, AuthCommand.self, RunCommand.self,
+      DemoCommand.self, CompletionsCommand.self, ManualCommand.self, ConfigCommand.self, AuthCommand.self, RunCommand.self,
     ]
   )
 }

@@ -135,7 +135,8 @@ struct AuthTarget {
     try await DemoBackend.withOptionalDemo(global.demo) { demo in
       let resolved = try BaseURLResolver.resolve(
         api: api, environment: global.environment, override: global.baseURL, demo: demo,
-        processEnvironment: context.environment)
+        processEnvironment: context.environment,
+          configured: context.configuredEnvironment(for: api.name))
       guard let store = TokenFileStore.standard(environment: context.environment) else {
         throw APXError(
           .auth, "there is no folder to keep tokens in: HOME is not set",

@@ -38,13 +38,14 @@ extension CallInvocation {
       bound.append(try ArgumentReader.bind(one.arguments, endpoint: one.endpoint, stdin: &stdinReader))
     }
     if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
-    let global = self.global
+    let global = try self.global.applyingConfig(context)
     let maxEvents = self.maxEvents
     let first = prepared[0]
     try await DemoBackend.withOptionalDemo(global.demo) { demo in
       let resolved = try BaseURLResolver.resolve(
         api: first.api, environment: global.environment, override: global.baseURL, demo: demo,
-        processEnvironment: context.environment)
+        processEnvironment: context.environment,
+          configured: context.configuredEnvironment(for: first.api.name))
       let requests = zip(prepared, bound).map { one, values in
         CallRequest(
           api: one.api, endpoint: one.endpoint, baseURL: resolved.baseURL, environmentName: resolved.environmentName,

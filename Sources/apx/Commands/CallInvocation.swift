@@ -88,7 +88,7 @@ struct CallInvocation: Equatable {
     let calls = self.calls
     if calls.count > 1 { return try await runBatch(calls, registry: registry, context: context) }
     let tokenOverride = try tokenStdin ? Self.readTokenFromStdin() : bearer
-    let global = self.global
+    let global = try self.global.applyingConfig(context)
     var extraHeaders: [HeaderField] = []
     var prepared: PreparedCall
     if let call = try AdHocCall.parse(target: target, items: params) {
@@ -120,7 +120,8 @@ struct CallInvocation: Equatable {
         }
         ?? BaseURLResolver.resolve(
           api: prepared.api, environment: global.environment, override: global.baseURL, demo: demo,
-          processEnvironment: context.environment)
+          processEnvironment: context.environment,
+          configured: context.configuredEnvironment(for: prepared.api.name))
       var request = CallRequest(
         api: prepared.api, endpoint: prepared.endpoint, baseURL: resolved.baseURL,
         environmentName: resolved.environmentName,

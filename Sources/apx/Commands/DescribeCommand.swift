@@ -46,7 +46,8 @@ enum GRPCDescription {
     let summary: GRPCMethodSummary = try await DemoBackend.withOptionalDemo(global.demo) { demo in
       let resolved = try BaseURLResolver.resolve(
         api: api, environment: global.environment, override: global.baseURL, demo: demo,
-        processEnvironment: context.environment)
+        processEnvironment: context.environment,
+          configured: context.configuredEnvironment(for: api.name))
       return try await GRPCSession.with(global.grpcSettings(context.environment)) { grpc in
         try await GRPCInspector.describe(
           api: api, endpoint: endpoint, baseURL: resolved.baseURL, environment: context.environment, session: grpc,

@@ -86,7 +86,8 @@ struct ListCommand: AsyncParsableCommand {
     return try await DemoBackend.withOptionalDemo(global.demo) { demo in
       let base = try? BaseURLResolver.resolve(
         api: api, environment: global.environment, override: global.baseURL, demo: demo,
-        processEnvironment: context.environment)
+        processEnvironment: context.environment,
+          configured: context.configuredEnvironment(for: api.name))
       return try await GRPCSession.with(global.grpcSettings(context.environment)) { grpc in
         var shapes: [String: String] = [:]
         var unreachable: String?

@@ -62,6 +62,7 @@ struct RunCommand: AsyncParsableCommand {
   func run() async throws {
     let context = Context.shared
     let environment = context.environment
+    let configured = try global.values.applyingConfig(context)
     // Parse: load and validate the recipe, read the inputs, find the run to resume.
     let file = try RecipeFile.load(path: recipePath, registryDirectories: context.registryDirectories(global.registry))
     var resumeID: String?
@@ -102,7 +103,7 @@ struct RunCommand: AsyncParsableCommand {
       }
     }
     let options = RecipeRunOptions(
-      testMode: test, timeout: global.timeout, maxAttemptsOverride: global.noRetry ? 1 : global.retry,
+      testMode: test, timeout: configured.timeout, maxAttemptsOverride: configured.noRetry ? 1 : configured.retry,
       headers: global.headerFields, transportLog: transportLog)
 
     // Run: one HTTP session, one token manager and one gRPC session for the whole run.
@@ -111,7 +112,7 @@ struct RunCommand: AsyncParsableCommand {
       for (name, api) in file.registry.apis {
         let resolved = try BaseURLResolver.resolve(
           api: api, environment: global.environment, override: global.baseURL, demo: demo,
-          processEnvironment: environment)
+          processEnvironment: environment, configured: Context.shared.configuredEnvironment(for: api.name))
         targets[name] = RecipeTarget(api: api, baseURL: resolved.baseURL, environmentName: resolved.environmentName)
       }
       if dryRun {
@@ -128,7 +129,7 @@ struct RunCommand: AsyncParsableCommand {
         // One token manager per run: every step shares one token and one refresh.
         let tokens = TokenManager(
           session: session, environment: environment, store: TokenFileStore.standard(environment: environment),
-          timeout: global.timeout)
+          timeout: configured.timeout)
         return try await GRPCSession.with(global.grpcSettings(environment)) { grpc in
           let executor = Executor(session: session, grpc: grpc, environment: environment, tokens: tokens)
           let runner = RecipeRunner(

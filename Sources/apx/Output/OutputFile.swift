@@ -1,3 +1,5 @@
+import APXCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import APXCore
+
 
 /// `-O FILE`: the call's output goes to a temporary file beside FILE, which replaces FILE
 /// (a rename, atomic on one file system) only once the call has succeeded. A failed or

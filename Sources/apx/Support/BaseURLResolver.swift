@@ -9,11 +9,16 @@ enum BaseURLResolver {
     var environmentName: String
   }
 
+  /// The environment is `--env`, else `APX_ENV` when the API has it (one variable set for
+  /// one API must not break calls to the others), else the config file's choice for this API,
+  /// else the API's `default_environment`, else its first.
   static func resolve(
     api: APIDefinition, environment: String?, override: String?, demo: DemoAddresses?,
-    processEnvironment: [String: String]
+    processEnvironment: [String: String], configured: String? = nil
   ) throws -> Resolved {
-    let envName = environment ?? processEnvironment["APX_ENV"] ?? api.defaultEnvironment ?? api.environments.first?.name
+    let fromVariable = processEnvironment["APX_ENV"].flatMap { api.environment(named: $0) == nil ? nil : $0 }
+    let envName =
+      environment ?? fromVariable ?? configured ?? api.defaultEnvironment ?? api.environments.first?.name
     var env: NamedEnvironment?
     if let envName {
       env = api.environment(named: envName)

@@ -17,6 +17,11 @@ final class Context: Sendable {
   /// How wide a line on stdout may be: the terminal's columns when stdout is one (`COLUMNS`
   /// wins, as shells set it), nil when it is a pipe or a file (tables print whole).
   let stdoutColumns: Int?
+  /// Where the config file is looked for (nil without `XDG_CONFIG_HOME` and `HOME`).
+  let configPath: String?
+  /// The config file as read at start-up (empty when there is none), or why it is unusable:
+  /// the error is raised by the first command that needs the configuration.
+  let configResult: Result<ConfigFile, APXError>
 
   init(environment: [String: String] = ProcessEnvironment.current()) {
     stdout = OutputStream(fd: 1)
@@ -25,6 +30,9 @@ final class Context: Sendable {
     stdoutIsTerminal = stdout.isTerminal
     stderrIsTerminal = stderr.isTerminal
     stdoutColumns = stdoutIsTerminal ? TerminalSize.columns(fd: 1, environment: environment) : nil
+    let configPath = ConfigFile.path(environment: environment)
+    self.configPath = configPath
+    configResult = Result { () throws(APXError) in try configPath.map { path throws(APXError) in try ConfigFile.load(path: path) } ?? ConfigFile() }
   }
 
   /// Whether to colour output on stdout, from `--color` and `NO_COLOR` (https://no-color.org).
@@ -43,6 +51,7 @@ final class Context: Sendable {
   func registryDirectories(_ flags: [String]) -> [String] {
     if !flags.isEmpty { return flags }
     if let v = environment["APX_REGISTRY"], !v.isEmpty { return v.split(separator: ":").map(String.init) }
+    if case .success(let config) = configResult, let folders = config.registry { return folders }
     return RegistryFiles.defaultDirectories(environment: environment)
   }
 

@@ -1,0 +1,82 @@
+import APXCore
+import ArgumentParser
+
+/// `apx config`: the effective settings and where each comes from (a flag, an environment
+/// variable, the config file, or apx's default), as JSON.
+struct ConfigCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "config",
+    abstract: "Show the effective settings and where each comes from (flag, environment, config file, default).",
+    discussion: """
+      The config file is $XDG_CONFIG_HOME/apx/config.json (else ~/.config/apx/config.json):
+        {"registry": ["~/apis"], "environments": {"books": "staging"}, "output": "json",
+         "color": "never", "timeout": 30, "retry": 3}
+      Flags override environment variables, which override the file, which overrides the defaults.
+      """)
+
+  @OptionGroup var global: GlobalOptions
+
+  func run() throws {
+    let context = Context.shared
+    let flags = global.values
+    let config = try context.configResult.get()
+    let env = context.environment
+    func setting(_ value: JSONValue, _ from: String) -> JSONValue {
+      .object([JSONMember("value", value), JSONMember("from", .string(from))])
+    }
+    func strings(_ items: [String]) -> JSONValue { .array(items.map(JSONValue.string)) }
+    let registry: JSONValue =
+      !flags.registry.isEmpty
+      ? setting(strings(flags.registry), "--registry")
+      : (env["APX_REGISTRY"].map { !$0.isEmpty } ?? false)
+        ? setting(strings(context.registryDirectories([])), "APX_REGISTRY")
+        : config.registry != nil
+          ? setting(strings(config.registry ?? []), "config")
+          : setting(strings(context.registryDirectories([])), "default")
+    var environments: [JSONMember] = config.environments.keys.sorted().map {
+      JSONMember($0, setting(.string(config.environments[$0] ?? ""), "config"))
+    }
+    if let name = flags.environment {
+      environments = [JSONMember("*", setting(.string(name), "--env"))]
+    } else if let name = env["APX_ENV"], !name.isEmpty {
+      environments.insert(JSONMember("*", setting(.string(name), "APX_ENV (for APIs that have it)")), at: 0)
+    }
+    func optional<T>(_ flag: T?, _ flagName: String, _ configured: T?, _ json: (T) -> JSONValue, default: JSONValue)
+      -> JSONValue
+    {
+      if let flag { return setting(json(flag), flagName) }
+      if let configured { return setting(json(configured), "config") }
+      return setting(`default`, "default")
+    }
+    let noColor = !(env["NO_COLOR"] ?? "").isEmpty
+    let color: JSONValue =
+      flags.color != .auto
+      ? setting(.string(flags.color.rawValue), "--color")
+      : noColor
+        ? setting(.string("never"), "NO_COLOR")
+        : optional(nil as ColorMode?, "", config.color, { .string($0.rawValue) }, default: .string("auto"))
+    let retry: JSONValue =
+      flags.noRetry
+      ? setting(.number("1"), "--no-retry")
+      : optional(flags.retry, "--retry", config.retry, { .number("\($0)") }, default: .string("the registry's policy"))
+    let settings: [JSONMember] = [
+      JSONMember("registry", registry),
+      JSONMember("environments", .object(environments)),
+      JSONMember(
+        "output",
+        optional(
+          flags.output, "-o", config.output, { .string($0.rawValue) },
+          default: .string("json (pretty on a terminal, compact when piped)"))),
+      JSONMember("color", color),
+      JSONMember(
+        "timeout",
+        optional(flags.timeout, "--timeout", config.timeout, { .number(NumberText.plain($0)) }, default: .null)),
+      JSONMember("retry", retry),
+    ]
+    let report = JSONValue.object([
+      JSONMember("config_file", context.configPath.map(JSONValue.string) ?? .null),
+      JSONMember("settings", .object(settings)),
+    ])
+    try ValuePrinter.print(report, global: global, context: context)
+  }
+}
