@@ -23,7 +23,7 @@ function __apx_parse_tokens -S
         __apx_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'call'
-            __apx_parse_subcommand -r 2 'registry=+' 'env=' 'base-url=' 'demo' 'o/output=' 'select=' 'r/raw-output' 'H/header=+' 'timeout=' 'connect-timeout=' 'retry=' 'no-retry' 'v/verbose' 'color=' 'insecure' 'cacert=' 'cert=' 'key=' 'authority=' 'max-message-size=' 'emit-defaults' 'd/data=' 'max-events=' 'token-stdin' 'form' 'a/auth=' 'bearer=' 'no-auth' 'sse' 'until-event=+' 'proto=+' 'import-path=+' 'protoset=' 'save=' 'O/output-file=' 'version' 'h/help'
+            __apx_parse_subcommand -r 2 'registry=+' 'env=' 'base-url=' 'demo' 'o/output=' 'select=' 'r/raw-output' 'H/header=+' 'timeout=' 'connect-timeout=' 'retry=' 'no-retry' 'v/verbose' 'color=' 'insecure' 'cacert=' 'cert=' 'key=' 'authority=' 'max-message-size=' 'emit-defaults' 'd/data=' 'max-events=' 'token-stdin' 'form' 'a/auth=' 'bearer=' 'no-auth' 'sse' 'until-event=+' 'proto=+' 'import-path=+' 'protoset=' 'save=' 'O/output-file=' 'dry-run' 'curl' 'show-secrets' 'version' 'h/help'
         case 'list'
             __apx_parse_subcommand 1 'registry=+' 'env=' 'base-url=' 'demo' 'o/output=' 'select=' 'r/raw-output' 'H/header=+' 'timeout=' 'connect-timeout=' 'retry=' 'no-retry' 'v/verbose' 'color=' 'insecure' 'cacert=' 'cert=' 'key=' 'authority=' 'max-message-size=' 'emit-defaults' 'grpc=' 'version' 'h/help'
         case 'describe'
@@ -165,6 +165,9 @@ complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx c
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" protoset' -l 'protoset' -d 'gRPC URL: take the schema from this FileDescriptorSet (default: server reflection).' -rfka ''
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" save' -l 'save' -d 'URL: once the call succeeds, save it in the registry as this endpoint (values become defaults).' -rfka ''
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" O output-file' -s 'O' -l 'output-file' -d 'Write the body (or stream items) to FILE instead of stdout: as received unless -o or --select says otherwise, replacing FILE only once the call succeeds; progress on a terminal.' -rfka ''
+complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" dry-run' -l 'dry-run' -d 'Print the resolved request as JSON (method, URL, headers, body; gRPC: target, method, metadata, message) and send nothing.'
+complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" curl' -l 'curl' -d 'Print an equivalent curl command line (gRPC: grpcurl) and send nothing.'
+complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" show-secrets' -l 'show-secrets' -d 'With --dry-run or --curl: show tokens, keys and passwords instead of *** (for copy and paste).'
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" version' -l 'version' -d 'Show the version.'
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx list"' -l 'registry' -d 'A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).' -rfka ''

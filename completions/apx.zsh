@@ -119,6 +119,9 @@ _apx_call() {
         '--protoset[gRPC URL\: take the schema from this FileDescriptorSet (default\: server reflection).]:FILE:'
         '--save[URL\: once the call succeeds, save it in the registry as this endpoint (values become defaults).]:API.ENDPOINT:'
         '(-O --output-file)'{-O,--output-file}'[Write the body (or stream items) to FILE instead of stdout\: as received unless -o or --select says otherwise, replacing FILE only once the call succeeds; progress on a terminal.]:FILE:'
+        '--dry-run[Print the resolved request as JSON (method, URL, headers, body; gRPC\: target, method, metadata, message) and send nothing.]'
+        '--curl[Print an equivalent curl command line (gRPC\: grpcurl) and send nothing.]'
+        '--show-secrets[With --dry-run or --curl\: show tokens, keys and passwords instead of *** (for copy and paste).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

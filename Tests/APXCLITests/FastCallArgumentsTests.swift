@@ -34,11 +34,14 @@ struct FastCallArgumentsTests {
     ["call", "grpcs://h:1/p.S/M", "--protoset", "x.protoset", "-H", "k: v", "id=1", "--save", "a.b"],
     ["call", "--sse", "http://h:1/s", "--until-event", "done", "--until-event=error", "--max-events", "3"],
     ["call", "x.y", "-r", "--select", ".a"], ["call", "x.y", "--raw-output", "-o", "ndjson"],
+    ["call", "x.y", "--dry-run", "--show-secrets", "--select", ".headers"],
+    ["call", "grpc://h:1/p.S/M", "--curl", "id=1"], ["call", "POST", ":1/x", "--curl", "--show-secrets", "-a", "u:p"],
   ]
 
   static let refused: [[String]] = [
     [], ["list"], ["call"], ["--version"], ["call", "--help"], ["call", "-h"], ["call", "x.y", "--help"],
-    ["call", "x.y", "--bogus"], ["call", "x.y", "-vH", "A: b"], ["call", "x.y", "-r", "-o", "table"], ["call", "x.y", "--", "-a=1"],
+    ["call", "x.y", "--bogus"], ["call", "x.y", "-vH", "A: b"], ["call", "x.y", "-r", "-o", "table"],
+    ["call", "x.y", "--", "-a=1"],
     ["call", "x.y", "--timeout"], ["call", "x.y", "--timeout", "-1"], ["call", "x.y", "--timeout", "0"],
     ["call", "x.y", "--timeout", "soon"], ["call", "x.y", "--retry", "0"],
     ["call", "x.y", "--retry", "2", "--no-retry"],
@@ -48,6 +51,8 @@ struct FastCallArgumentsTests {
     ["call", "x.y", "--max-message-size", "0"], ["call", "--generate-completion-script", "bash"],
     ["call", ":1/x", "-a", "nocolon"], ["call", ":1/x", "--form", "-d", "{}"],
     ["call", ":1/x", "-a", "u:p", "--bearer", "t"],
+    ["call", "x.y", "--dry-run", "--curl"], ["call", "x.y", "--show-secrets"], ["call", "x.y", "--curl", "-o", "raw"],
+    ["call", ":1/x", "--dry-run", "--save", "a.b"], ["call", "x.y", "--curl", "--max-events", "2"],
   ]
 
   @Test(arguments: accepted)

@@ -37,12 +37,7 @@ struct GRPCCall: Transport {
   }
 
   func resolve(_ request: CallRequest, credentials: Credentials) async throws -> Attempt {
-    guard let options = request.endpoint.grpc else {
-      throw APXError(
-        .invalidDefinition,
-        "\(request.api.name).\(request.endpoint.name) is a gRPC endpoint without service and method",
-        hint: "add \"service\" and \"method\" in \(request.api.sourceFile)", file: request.api.sourceFile)
-    }
+    let options = try Self.options(of: request)
     let target = try GRPCTarget(parsing: request.baseURL)
     let timeout = request.timeout ?? request.endpoint.timeout
     var mask = SecretMask()
@@ -75,6 +70,17 @@ struct GRPCCall: Transport {
         target: target, path: path, apiName: request.api.name, pool: pool, mask: mask, timeout: timeout,
         endpoint: request.endpoint.name),
       maxEvents: request.maxEvents)
+  }
+
+  /// The endpoint's service, method and schema; a definition error when it has none.
+  static func options(of request: CallRequest) throws(APXError) -> GRPCOptions {
+    guard let options = request.endpoint.grpc else {
+      throw APXError(
+        .invalidDefinition,
+        "\(request.api.name).\(request.endpoint.name) is a gRPC endpoint without service and method",
+        hint: "add \"service\" and \"method\" in \(request.api.sourceFile)", file: request.api.sourceFile)
+    }
+    return options
   }
 
   /// A unary or server-streaming request is a message in memory; a client

@@ -8,10 +8,12 @@ import Foundation
 /// (the error lists the valid ones). `a.b=value` sets a nested field; a name
 /// that is not a field of the request but of its only message-typed field
 /// (`title=Hello` for `CreateLessonRequest { Lesson lesson }`) goes there.
+/// Without the request's descriptor (`--dry-run` of a reflection endpoint,
+/// which asks the server nothing) names are taken as they are written.
 struct GRPCRequestFields {
   let endpoint: Endpoint
   let apiName: String
-  let input: MessageDescriptor
+  let input: MessageDescriptor?
 
   /// The fields to set on every request message, in argument order.
   func fields(_ values: [(name: String, value: BoundValue)]) throws -> [(path: [String], value: JSONValue)] {
@@ -50,7 +52,7 @@ struct GRPCRequestFields {
       let given = fields.contains { $0.path.first == param.sentName || $0.path.first == param.name }
       let inData =
         data.map { d in
-          d[param.sentName] != nil || input.field(named: param.sentName).map { d[$0.jsonName] != nil } == true
+          d[param.sentName] != nil || input?.field(named: param.sentName).map { d[$0.jsonName] != nil } == true
         } ?? false
       // A field routed into the request's only message field (title=Hello) satisfies that field's param.
       let routed = fields.contains { $0.path.count > 1 && $0.path[0] == param.sentName }
@@ -87,6 +89,7 @@ struct GRPCRequestFields {
 
   /// The request's one non-well-known message field, when it has exactly one and that has a field `name`.
   private func onlyMessageField(containing name: String) -> String? {
+    guard let input else { return nil }
     let candidates = input.fields.filter { f in
       !f.isRepeated && !f.isMap && f.messageType.map { !$0.isWellKnownType } == true
     }

@@ -33,6 +33,9 @@ struct CallCommand: AsyncParsableCommand {
       JSON-RPC prints the result (an error object exits 11 with its code, message and data).
       JSON-RPC batch: join calls with a lone +, sent as one request, answers printed as an
       array in call order: apx call calc.add a:=1 b:=2 + calc.subtract minuend:=5 subtrahend:=3
+      --dry-run and --curl resolve the call as it would be sent (auth, headers, body) and send nothing;
+      no token is fetched: a stored one is used, else a placeholder (apx auth login API gets one).
+      Secrets show as *** unless --show-secrets.
       """
   )
 
@@ -127,6 +130,23 @@ struct CallCommand: AsyncParsableCommand {
       valueName: "FILE"))
   var outputFile: String?
 
+  @Flag(
+    name: .customLong("dry-run"),
+    help:
+      "Print the resolved request as JSON (method, URL, headers, body; gRPC: target, method, metadata, message) and send nothing."
+  )
+  var dryRun = false
+
+  @Flag(
+    name: .customLong("curl"),
+    help: "Print an equivalent curl command line (gRPC: grpcurl) and send nothing.")
+  var curl = false
+
+  @Flag(
+    name: .customLong("show-secrets"),
+    help: "With --dry-run or --curl: show tokens, keys and passwords instead of *** (for copy and paste).")
+  var showSecrets = false
+
   func validate() throws {
     if let problem = invocation.problem { throw ValidationError(problem) }
   }
@@ -137,7 +157,7 @@ struct CallCommand: AsyncParsableCommand {
       global: global.values, target: target, params: params, data: data, maxEvents: maxEvents, tokenStdin: tokenStdin,
       form: form, basicAuth: basicAuth, bearer: bearer, noAuth: noAuth, sse: sse, untilEvent: untilEvent,
       protoFiles: protoFiles, importPaths: importPaths, protoset: protoset, save: save,
-      outputFile: outputFile)
+      outputFile: outputFile, dryRun: dryRun, curl: curl, showSecrets: showSecrets)
   }
 
   func run() async throws {

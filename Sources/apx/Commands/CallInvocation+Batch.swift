@@ -52,6 +52,9 @@ extension CallInvocation {
           values: values, headers: extraHeaders + global.headerFields + one.headers, timeout: global.timeout,
           maxEvents: maxEvents, maxAttemptsOverride: global.noRetry ? 1 : global.retry)
       }
+      if let mode = previewMode {
+        return try await preview(requests, mode: mode, context: context, tokenOverride: tokenOverride)
+      }
       try await Self.execute(
         requests, global: global, context: context, tokenOverride: tokenOverride, outputFile: outputFile)
     }

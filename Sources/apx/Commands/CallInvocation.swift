@@ -36,6 +36,12 @@ struct CallInvocation: Equatable {
   var save: String?
   /// `-O FILE`: write the output to FILE (replaced once the call succeeds) instead of stdout.
   var outputFile: String?
+  /// `--dry-run`: print the resolved request as JSON and send nothing.
+  var dryRun = false
+  /// `--curl`: print an equivalent curl (gRPC: grpcurl) command line and send nothing.
+  var curl = false
+  /// `--show-secrets`: `--dry-run` and `--curl` show secrets instead of `***`.
+  var showSecrets = false
 
   /// The lone argument that joins JSON-RPC calls into one batch request.
   static let batchSeparator = "+"
@@ -77,7 +83,7 @@ struct CallInvocation: Equatable {
     if form && data != nil { return "--form builds the body from items, so it cannot go with -d" }
     if protoset != nil && !protoFiles.isEmpty { return "--protoset and --proto each give the schema: use one" }
     if !importPaths.isEmpty && protoFiles.isEmpty { return "--import-path goes with --proto FILE" }
-    return nil
+    return previewProblem
   }
 
   /// Resolves the endpoint (from the registry, or made on the spot for a URL), binds the
@@ -129,6 +135,9 @@ struct CallInvocation: Equatable {
         maxAttemptsOverride: global.noRetry ? 1 : global.retry)
       request.targetIsURL = prepared.adHoc
       if global.verbose, let note = prepared.note { context.warn(note) }
+      if let mode = previewMode {
+        return try await preview([request], mode: mode, context: context, tokenOverride: tokenOverride)
+      }
       try await Self.execute(
         [request], global: global, context: context, tokenOverride: tokenOverride, outputFile: outputFile)
     }
@@ -144,7 +153,8 @@ struct CallInvocation: Equatable {
   ) async throws {
     guard let outputFile else {
       let printer = CallPrinter(context: context, settings: try OutputSettings.make(global, context: context))
-      return try await execute(requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer)
+      return try await execute(
+        requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer)
     }
     let file = try OutputFile(path: outputFile)
     do {

@@ -72,6 +72,9 @@ enum FastCallArguments {
     case "--form": \.form
     case "--no-auth": \.noAuth
     case "--sse": \.sse
+    case "--dry-run": \.dryRun
+    case "--curl": \.curl
+    case "--show-secrets": \.showSecrets
     default: nil
     }
   }

@@ -1,0 +1,104 @@
+import APXCore
+import APXRuntime
+import Foundation
+
+/// `apx call --dry-run` and `--curl`: the request resolved as a real call resolves
+/// it, shown instead of sent.
+extension CallInvocation {
+  enum PreviewMode {
+    /// `--dry-run`: JSON on stdout.
+    case json
+    /// `--curl`: a curl (gRPC: grpcurl) command line on stdout.
+    case curl
+  }
+
+  var previewMode: PreviewMode? { dryRun ? .json : curl ? .curl : nil }
+
+  /// Why the preview flags cannot go with the others, or nil.
+  var previewProblem: String? {
+    if dryRun && curl { return "--dry-run prints the request as JSON and --curl as a command line: use one" }
+    guard let flag = dryRun ? "--dry-run" : curl ? "--curl" : nil else {
+      return showSecrets ? "--show-secrets goes with --dry-run or --curl (a call never prints its secrets)" : nil
+    }
+    if save != nil { return "\(flag) sends nothing, so no call succeeds for --save to keep: drop one of them" }
+    if outputFile != nil {
+      return "\(flag) sends nothing, so there is no body for -O to write: redirect stdout instead (> FILE)"
+    }
+    if curl {
+      if global.output != nil || global.select != nil || global.rawOutput {
+        return "--curl prints a command line, which -o, -r and --select do not shape: drop them, or use --dry-run"
+      }
+      if maxEvents != nil || !untilEvent.isEmpty {
+        return "curl cannot stop a stream after N events or at an event type: drop --max-events and --until-event,"
+          + " or use --dry-run"
+      }
+      if global.demo {
+        return "--curl with --demo: the demo backend stops when apx exits, so the line would reach nothing;"
+          + " run `apx demo` in another terminal and pass its URL with --base-url"
+      }
+    }
+    return nil
+  }
+
+  /// Resolves `requests` (one call, or a JSON-RPC batch) without sending anything or fetching
+  /// a token, and prints them as `mode` asks; says on stderr what was masked or left out.
+  func preview(_ requests: [CallRequest], mode: PreviewMode, context: Context, tokenOverride: String?) async throws {
+    let tokens = StoredTokenSource(
+      store: TokenFileStore.standard(environment: context.environment), environment: context.environment)
+    let global = self.global
+    // The executor wants a session (JSON-RPC's transport holds one); nothing goes through it.
+    let preview = try await HTTPSession.with(global.sessionOptions(context.environment)) { session in
+      try await Executor(
+        session: session, environment: context.environment, tokens: tokens, tokenOverride: tokenOverride
+      ).preview(requests)
+    }
+    for (api, environment) in tokens.missing {
+      context.warn(
+        "apx: no usable stored token for the API \"\(api)\" (environment \"\(environment)\"), and \(mode.flag)"
+          + " fetches none: the request shows \(StoredTokenSource.placeholder); get one with: apx auth login \(api)"
+          + (environment.isEmpty ? "" : " --env \(environment)"))
+    }
+    if case .grpc(let g) = preview {
+      for name in g.ignoredMetadata { context.warn("apx: metadata \"\(name)\" is set by gRPC itself; left out") }
+      if !g.checked {
+        context.warn(
+          "apx: the message was not checked against the schema: it comes from server reflection, which \(mode.flag)"
+            + " does not ask; names are sent as written")
+      }
+    }
+    let shown = try render(preview, mode: mode, masked: !showSecrets)
+    if !showSecrets, try render(preview, mode: mode, masked: false) != shown {
+      context.warn("apx: secrets are shown as ***; add --show-secrets to include them")
+    }
+    switch mode {
+    case .json:
+      let printer = CallPrinter(context: context, settings: try OutputSettings.make(global, context: context))
+      try printer.receive(.bodyChunk(BodyChunk(Array(shown.utf8))))
+      try printer.receive(.bodyEnd)
+    case .curl:
+      context.stdout.write(shown + "\n")
+      context.stdout.flush()
+    }
+  }
+
+  /// The text `mode` prints for `preview`.
+  func render(_ preview: RequestPreview, mode: PreviewMode, masked: Bool) throws(APXError) -> String {
+    switch (mode, preview) {
+    case (.json, _):
+      return JSONPrinter(style: .compact).string(preview.json(masked: masked))
+    case (.curl, .http(let http)):
+      return ShellWords.line(try CurlCommandLine.words(http, masked: masked, global: global))
+    case (.curl, .grpc(let grpc)):
+      return ShellWords.line(try GRPCurlCommandLine.words(grpc, masked: masked, global: global))
+    }
+  }
+}
+
+extension CallInvocation.PreviewMode {
+  var flag: String {
+    switch self {
+    case .json: "--dry-run"
+    case .curl: "--curl"
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import APXCore
+import APXRuntime
+import Testing
+
+@testable import apx
+
+/// The words of `apx call --curl` lines that the end-to-end tests (CallPreviewTests) cannot
+/// reach through apx itself: URLs curl would read as globs or normalise, HEAD, binary bodies.
+@Suite("curl command lines")
+struct CurlCommandLineTests {
+  static func words(_ method: String, _ url: String, body: RequestBody = .none) throws -> [String] {
+    try CurlCommandLine.words(
+      HTTPRequestPreview(kind: .rest, plan: HTTPRequestPlan(method: method, url: url, body: body)), masked: true,
+      global: GlobalValues())
+  }
+
+  @Test func everyValueSurvivesTheShell() {
+    #expect(ShellWords.quote("plain-word_1.2/x:y@z%+,=") == "plain-word_1.2/x:y@z%+,=")
+    #expect(ShellWords.quote("it's") == #"'it'\''s'"#)
+    #expect(ShellWords.quote("") == "''")
+    #expect(ShellWords.quote("~/x") == "'~/x'")
+    #expect(ShellWords.quote("$HOME `x` \"q\" \\ \n;|&*?!") == "'$HOME `x` \"q\" \\ \n;|&*?!'")
+  }
+
+  @Test func globsAndDotSegmentsAreSentAsWritten() throws {
+    #expect(try Self.words("GET", "http://h/a?y=[1]{2}") == ["curl", "--globoff", "http://h/a?y=[1]{2}"])
+    #expect(try Self.words("GET", "http://h/a/../b") == ["curl", "--path-as-is", "http://h/a/../b"])
+  }
+
+  @Test func theMethodIsNamedOnlyWhenCurlWouldPickAnother() throws {
+    #expect(try Self.words("HEAD", "http://h/") == ["curl", "--head", "http://h/"])
+    #expect(try Self.words("DELETE", "http://h/") == ["curl", "-X", "DELETE", "http://h/"])
+    let body = RequestBody.bytes(Array("{}".utf8), contentType: "application/json")
+    #expect(try Self.words("POST", "http://h/", body: body) == ["curl", "--data-binary", "{}", "http://h/"])
+    #expect(
+      try Self.words("GET", "http://h/", body: body) == ["curl", "-X", "GET", "--data-binary", "{}", "http://h/"])
+  }
+
+  @Test func aBinaryBodyIsAUsageError() {
+    #expect(throws: APXError.self) {
+      try Self.words("POST", "http://h/", body: .bytes([0x00, 0xFF], contentType: "application/octet-stream"))
+    }
+  }
+}
