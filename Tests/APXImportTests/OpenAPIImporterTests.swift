@@ -155,6 +155,24 @@ import Testing
     #expect(api.endpoint(named: "events")?.kind == .sse)
   }
 
+  @Test func jsonOrEventsIsMarkedAndAcceptsBoth() throws {
+    let report = try importing(
+      """
+      {"openapi": "3.1.0", "info": {"title": "Chat", "version": "1"},
+       "paths": {"/complete": {"post": {"operationId": "complete",
+         "requestBody": {"content": {"application/json": {"schema": {"type": "object",
+           "properties": {"stream": {"type": "boolean"}}}}}},
+         "responses": {"200": {"description": "JSON, or events when stream is true", "content": {
+           "application/json": {"schema": {"type": "object"}},
+           "text/event-stream; charset=utf-8": {"schema": {"type": "string"}},
+           "bad type\\r\\n": {}}}}}}}}
+      """)
+    let e = try #require(try loads(report).endpoint(named: "complete"))
+    #expect(e.kind == .rest)
+    #expect(e.headers.contains(HeaderField("Accept", "application/json, text/event-stream")))
+    #expect(e.description?.contains("application/json or text/event-stream depending on the request") == true)
+  }
+
   @Test func securityBecomesAuthFromEnvironmentVariables() throws {
     let report = try importing(
       """

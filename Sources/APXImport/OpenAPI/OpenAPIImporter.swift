@@ -240,11 +240,13 @@ public struct OpenAPIImporter {
     case .events:
       endpoint.kind = .sse
       endpoint.sse = SSEOptions()
-    case .eventsOrOther:
-      // apx cannot yet follow the response's content type: a REST call prints the events as text.
+    case .eventsOrOther(let types):
+      // A REST call reads the answer by its Content-Type (events as SSE); the Accept header
+      // lists what the document says the operation answers, as strict SSE servers require.
+      if !types.isEmpty { endpoint.headers.append(HeaderField("Accept", types.joined(separator: ", "))) }
       endpoint.description =
         (endpoint.description.map { $0 + " " } ?? "")
-        + "(Answers JSON or text/event-stream depending on the request; imported as a REST call.)"
+        + "(Answers \(types.joined(separator: " or ")) depending on the request; apx reads the answer by its Content-Type, events as SSE.)"
     case .none:
       break
     }
@@ -293,7 +295,22 @@ public struct OpenAPIImporter {
   }
 
   /// How the success responses (2xx, else `default`) answer: only `text/event-stream`, or events among other types.
-  enum Streaming { case none, events, eventsOrOther }
+  /// `eventsOrOther` carries the success media types in document order (those a header can carry).
+  enum Streaming: Equatable {
+    case none, events
+    case eventsOrOther([String])
+  }
+
+  /// `type/subtype` in RFC 9110's token characters (wildcards included), no parameters: safe in an Accept header.
+  static func isMediaRange(_ text: String) -> Bool {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    let symbols = "0123456789!#$%&'*+-.^_`|~".unicodeScalars
+    return parts.count == 2
+      && parts.allSatisfy { part in
+        !part.isEmpty
+          && part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || symbols.contains($0)) }
+      }
+  }
 
   func streaming(_ op: JSONValue) -> Streaming {
     let responses = op["responses"]?.objectMembers ?? []
@@ -308,7 +325,11 @@ public struct OpenAPIImporter {
     }
     let events = types.filter { $0.lowercased().hasPrefix("text/event-stream") }
     if events.isEmpty { return .none }
-    return events.count == types.count ? .events : .eventsOrOther
+    if events.count == types.count { return .events }
+    var seen = Set<String>()
+    let bare = types.map { String($0.prefix { $0 != ";" }).filter { $0 != " " && $0 != "\t" } }
+    let listed = bare.filter { Self.isMediaRange($0) && seen.insert($0.lowercased()).inserted }
+    return .eventsOrOther(listed)
   }
 }
 
