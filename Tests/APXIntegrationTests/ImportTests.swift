@@ -193,6 +193,21 @@ struct ImportTests {
       let listed = try await APXProcess.run(
         ["call", "notes2.list-lessons", "--base-url", server.grpcBaseURL], environment: ["APX_REGISTRY": out])
       #expect(listed.status == 0, "\(listed.stderr)")
+      // A .proto with its import path (compiled by protoc, or grpcio-tools as .ci/run installs):
+      // the schema is kept by reference, relative to the registry file.
+      let protos = APXProcess.packageRoot.appendingPathComponent("Protos").path
+      let fromProto = try await APXProcess.run([
+        "import", "grpc", protos + "/classnotes/v1/classnotes.proto", "-I", protos, "--out", out, "--api", "notes3",
+      ])
+      #expect(fromProto.status == 0, "\(fromProto.stderr)")
+      let text3 = try String(contentsOfFile: out + "/notes3.json", encoding: .utf8)
+      #expect(text3.contains("classnotes/v1/classnotes.proto\"]"), "\(text3.prefix(600))")
+      #expect(text3.contains("\"import_paths\": ["), "\(text3.prefix(600))")
+      let fromProtoCall = try await APXProcess.run(
+        ["call", "notes3.get-lesson", "id=les_0001", "--base-url", server.grpcBaseURL],
+        environment: ["APX_REGISTRY": out])
+      #expect(fromProtoCall.status == 0, "\(fromProtoCall.stderr)")
+      #expect(fromProtoCall.stdout.contains("les_0001"), "\(fromProtoCall.stdout)")
     }
   }
 }
