@@ -102,7 +102,8 @@ struct AdHocGRPCTests {
   @Test func listAndDescribeAGRPCURL() async throws {
     try await withDemoServer { server in
       let base = "grpc://127.0.0.1:\(server.grpcPort)"
-      let list = try await APXProcess.run(["list", base, "-o", "ndjson"])
+      // --timeout 60: under the whole suite's load, reflection took over the 10 s default.
+      let list = try await APXProcess.run(["list", base, "-o", "ndjson", "--timeout", "60"])
       #expect(list.status == 0, "\(list.stderr)")
       #expect(list.stdout.contains("\"method\":\"SyncDocuments\",\"shape\":\"bidi_streaming\""))
 

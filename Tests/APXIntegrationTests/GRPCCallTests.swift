@@ -111,7 +111,9 @@ struct GRPCCallTests {
 
   @Test func listGRPCListsServicesOverReflection() async throws {
     try await withDemoServer { server in
-      let r = try await APXProcess.run(["list", "--grpc", "127.0.0.1:\(server.grpcPort)", "-o", "ndjson"])
+      // --timeout 60: under the whole suite's load, reflection took over the 10 s default.
+      let r = try await APXProcess.run(
+        ["list", "--grpc", "127.0.0.1:\(server.grpcPort)", "-o", "ndjson", "--timeout", "60"])
       #expect(r.status == 0, "\(r.stderr)")
       #expect(r.stdout.contains("\"method\":\"SyncDocuments\",\"shape\":\"bidi_streaming\""))
     }

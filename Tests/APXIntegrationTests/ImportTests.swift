@@ -176,7 +176,9 @@ struct ImportTests {
       let work = try Self.temporaryDirectory()
       defer { try? FileManager.default.removeItem(at: work) }
       let out = work.path
-      let reflected = try await APXProcess.run(["import", "grpc", server.grpcBaseURL, "--out", out, "--api", "notes"])
+      // --timeout 60: under the whole suite's load, reflection took over the 10 s default.
+      let reflected = try await APXProcess.run(
+        ["import", "grpc", server.grpcBaseURL, "--out", out, "--api", "notes", "--timeout", "60"])
       #expect(reflected.status == 0, "\(reflected.stderr)")
       let text = try String(contentsOfFile: out + "/notes.json", encoding: .utf8)
       #expect(text.contains("\"create-lesson\""), "\(text.prefix(600))")

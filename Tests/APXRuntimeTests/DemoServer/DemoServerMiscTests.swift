@@ -223,13 +223,13 @@ struct DemoServerMiscTests {
       upload.method = .POST
       upload.headers.add(name: "Content-Type", value: "text/csv")
       upload.body = .bytes(ByteBuffer(string: "title\nslow\n"))
-      let created = try await client.execute(upload, timeout: .seconds(10))
+      let created = try await client.execute(upload, timeout: .seconds(30))
       let body = try await created.body.collect(upTo: 1 << 20)
       let object = try JSONSerialization.jsonObject(with: Data(String(buffer: body).utf8)) as? [String: Any]
       let sseURL = try #require(object?["sse_url"] as? String)
       var streamRequest = HTTPClientRequest(url: server.httpBaseURL + sseURL)
       streamRequest.headers.add(name: "Accept", value: "text/event-stream")
-      let stream = try await client.execute(streamRequest, timeout: .seconds(30))
+      let stream = try await client.execute(streamRequest, timeout: .seconds(60))
       var iterator = stream.body.makeAsyncIterator()
       let first = try await iterator.next()
       #expect(first.map { String(buffer: $0) }?.hasPrefix("retry: 1000") == true)

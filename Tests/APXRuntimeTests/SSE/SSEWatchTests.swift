@@ -104,7 +104,8 @@ struct SSEWatchTests {
       ])
       // Every connection is cut after 3 events and, ignoring Last-Event-ID, starts again from the first.
       let job = try await h.createImport(rows: 20, query: "row_delay_ms=1&drop_every=3&ignore_last_event_id=1")
-      var request = try h.watchRequest(api, jobID: job, timeout: 20)
+      // 60 s: four short connections, but the whole suite's load once stretched them past 20 s.
+      var request = try h.watchRequest(api, jobID: job, timeout: 60)
       request.endpoint.sse?.fallback = nil
       let sleeper = RecordingSleeper()
       let log = WatchEventLog()
