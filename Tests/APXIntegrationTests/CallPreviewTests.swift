@@ -266,6 +266,24 @@ struct CallPreviewTests {
     }
   }
 
+  @Test func transportFlagsAndTheConfigFileBecomeCurlFlags() async throws {
+    let flags = try await APXProcess.run([
+      "call", "--curl", Self.deadBaseURL + "/x", "--timeout", "2.5", "--retry", "3", "--insecure", "--connect-timeout",
+      "4",
+    ])
+    #expect(flags.status == 0, "\(flags.stderr)")
+    #expect(flags.stdout.hasPrefix("curl --insecure --connect-timeout 4 --max-time 2.5 --retry 2 "), "\(flags.stdout)")
+    #expect(flags.stdout.hasSuffix(" \(Self.deadBaseURL)/x\n"), "\(flags.stdout)")
+
+    // The config file's timeout is what apx would use; its output format does not shape a curl line.
+    let home = try ConfigFileTests.configHome(#"{"timeout": 7, "output": "table"}"#)
+    defer { try? FileManager.default.removeItem(at: home) }
+    let configured = try await APXProcess.run(
+      ["call", "--curl", Self.deadBaseURL + "/x"], environment: ["XDG_CONFIG_HOME": home.path])
+    #expect(configured.status == 0, "\(configured.stderr)")
+    #expect(configured.stdout.hasPrefix("curl --max-time 7 "), "\(configured.combined)")
+  }
+
   @Test(arguments: [
     ["--dry-run", "--curl"], ["--show-secrets"], ["--dry-run", "--save", "x.y"], ["--curl", "-o", "raw"],
     ["--curl", "--max-events", "2"], ["--curl", "--select", ".a"], ["--curl", "-r"], ["--dry-run", "-O", "out.json"],

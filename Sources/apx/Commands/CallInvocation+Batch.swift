@@ -53,7 +53,7 @@ extension CallInvocation {
           maxEvents: maxEvents, maxAttemptsOverride: global.noRetry ? 1 : global.retry)
       }
       if let mode = previewMode {
-        return try await preview(requests, mode: mode, context: context, tokenOverride: tokenOverride)
+        return try await preview(requests, mode: mode, global: global, context: context, tokenOverride: tokenOverride)
       }
       try await Self.execute(
         requests, global: global, context: context, tokenOverride: tokenOverride, outputFile: outputFile)

@@ -42,10 +42,13 @@ extension CallInvocation {
 
   /// Resolves `requests` (one call, or a JSON-RPC batch) without sending anything or fetching
   /// a token, and prints them as `mode` asks; says on stderr what was masked or left out.
-  func preview(_ requests: [CallRequest], mode: PreviewMode, context: Context, tokenOverride: String?) async throws {
+  ///
+  /// - Parameter global: the global flags with the config file's defaults applied.
+  func preview(
+    _ requests: [CallRequest], mode: PreviewMode, global: GlobalValues, context: Context, tokenOverride: String?
+  ) async throws {
     let tokens = StoredTokenSource(
       store: TokenFileStore.standard(environment: context.environment), environment: context.environment)
-    let global = self.global
     // The executor wants a session (JSON-RPC's transport holds one); nothing goes through it.
     let preview = try await HTTPSession.with(global.sessionOptions(context.environment)) { session in
       try await Executor(
@@ -66,8 +69,8 @@ extension CallInvocation {
             + " does not ask; names are sent as written")
       }
     }
-    let shown = try render(preview, mode: mode, masked: !showSecrets)
-    if !showSecrets, try render(preview, mode: mode, masked: false) != shown {
+    let shown = try render(preview, mode: mode, masked: !showSecrets, global: global)
+    if !showSecrets, try render(preview, mode: mode, masked: false, global: global) != shown {
       context.warn("apx: secrets are shown as ***; add --show-secrets to include them")
     }
     switch mode {
@@ -82,7 +85,9 @@ extension CallInvocation {
   }
 
   /// The text `mode` prints for `preview`.
-  func render(_ preview: RequestPreview, mode: PreviewMode, masked: Bool) throws(APXError) -> String {
+  func render(_ preview: RequestPreview, mode: PreviewMode, masked: Bool, global: GlobalValues) throws(APXError)
+    -> String
+  {
     switch (mode, preview) {
     case (.json, _):
       return JSONPrinter(style: .compact).string(preview.json(masked: masked))

@@ -136,7 +136,7 @@ struct CallInvocation: Equatable {
       request.targetIsURL = prepared.adHoc
       if global.verbose, let note = prepared.note { context.warn(note) }
       if let mode = previewMode {
-        return try await preview([request], mode: mode, context: context, tokenOverride: tokenOverride)
+        return try await preview([request], mode: mode, global: global, context: context, tokenOverride: tokenOverride)
       }
       try await Self.execute(
         [request], global: global, context: context, tokenOverride: tokenOverride, outputFile: outputFile)
