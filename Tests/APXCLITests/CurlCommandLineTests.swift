@@ -41,4 +41,16 @@ struct CurlCommandLineTests {
       try Self.words("POST", "http://h/", body: .bytes([0x00, 0xFF], contentType: "application/octet-stream"))
     }
   }
+
+  @Test func grpcurlNamesProtoFilesRelativeToAnImportPath() {
+    #expect(GRPCurlCommandLine.schemaFlags(.reflection) == [])
+    #expect(GRPCurlCommandLine.schemaFlags(.protoset(path: "/p/x.protoset")) == ["-protoset", "/p/x.protoset"])
+    #expect(
+      GRPCurlCommandLine.schemaFlags(.protoFiles(files: ["/a/protos/x/y.proto"], importPaths: ["/a/protos", "/b"]))
+        == ["-import-path", "/a/protos", "-import-path", "/b", "-proto", "x/y.proto"])
+    // Without import paths apx searches each file's folder, and so does the line.
+    #expect(
+      GRPCurlCommandLine.schemaFlags(.protoFiles(files: ["/a/y.proto", "/a/z.proto"], importPaths: []))
+        == ["-import-path", "/a", "-proto", "y.proto", "-proto", "z.proto"])
+  }
 }
