@@ -18,7 +18,8 @@ struct ConfigFileTests {
     let home = try Self.configHome(#"{"output": "table"}"#)
     defer { try? FileManager.default.removeItem(at: home) }
     let env = ["XDG_CONFIG_HOME": home.path]
-    let table = try await APXProcess.run(["call", "--demo", "books.capabilities.get", "--select", ".sse"], environment: env)
+    let table = try await APXProcess.run(
+      ["call", "--demo", "books.capabilities.get", "--select", ".sse"], environment: env)
     #expect(table.status == 0, "\(table.stderr)")
     #expect(table.stdout.hasPrefix("retry_ms"), "\(table.stdout)")
     let json = try await APXProcess.run(
@@ -63,8 +64,11 @@ struct ConfigFileTests {
     let shown = try await APXProcess.run(["config"], environment: ["XDG_CONFIG_HOME": home.path, "APX_REGISTRY": ""])
     #expect(shown.status == 0, "\(shown.stderr)")
     #expect(shown.stdout.contains("\"from\":\"config\""), "\(shown.stdout)")
-    let overridden = try await APXProcess.run(["config", "--timeout", "5"], environment: ["XDG_CONFIG_HOME": home.path])
-    #expect(overridden.stdout.contains("\"registry\":{\"value\":[\"\(APXProcess.endpoints)\"],\"from\":\"APX_REGISTRY\"}"), "\(overridden.stdout)")
+    let overridden = try await APXProcess.run(
+      ["config", "--timeout", "5"], environment: ["XDG_CONFIG_HOME": home.path])
+    #expect(
+      overridden.stdout.contains("\"registry\":{\"value\":[\"\(APXProcess.endpoints)\"],\"from\":\"APX_REGISTRY\"}"),
+      "\(overridden.stdout)")
     #expect(overridden.stdout.contains("\"timeout\":{\"value\":5,\"from\":\"--timeout\"}"), "\(overridden.stdout)")
   }
 
@@ -75,7 +79,8 @@ struct ConfigFileTests {
     ] {
       let home = try Self.configHome(text)
       defer { try? FileManager.default.removeItem(at: home) }
-      let r = try await APXProcess.run(["call", "--demo", "books.capabilities.get"], environment: ["XDG_CONFIG_HOME": home.path])
+      let r = try await APXProcess.run(
+        ["call", "--demo", "books.capabilities.get"], environment: ["XDG_CONFIG_HOME": home.path])
       #expect(r.status == 3, "\(text): \(r.stderr)")
       #expect(r.stderr.contains(expected), "\(text): \(r.stderr)")
       #expect(r.stderr.contains("config.json"), "\(r.stderr)")

@@ -56,8 +56,10 @@ struct OutputFormattingTests {
   static func onTerminal(_ arguments: [String], environment: [String: String] = [:]) async throws -> APXResult? {
     let script = URL(fileURLWithPath: "/usr/bin/script")
     guard FileManager.default.isExecutableFile(atPath: script.path) else { return nil }
-    let command = ([APXProcess.binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-      .joined(separator: " ")
+    let command = ([APXProcess.binary.path] + arguments).map {
+      "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+    .joined(separator: " ")
     var result = try await APXProcess.run(
       ["-qec", command, "/dev/null"], environment: environment.merging(["NO_COLOR": "1"]) { $1 }, executable: script)
     result.stdout = result.stdout.replacingOccurrences(of: "\r\n", with: "\n")

@@ -91,7 +91,8 @@ public struct TableFormatter: Sendable {
     appendLine(
       pick(columns).enumerated().map { truncate($1, to: shownWidths[$0]) }, widths: shownWidths,
       numeric: [Bool](repeating: false, count: shown.count), to: &out)
-    appendLine(shownWidths.map { String(repeating: "-", count: $0) }, widths: shownWidths, numeric: pick(numeric), to: &out)
+    appendLine(
+      shownWidths.map { String(repeating: "-", count: $0) }, widths: shownWidths, numeric: pick(numeric), to: &out)
     for line in cells {
       appendLine(
         pick(line).enumerated().map { truncate($1 ?? "", to: shownWidths[$0]) }, widths: shownWidths,

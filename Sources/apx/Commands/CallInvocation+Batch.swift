@@ -45,7 +45,7 @@ extension CallInvocation {
       let resolved = try BaseURLResolver.resolve(
         api: first.api, environment: global.environment, override: global.baseURL, demo: demo,
         processEnvironment: context.environment,
-          configured: context.configuredEnvironment(for: first.api.name))
+        configured: context.configuredEnvironment(for: first.api.name))
       let requests = zip(prepared, bound).map { one, values in
         CallRequest(
           api: one.api, endpoint: one.endpoint, baseURL: resolved.baseURL, environmentName: resolved.environmentName,

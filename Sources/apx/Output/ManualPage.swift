@@ -45,9 +45,10 @@ enum ManualPage {
   /// A section holding `help` verbatim: `.nf` stops roff from refilling the columns of the
   /// option lists and the exit-code table.
   private static func section(_ title: String, help: String) -> String {
-    ".SH \(escape(title))\n.nf\n" + help.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-      line.isEmpty ? ".sp" : escapeLine(String(line))
-    }.joined(separator: "\n") + "\n.fi\n"
+    ".SH \(escape(title))\n.nf\n"
+      + help.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        line.isEmpty ? ".sp" : escapeLine(String(line))
+      }.joined(separator: "\n") + "\n.fi\n"
   }
 
   /// One line of text: backslashes doubled, and a leading `.` or `'` (which roff would read

@@ -8,7 +8,6 @@ import APXCore
   import Darwin
 #endif
 
-
 /// `-O FILE`: the call's output goes to a temporary file beside FILE, which replaces FILE
 /// (a rename, atomic on one file system) only once the call has succeeded. A failed or
 /// interrupted call leaves FILE as it was and removes the temporary file.

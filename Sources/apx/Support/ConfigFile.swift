@@ -64,7 +64,8 @@ struct ConfigFile: Equatable {
       case "environments":
         guard case .object(let pairs) = v, let names = pairs.map(\.value).compactMapAll(\.stringValue) else {
           throw invalid(
-            "\"environments\" must map API names to environment names", hint: #"e.g. "environments": {"books": "staging"}"#)
+            "\"environments\" must map API names to environment names",
+            hint: #"e.g. "environments": {"books": "staging"}"#)
         }
         config.environments = Dictionary(zip(pairs.map(\.key), names)) { _, last in last }
       case "output":
@@ -79,7 +80,8 @@ struct ConfigFile: Equatable {
         config.color = mode
       case "timeout":
         guard let seconds = v.doubleValue, GlobalValues.timeoutRange.contains(seconds) else {
-          throw invalid("\"timeout\" must be a number of seconds from 0.001 to 1000000000", hint: "as --timeout takes it")
+          throw invalid(
+            "\"timeout\" must be a number of seconds from 0.001 to 1000000000", hint: "as --timeout takes it")
         }
         config.timeout = seconds
       case "retry":
@@ -123,7 +125,9 @@ struct ConfigFile: Equatable {
 
   /// `~/x` as `$HOME/x` (a JSON file has no shell to expand it).
   private static func expandHome(_ path: String) -> String {
-    guard path == "~" || path.hasPrefix("~/"), let home = getenv("HOME").map({ String(cString: $0) }) else { return path }
+    guard path == "~" || path.hasPrefix("~/"), let home = getenv("HOME").map({ String(cString: $0) }) else {
+      return path
+    }
     return home + path.dropFirst()
   }
 }

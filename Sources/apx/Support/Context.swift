@@ -32,7 +32,9 @@ final class Context: Sendable {
     stdoutColumns = stdoutIsTerminal ? TerminalSize.columns(fd: 1, environment: environment) : nil
     let configPath = ConfigFile.path(environment: environment)
     self.configPath = configPath
-    configResult = Result { () throws(APXError) in try configPath.map { path throws(APXError) in try ConfigFile.load(path: path) } ?? ConfigFile() }
+    configResult = Result { () throws(APXError) in
+      try configPath.map { path throws(APXError) in try ConfigFile.load(path: path) } ?? ConfigFile()
+    }
   }
 
   /// Whether to colour output on stdout, from `--color` and `NO_COLOR` (https://no-color.org).

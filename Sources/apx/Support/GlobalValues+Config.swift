@@ -14,7 +14,9 @@ extension GlobalValues {
     if color == .auto, let configured = config.color, (context.environment["NO_COLOR"] ?? "").isEmpty {
       values.color = configured
     }
-    if let problem = values.problem { throw APXError(.invalidDefinition, "\(context.configPath ?? "config"): \(problem)") }
+    if let problem = values.problem {
+      throw APXError(.invalidDefinition, "\(context.configPath ?? "config"): \(problem)")
+    }
     return values
   }
 }
