@@ -171,6 +171,22 @@ struct ImportTests {
     }
   }
 
+  /// `$schema` points at the registry JSON Schema only where one is beside the file.
+  @Test func schemaReferenceOnlyWhereTheSchemaIs() async throws {
+    let work = try Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: work) }
+    let protoset = APXProcess.packageRoot.appendingPathComponent("Protos/classnotes.protoset").path
+    let bare = try await APXProcess.run(["import", "grpc", protoset, "--out", work.path, "--api", "bare"])
+    #expect(bare.status == 0, "\(bare.stderr)")
+    #expect(!(try String(contentsOfFile: work.path + "/bare.json", encoding: .utf8)).contains("$schema"))
+    try FileManager.default.copyItem(
+      atPath: APXProcess.endpoints + "/registry.schema.json", toPath: work.path + "/registry.schema.json")
+    let withSchema = try await APXProcess.run(["import", "grpc", protoset, "--out", work.path, "--api", "schemed"])
+    #expect(withSchema.status == 0, "\(withSchema.stderr)")
+    let text = try String(contentsOfFile: work.path + "/schemed.json", encoding: .utf8)
+    #expect(text.contains("\"$schema\": \"./registry.schema.json\""), "\(text.prefix(200))")
+  }
+
   @Test func grpcImportFromReflectionAndProtoset() async throws {
     try await withDemoServer { server in
       let work = try Self.temporaryDirectory()

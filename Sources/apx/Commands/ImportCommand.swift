@@ -33,7 +33,11 @@ struct ImportOutputOptions: ParsableArguments {
   /// Writes the registry text (after checking that it loads) and prints the summary.
   func write(_ report: ImportReport, source: String, context: Context) throws {
     let file = out + "/" + report.api.name + ".json"
-    let text = RegistryWriter.text(report.api)
+    var api = report.api
+    // `$schema` names the registry JSON Schema beside the file (editors validate with it); in a
+    // folder without that schema the reference would point at nothing, so it is left out.
+    if !FileManager.default.fileExists(atPath: out + "/registry.schema.json") { api.schemaReference = nil }
+    let text = RegistryWriter.text(api)
     do {
       _ = try RegistryLoader.load(Array(text.utf8), file: file)
     } catch {
