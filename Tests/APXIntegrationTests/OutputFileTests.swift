@@ -70,3 +70,35 @@ struct OutputFileTests {
     }
   }
 }
+
+/// An interrupted `-O` download leaves FILE as it was and no temporary file behind.
+@Suite("apx call -O FILE, interrupted")
+struct OutputFileInterruptTests {
+  @Test func ctrlCLeavesNoTemporaryFile() async throws {
+    let dir = try OutputFileTests.folder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("slow.bin")
+    try "old".write(to: file, atomically: true, encoding: .utf8)
+    try await withDemoServer { server in
+      let process = Process()
+      process.executableURL = APXProcess.binary
+      process.arguments = ["call", server.httpBaseURL + "/_demo/stall?ms=20000&in_body=1", "-O", file.path]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      // Wait (bounded) until the temporary file exists: the body has begun.
+      var started = false
+      for _ in 0..<200 where !started {
+        started = (try FileManager.default.contentsOfDirectory(atPath: dir.path)).count > 1
+        if !started { try await Task.sleep(nanoseconds: 25_000_000) }
+      }
+      #expect(started, "no temporary file appeared")
+      kill(process.processIdentifier, SIGINT)
+      try await APXProcess.waitBounded(process, timeout: 10)
+      #expect(process.terminationReason == .uncaughtSignal)
+      #expect(try String(contentsOf: file, encoding: .utf8) == "old")
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["slow.bin"], "a temporary file was left")
+    }
+  }
+}

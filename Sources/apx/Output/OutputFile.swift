@@ -46,6 +46,7 @@ final class OutputFile: @unchecked Sendable {
     umask(mask)
     fchmod(fd, 0o666 & ~mask)
     stream = OutputStream(fd: fd)
+    OutputFileInterrupt.arm(temporaryPath)
   }
 
   /// Flushes, syncs and renames the file into place.
@@ -53,6 +54,7 @@ final class OutputFile: @unchecked Sendable {
     stream.flush()
     let synced = fsync(stream.fd) == 0 && !stream.closed
     close(stream.fd)
+    OutputFileInterrupt.disarm()
     guard synced, rename(temporaryPath, path) == 0 else {
       let reason = String(cString: strerror(errno))
       unlink(temporaryPath)
@@ -62,7 +64,33 @@ final class OutputFile: @unchecked Sendable {
 
   /// Removes the temporary file; FILE is left as it was.
   func discard() {
+    OutputFileInterrupt.disarm()
     close(stream.fd)
     unlink(temporaryPath)
+  }
+}
+
+/// Ctrl-C (or SIGTERM) during `-O`: the temporary file is removed before apx ends with the
+/// signal, so an interrupted download leaves neither a stray file nor a changed FILE. The
+/// handler only calls async-signal-safe functions (`unlink`, `signal`, `raise`) on a path
+/// copied into C memory beforehand.
+enum OutputFileInterrupt {
+  nonisolated(unsafe) private static var path: UnsafeMutablePointer<CChar>?
+
+  static func arm(_ temporaryPath: String) {
+    path = strdup(temporaryPath)
+    for sig in [SIGINT, SIGTERM] {
+      signal(sig) { received in
+        if let path = OutputFileInterrupt.path { unlink(path) }
+        signal(received, SIG_DFL)
+        raise(received)
+      }
+    }
+  }
+
+  static func disarm() {
+    for sig in [SIGINT, SIGTERM] { signal(sig, SIG_DFL) }
+    if let path { free(path) }
+    path = nil
   }
 }
