@@ -72,6 +72,20 @@ struct ConfigFileTests {
     #expect(overridden.stdout.contains("\"timeout\":{\"value\":5,\"from\":\"--timeout\"}"), "\(overridden.stdout)")
   }
 
+  @Test func configRefusesFlagsItDoesNotReport() async throws {
+    for flags in [["--demo"], ["-H", "A: b"], ["--insecure"], ["--base-url", "http://127.0.0.1:1"]] {
+      let r = try await APXProcess.run(["config"] + flags)
+      #expect(r.status == 2, "\(flags): \(r.stderr)")
+      #expect(r.stderr.contains("apx config does not take \(flags[0])"), "\(r.stderr)")
+    }
+    // No config file in this config home: the output setting is the default.
+    let ok = try await APXProcess.run(
+      ["config", "--select", ".settings.output.from", "-r"],
+      environment: ["XDG_CONFIG_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("apx-none").path])
+    #expect(ok.status == 0, "\(ok.stderr)")
+    #expect(ok.stdout == "default\n", "\(ok.stdout)")
+  }
+
   @Test func anInvalidFileIsExit3AndNamesTheProblem() async throws {
     for (text, expected) in [
       (#"{"outptu": "json"}"#, "did you mean \"output\""), (#"{"timeout": -1}"#, "\"timeout\" must be"),

@@ -19,6 +19,13 @@ struct ConfigCommand: ParsableCommand {
   func run() throws {
     let context = Context.shared
     let flags = global.values
+    // The global options are here so that a flag's effect can be shown; the ones with no
+    // setting in this report would be accepted and ignored, so they are refused.
+    if let flag = Self.unreported(flags) {
+      throw APXError(
+        .usage, "apx config does not take \(flag)",
+        hint: "it shows --registry, --env, -o, --color, --timeout and --retry/--no-retry (and takes --select, -r)")
+    }
     let config = try context.configResult.get()
     let env = context.environment
     func setting(_ value: JSONValue, _ from: String) -> JSONValue {
@@ -78,5 +85,18 @@ struct ConfigCommand: ParsableCommand {
       JSONMember("settings", .object(settings)),
     ])
     try ValuePrinter.print(report, global: global, context: context)
+  }
+
+  /// The first flag given that the report has no line for, or nil.
+  static func unreported(_ flags: GlobalValues) -> String? {
+    let defaults = GlobalValues()
+    let checks: [(Bool, String)] = [
+      (flags.baseURL != nil, "--base-url"), (flags.demo, "--demo"), (!flags.headers.isEmpty, "-H"),
+      (flags.connectTimeout != defaults.connectTimeout, "--connect-timeout"), (flags.verbose, "-v"),
+      (flags.insecure, "--insecure"), (flags.cacert != nil, "--cacert"), (flags.cert != nil, "--cert"),
+      (flags.key != nil, "--key"), (flags.authority != nil, "--authority"),
+      (flags.maxMessageSize != nil, "--max-message-size"), (flags.emitDefaults, "--emit-defaults"),
+    ]
+    return checks.first { $0.0 }?.1
   }
 }
