@@ -186,9 +186,9 @@ _apx() {
 
 _apx_call() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --token-stdin --form --no-auth --sse --dry-run --curl --show-secrets --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --all --token-stdin --form --no-auth --sse --dry-run --curl --show-secrets --version -h --help)
     repeating_options=(--registry -H --header --until-event --proto --import-path)
-    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size -d --data --max-events -a --auth --bearer --protoset --save -O --output-file)
+    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size -d --data --max-events --max-items --max-pages -a --auth --bearer --protoset --save -O --output-file)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -244,6 +244,12 @@ _apx_call() {
         return
         ;;
     '--max-events')
+        return
+        ;;
+    '--max-items')
+        return
+        ;;
+    '--max-pages')
         return
         ;;
     '-a'|'--auth')

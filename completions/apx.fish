@@ -23,7 +23,7 @@ function __apx_parse_tokens -S
         __apx_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'call'
-            __apx_parse_subcommand -r 2 'registry=+' 'env=' 'base-url=' 'demo' 'o/output=' 'select=' 'r/raw-output' 'H/header=+' 'timeout=' 'connect-timeout=' 'retry=' 'no-retry' 'v/verbose' 'color=' 'insecure' 'cacert=' 'cert=' 'key=' 'authority=' 'max-message-size=' 'emit-defaults' 'd/data=' 'max-events=' 'token-stdin' 'form' 'a/auth=' 'bearer=' 'no-auth' 'sse' 'until-event=+' 'proto=+' 'import-path=+' 'protoset=' 'save=' 'O/output-file=' 'dry-run' 'curl' 'show-secrets' 'version' 'h/help'
+            __apx_parse_subcommand -r 2 'registry=+' 'env=' 'base-url=' 'demo' 'o/output=' 'select=' 'r/raw-output' 'H/header=+' 'timeout=' 'connect-timeout=' 'retry=' 'no-retry' 'v/verbose' 'color=' 'insecure' 'cacert=' 'cert=' 'key=' 'authority=' 'max-message-size=' 'emit-defaults' 'd/data=' 'max-events=' 'all' 'max-items=' 'max-pages=' 'token-stdin' 'form' 'a/auth=' 'bearer=' 'no-auth' 'sse' 'until-event=+' 'proto=+' 'import-path=+' 'protoset=' 'save=' 'O/output-file=' 'dry-run' 'curl' 'show-secrets' 'version' 'h/help'
         case 'list'
             __apx_parse_subcommand 1 'registry=+' 'env=' 'base-url=' 'demo' 'o/output=' 'select=' 'r/raw-output' 'H/header=+' 'timeout=' 'connect-timeout=' 'retry=' 'no-retry' 'v/verbose' 'color=' 'insecure' 'cacert=' 'cert=' 'key=' 'authority=' 'max-message-size=' 'emit-defaults' 'grpc=' 'version' 'h/help'
         case 'describe'
@@ -153,6 +153,9 @@ complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx c
 complete -c 'apx' -n '__apx_should_offer_completions_for_positional "apx call" -eq 1' -fka '(__apx_custom_completion ---completion call -- positional@0 (count (__apx_tokens -pc)) (__apx_tokens -tC))'
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" d data' -s 'd' -l 'data' -d 'The request body: JSON text, @file or @- for stdin.' -rfka ''
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" max-events' -l 'max-events' -d 'Stop a stream (SSE events, gRPC messages, NDJSON lines) after N items.' -rfka ''
+complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" all' -l 'all' -d 'Follow the endpoint\'s pages (its registry pagination) and print every item as a stream, one JSON value per line; --select applies to each item.'
+complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" max-items' -l 'max-items' -d 'With --all: stop after N items (no further page is fetched).' -rfka ''
+complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" max-pages' -l 'max-pages' -d 'With --all: the page cap (default: the registry\'s max_pages, else 1000); more pages than this is an error.' -rfka ''
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" token-stdin' -l 'token-stdin' -d 'Read a bearer token from stdin and use it instead of the registry\'s auth.'
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" form' -l 'form' -d 'Send body items as a form (multipart/form-data when there is a file part).'
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" a auth' -s 'a' -l 'auth' -d 'Basic auth, instead of the registry\'s.' -rfka ''

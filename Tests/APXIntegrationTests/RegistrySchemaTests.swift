@@ -370,5 +370,37 @@ enum SchemaCorpus {
     Case(
       name: "progress-unknown-key", valid: false,
       json: doc(endpoint: #"{"kind": "sse", "path": "/", "progress": {"percent": ".p"}}"#)),
+    Case(
+      name: "pagination-link", valid: true,
+      json: doc(endpoint: #"{"kind": "rest", "path": "/", "pagination": {"style": "link", "max_pages": 50}}"#)),
+    Case(
+      name: "pagination-cursor", valid: true,
+      json: doc(
+        endpoint: #"""
+          {"kind": "rest", "path": "/", "params": {"c": {"in": "query"}},
+           "pagination": {"style": "cursor", "items": ".items", "next_cursor": ".next", "cursor_param": "c"}}
+          """#)),
+    Case(
+      name: "pagination-page", valid: true,
+      json: doc(
+        endpoint: #"""
+          {"kind": "rest", "path": "/", "params": {"p": {"in": "query", "type": "integer"}},
+           "pagination": {"style": "page", "page_param": "p", "start": 0, "has_next": ".more"}}
+          """#)),
+    Case(
+      name: "pagination-unknown-style", valid: false,
+      json: doc(endpoint: #"{"kind": "rest", "path": "/", "pagination": {"style": "offset"}}"#)),
+    Case(
+      name: "pagination-cursor-without-param", valid: false,
+      json: doc(endpoint: #"{"kind": "rest", "path": "/", "pagination": {"style": "cursor", "next_cursor": ".n"}}"#)),
+    Case(
+      name: "pagination-link-with-page-param", valid: false,
+      json: doc(endpoint: #"{"kind": "rest", "path": "/", "pagination": {"style": "link", "page_param": "p"}}"#)),
+    Case(
+      name: "pagination-zero-max-pages", valid: false,
+      json: doc(endpoint: #"{"kind": "rest", "path": "/", "pagination": {"style": "link", "max_pages": 0}}"#)),
+    Case(
+      name: "pagination-on-sse", valid: false,
+      json: doc(endpoint: #"{"kind": "sse", "path": "/", "pagination": {"style": "link"}}"#)),
   ]
 }

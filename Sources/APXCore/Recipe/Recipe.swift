@@ -97,6 +97,10 @@ public struct RecipeStep: Sendable {
   public var interval: Double?
   /// Stop a stream after this many items.
   public var maxEvents: Int?
+  /// Follow every page of a paginated endpoint (`"all": true`): the result is the items' stream.
+  public var all = false
+  /// With `all`: stop after this many items (`"max_items"`).
+  public var maxItems: Int?
   /// Attempts for retryable failures (overrides the registry's policy).
   public var retry: Int?
   /// Seconds before the call gives up.
@@ -114,6 +118,13 @@ public struct RecipeStep: Sendable {
   /// Where in the file the step starts, and its index.
   public var location: SourceLocation?
   public var index: Int
+
+  /// The step's endpoint as it calls it: following pages when the step says `all`.
+  public func called(_ endpoint: Endpoint) -> Endpoint {
+    var endpoint = endpoint
+    endpoint.followPages = all
+    return endpoint
+  }
 
   /// Makes a step.
   public init(

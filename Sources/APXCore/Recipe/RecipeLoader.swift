@@ -7,7 +7,7 @@ public enum RecipeLoader {
   static let inputKeys = ["type", "required", "default", "description", "secret"]
   static let stepKeys = [
     "id", "call", "description", "with", "headers", "body", "expect", "capture", "until", "max_iterations",
-    "interval", "max_events", "retry", "timeout", "if", "foreach", "continue_on_error", "batch",
+    "interval", "max_events", "all", "max_items", "retry", "timeout", "if", "foreach", "continue_on_error", "batch",
   ]
   static let batchCallKeys = ["call", "with"]
   static let checkKeys = ["path", "equals", "one_of", "exists", "matches", "less", "greater"]
@@ -184,6 +184,11 @@ public enum RecipeLoader {
     step.maxIterations = r.optionalInt(f, "max_iterations", at: p, range: 1...1_000_000)
     step.interval = r.optionalNumber(f, "interval", at: p, range: 0...86_400)
     step.maxEvents = r.optionalInt(f, "max_events", at: p, range: 1...Int.max)
+    step.all = r.optionalBool(f, "all", at: p) ?? false
+    step.maxItems = r.optionalInt(f, "max_items", at: p, range: 1...Int.max)
+    if step.maxItems != nil, !step.all {
+      r.fail(p + [.key("max_items")], "max_items goes with \"all\": true (it stops following pages after N items)")
+    }
     step.retry = r.optionalInt(f, "retry", at: p, range: 1...100)
     step.timeout = r.optionalNumber(f, "timeout", at: p, range: 0.001...1e9)
     step.continueOnError = r.optionalBool(f, "continue_on_error", at: p) ?? false

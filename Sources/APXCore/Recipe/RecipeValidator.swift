@@ -58,7 +58,7 @@ public struct RecipeValidator {
     for step in recipe.steps {
       let endpoint = checkTarget(step)
       if let endpoint {
-        endpoints[step.id] = endpoint
+        endpoints[step.id] = step.called(endpoint)
         checkParams(step, endpoint)
         checkStreamOptions(step, endpoint)
         if !step.batch.isEmpty { checkBatch(step, endpoint) }
@@ -243,6 +243,19 @@ public struct RecipeValidator {
   }
 
   private mutating func checkStreamOptions(_ step: RecipeStep, _ endpoint: Endpoint) {
+    if step.all {
+      if endpoint.pagination == nil {
+        fail(
+          step.documentPath + [.key("all")], "\"all\" follows pages, and \(step.call) declares no pagination",
+          hint: "declare a \"pagination\" block for it in the registry, or drop \"all\"")
+      }
+      for key in ["max_events", "batch"] where key == "batch" ? !step.batch.isEmpty : step.maxEvents != nil {
+        fail(
+          step.documentPath + [.key(key)], "\(key) cannot go with \"all\"",
+          hint: key == "batch" ? "page through one call per step" : "stop after N items with \"max_items\"")
+      }
+      return
+    }
     if step.maxEvents != nil, !endpoint.resultShape.stream {
       fail(
         step.documentPath + [.key("max_events")],

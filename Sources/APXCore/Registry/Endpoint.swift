@@ -36,6 +36,11 @@ public struct Endpoint: Sendable {
   public var grpc: GRPCOptions?
   /// JSON-RPC method, params form and notification (`kind: "jsonrpc"`).
   public var jsonrpc: JSONRPCOptions?
+  /// How answers come in pages (`--all` follows them); nil: one answer.
+  public var pagination: Pagination?
+  /// This call follows every page (`--all`, a recipe step's `all`): its result is the
+  /// stream of the pages' items, not one body.
+  public var followPages = false
   /// Where in the file this endpoint starts.
   public var location: SourceLocation?
 

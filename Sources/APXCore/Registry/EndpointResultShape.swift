@@ -29,6 +29,9 @@ public struct EndpointResultShape: Sendable, Hashable {
     (body != nil ? ["body"] : []) + (stream ? ["events", "last", "count"] : [])
   }
 
+  /// The items of every page of a paginated call (`--all`): a stream, no single body.
+  public static let pages = EndpointResultShape(body: nil, stream: true)
+
   /// What a step result may hold when the endpoint is unknown (every field).
   public static let any = EndpointResultShape(body: .lastMessage, stream: true)
 }
@@ -73,5 +76,5 @@ extension EndpointKind {
 
 extension Endpoint {
   /// The result shape of a call of this endpoint.
-  public var resultShape: EndpointResultShape { kind.resultShape }
+  public var resultShape: EndpointResultShape { followPages ? .pages : kind.resultShape }
 }

@@ -9,7 +9,7 @@ public enum RegistryLoader {
     "kind", "description", "method", "path", "params", "headers", "expect_status", "body", "body_example", "auth",
     "retry",
     "idempotent", "idempotency_key", "timeout", "until_event", "fail_on_event", "reconnect", "fallback", "progress",
-    "service", "schema", "retry_codes", "rpc_method", "params_by", "notification",
+    "service", "schema", "retry_codes", "rpc_method", "params_by", "notification", "pagination",
   ]
   static let paramKeys = [
     "in", "type", "required", "default", "description", "content_type", "secret", "enum", "name", "style", "explode",
@@ -272,6 +272,9 @@ public enum RegistryLoader {
     }
     if kind != .sse, kind != .grpc, f.contains(where: { $0.key == "progress" }) {
       r.fail(p + [.key("progress")], "\"progress\" applies only to streaming endpoints")
+    }
+    if let pagination = f.first(where: { $0.key == "pagination" })?.value {
+      e.pagination = decodePagination(pagination, endpoint: e, at: p + [.key("pagination")], &r)
     }
     checkBody(e, at: p, &r)
     return e

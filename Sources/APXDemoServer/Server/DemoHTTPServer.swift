@@ -43,6 +43,7 @@ final class DemoHTTPServer: Sendable {
     BooksRoutes(imports: imports, stats: stats, options: options, stopping: stopping).register(on: api)
     BenchRoutes().register(on: api)
     FlakyRoutes(stats: stats).register(on: api)
+    CatalogueRoutes(stats: stats).register(on: api)
     GifRoutes(catalogue: GifCatalogue(), stats: stats).register(on: router)
     OAuthRoutes(tokens: tokens, stats: stats).register(on: router)
     OpenAPIRoutes().register(on: router)

@@ -20,6 +20,9 @@ public struct CallRequest: Sendable {
   /// The user typed the URL (`apx call URL`): messages speak of the URL, not of the
   /// registry's environments or `--base-url`.
   public var targetIsURL = false
+  /// Sent to this absolute URL instead of the one built from the base URL, path and
+  /// query parameters (a next-page link).
+  public var url: String?
 
   public init(
     api: APIDefinition, endpoint: Endpoint, baseURL: String, environmentName: String,

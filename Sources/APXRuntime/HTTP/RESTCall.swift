@@ -24,6 +24,7 @@ public struct HTTPAttempt: Sendable {
     var input = RequestBuilder.Input(values: request.values, data: request.data, headers: request.headers)
     input.boundary = "apx-" + UUID().uuidString.lowercased()
     var plan = try RequestBuilder(api: request.api, endpoint: request.endpoint, baseURL: request.baseURL).build(input)
+    if let url = request.url { plan.url = url }
     var mask = SecretMask(secrets: plan.secrets)
     plan.headers = try plan.headers.map {
       HeaderField($0.name, try TemplateResolver.resolveText($0.value, environment: environment, mask: &mask))

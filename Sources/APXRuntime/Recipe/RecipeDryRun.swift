@@ -46,6 +46,9 @@ public struct RecipeDryRun: Sendable {
         return .string(ref.description)  // known only when the recipe really runs
       }
       var members: [JSONMember] = [JSONMember("step", .string(step.id)), JSONMember("call", .string(step.call))]
+      // The request shown is the first page's; later pages depend on the answers.
+      if step.all { members.append(JSONMember("all", .bool(true))) }
+      if let maxItems = step.maxItems { members.append(JSONMember("max_items", .int(maxItems))) }
       if let loop = step.foreach {
         members.append(JSONMember("foreach", try Template.renderStrings(in: loop.over, resolve: resolve)))
       }

@@ -60,7 +60,9 @@ extension RecipeRunner {
       }, transportLog: options.transportLog)
     var status: Int?
     do {
-      if step.batch.isEmpty {
+      if step.all {
+        status = try await Paginator(executor: executor, maxItems: step.maxItems).call(request, sink: capture).status
+      } else if step.batch.isEmpty {
         status = try await executor.call(request, sink: capture).status
       } else {
         let requests = try [request] + batchRequests(step, target: target, scope: scope)

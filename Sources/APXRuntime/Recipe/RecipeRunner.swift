@@ -152,19 +152,21 @@ public struct RecipeRunner: Sendable {
           error: nil, calls: 0)
       }
     }
-    guard let target = targets[step.api], let endpoint = target.api.endpoint(named: step.endpoint) else {
+    guard let target = targets[step.api], let found = target.api.endpoint(named: step.endpoint) else {
       throw APXError(
         .invalidDefinition, "step \"\(step.id)\": \(step.call) is not in the registry",
         hint: "run `apx validate` on the recipe")
     }
+    let endpoint = step.called(found)
     if step.foreach != nil {
       return try await runForeach(step, target: target, endpoint: endpoint, scope: scope, notes: notes)
     }
     if step.until != nil, !endpoint.resultShape.stream {
       return try await runRepeated(step, target: target, endpoint: endpoint, scope: scope, notes: notes)
     }
+    // Pages are not resumed mid-way (a resumed run starts the step again from its first page).
     let outcome = try await callOnce(
-      step, target: target, endpoint: endpoint, scope: scope, streamJournal: true, notes: notes)
+      step, target: target, endpoint: endpoint, scope: scope, streamJournal: !step.all, notes: notes)
     var record = RecipeStepRecord(
       id: step.id, call: step.call, state: .ok, result: outcome.result,
       checks: outcome.checks.map {

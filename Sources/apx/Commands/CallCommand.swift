@@ -33,6 +33,9 @@ struct CallCommand: AsyncParsableCommand {
       JSON-RPC prints the result (an error object exits 11 with its code, message and data).
       JSON-RPC batch: join calls with a lone +, sent as one request, answers printed as an
       array in call order: apx call calc.add a:=1 b:=2 + calc.subtract minuend:=5 subtrahend:=3
+      --all follows the pages an endpoint declares (Link: rel="next", a next cursor, page numbers) and prints
+      the items one per line as they come, one page in memory at a time: --max-items N stops early, and a
+      loop, a next link to another origin or more pages than --max-pages ends with exit 9.
       --dry-run and --curl resolve the call as it would be sent (auth, headers, body) and send nothing;
       no token is fetched: a stored one is used, else a placeholder (apx auth login API gets one).
       Secrets show as *** unless --show-secrets.
@@ -63,6 +66,25 @@ struct CallCommand: AsyncParsableCommand {
     name: .customLong("max-events"),
     help: ArgumentHelp("Stop a stream (SSE events, gRPC messages, NDJSON lines) after N items.", valueName: "N"))
   var maxEvents: Int?
+
+  @Flag(
+    name: .customLong("all"),
+    help: ArgumentHelp(
+      "Follow the endpoint's pages (its registry pagination) and print every item as a stream, one JSON value "
+        + "per line; --select applies to each item."))
+  var all = false
+
+  @Option(
+    name: .customLong("max-items"),
+    help: ArgumentHelp("With --all: stop after N items (no further page is fetched).", valueName: "N"))
+  var maxItems: Int?
+
+  @Option(
+    name: .customLong("max-pages"),
+    help: ArgumentHelp(
+      "With --all: the page cap (default: the registry's max_pages, else 1000); more pages than this is an error.",
+      valueName: "N"))
+  var maxPages: Int?
 
   @Flag(
     name: .customLong("token-stdin"), help: "Read a bearer token from stdin and use it instead of the registry's auth.")
@@ -154,7 +176,8 @@ struct CallCommand: AsyncParsableCommand {
   /// The parsed arguments as plain data.
   var invocation: CallInvocation {
     CallInvocation(
-      global: global.values, target: target, params: params, data: data, maxEvents: maxEvents, tokenStdin: tokenStdin,
+      global: global.values, target: target, params: params, data: data, maxEvents: maxEvents, all: all,
+      maxItems: maxItems, maxPages: maxPages, tokenStdin: tokenStdin,
       form: form, basicAuth: basicAuth, bearer: bearer, noAuth: noAuth, sse: sse, untilEvent: untilEvent,
       protoFiles: protoFiles, importPaths: importPaths, protoset: protoset, save: save,
       outputFile: outputFile, dryRun: dryRun, curl: curl, showSecrets: showSecrets)

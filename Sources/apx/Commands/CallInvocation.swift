@@ -13,6 +13,12 @@ struct CallInvocation: Equatable {
   /// `-d`: JSON text, @file or @-.
   var data: String?
   var maxEvents: Int?
+  /// `--all`: follow the endpoint's pages and print the items as a stream.
+  var all = false
+  /// `--max-items N`: with `--all`, stop after N items.
+  var maxItems: Int?
+  /// `--max-pages N`: with `--all`, the page cap instead of the registry's.
+  var maxPages: Int?
   var tokenStdin = false
   /// `--form`: body fields as a form (multipart with file parts).
   var form = false
@@ -67,6 +73,7 @@ struct CallInvocation: Equatable {
   /// Why these arguments cannot be used together (besides the global flags), or nil.
   var problem: String? {
     if let n = maxEvents, n < 1 { return "--max-events must be at least 1" }
+    if let problem = pagingProblem { return problem }
     if params.last == Self.batchSeparator {
       return "a + must be followed by another call: + API.ENDPOINT [ITEM ...]"
     }
@@ -104,6 +111,16 @@ struct CallInvocation: Equatable {
       prepared = try PreparedCall.registry(target: target, items: items, registry: registry)
     }
     try applyStreamFlags(to: &prepared)
+    if all, prepared.endpoint.pagination == nil {
+      throw APXError(
+        .usage,
+        prepared.adHoc
+          ? "--all follows the pages a registry endpoint declares, and a URL has no such declaration"
+          : "--all follows pages, and \(target) declares no pagination",
+        hint: prepared.adHoc
+          ? "save the call with --save API.ENDPOINT and declare its pagination in the registry"
+          : "declare a \"pagination\" block for it in the registry (README: The registry), or drop --all")
+    }
     if noAuth || basicAuth != nil || tokenOverride != nil { prepared.endpoint.auth = AuthConfig.none }
     if let basicAuth {
       let encoded = Data(basicAuth.utf8).base64EncodedString()
@@ -139,7 +156,8 @@ struct CallInvocation: Equatable {
         return try await preview([request], mode: mode, global: global, context: context, tokenOverride: tokenOverride)
       }
       try await Self.execute(
-        [request], global: global, context: context, tokenOverride: tokenOverride, outputFile: outputFile)
+        [request], global: global, context: context, tokenOverride: tokenOverride, outputFile: outputFile,
+        paging: all ? Paging(maxItems: maxItems, maxPages: maxPages) : nil)
     }
     if let savePlan, let save {
       try AdHocSave.write(savePlan)
@@ -149,18 +167,20 @@ struct CallInvocation: Equatable {
 
   /// Runs one call, or several JSON-RPC calls as one batch, with output on stdout.
   static func execute(
-    _ requests: [CallRequest], global: GlobalValues, context: Context, tokenOverride: String?, outputFile: String?
+    _ requests: [CallRequest], global: GlobalValues, context: Context, tokenOverride: String?, outputFile: String?,
+    paging: Paging? = nil
   ) async throws {
     guard let outputFile else {
       let printer = CallPrinter(context: context, settings: try OutputSettings.make(global, context: context))
       return try await execute(
-        requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer)
+        requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer, paging: paging)
     }
     let file = try OutputFile(path: outputFile)
     do {
       let settings = try OutputSettings.make(global, context: context, toFile: true)
       let printer = CallPrinter(context: context, settings: settings, out: file.stream)
-      try await execute(requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer)
+      try await execute(
+        requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer, paging: paging)
     } catch {
       file.discard()
       throw error
@@ -169,7 +189,8 @@ struct CallInvocation: Equatable {
   }
 
   private static func execute(
-    _ requests: [CallRequest], global: GlobalValues, context: Context, tokenOverride: String?, printer: CallPrinter
+    _ requests: [CallRequest], global: GlobalValues, context: Context, tokenOverride: String?, printer: CallPrinter,
+    paging: Paging?
   ) async throws {
     try await HTTPSession.with(global.sessionOptions(context.environment)) { session in
       // One token manager per run: concurrent calls share one refresh; the store persists tokens.
@@ -181,6 +202,10 @@ struct CallInvocation: Equatable {
           session: session, grpc: grpc, environment: context.environment, tokens: tokens,
           tokenOverride: tokenOverride)
         if requests.count > 1 { return try await executor.call(batch: requests, sink: printer) }
+        if let paging {
+          return try await Paginator(executor: executor, maxItems: paging.maxItems, maxPages: paging.maxPages)
+            .call(requests[0], sink: printer)
+        }
         return try await executor.call(requests[0], sink: printer)
       }
     }

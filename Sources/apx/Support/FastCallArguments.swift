@@ -75,6 +75,7 @@ enum FastCallArguments {
     case "--dry-run": \.dryRun
     case "--curl": \.curl
     case "--show-secrets": \.showSecrets
+    case "--all": \.all
     default: nil
     }
   }
@@ -82,7 +83,8 @@ enum FastCallArguments {
   /// Every name of every option (flag with a value) of `apx call`.
   static let optionNames: Set<String> = [
     "--registry", "--env", "--base-url", "--select", "--timeout", "--connect-timeout", "--retry", "--color",
-    "--cacert", "--cert", "--key", "--authority", "--max-message-size", "--max-events", "-o", "--output",
+    "--cacert", "--cert", "--key", "--authority", "--max-message-size", "--max-events", "--max-items", "--max-pages",
+    "-o", "--output",
     "-H", "--header", "-d", "--data", "-a", "--auth", "--bearer",
     "--until-event", "--proto", "--import-path", "--protoset", "--save", "-O", "--output-file",
   ]
@@ -125,6 +127,12 @@ enum FastCallArguments {
     case "--max-events":
       guard let n = Int(value) else { return false }
       i.maxEvents = n
+    case "--max-items":
+      guard let n = Int(value) else { return false }
+      i.maxItems = n
+    case "--max-pages":
+      guard let n = Int(value) else { return false }
+      i.maxPages = n
     case "--color":
       guard let mode = ColorMode(rawValue: value) else { return false }
       i.global.color = mode

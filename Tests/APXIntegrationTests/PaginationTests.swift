@@ -1,0 +1,186 @@
+import APXDemoServer
+import Foundation
+import Testing
+
+/// `apx call --all` against the demo catalogue, one route per page style (issue 13 item 5):
+/// the real binary follows the pages and prints every item as NDJSON when piped.
+@Suite struct PaginationTests {
+  /// Runs `apx call ENDPOINT ARGS... --all --base-url DEMO`.
+  static func all(_ endpoint: String, _ arguments: [String], server: DemoServer) async throws -> APXResult {
+    try await APXProcess.run(["call", endpoint] + arguments + ["--all", "--base-url", server.httpBaseURL])
+  }
+
+  /// The `id` of each NDJSON line, in order.
+  static func ids(_ stdout: String) throws -> [Int] {
+    try stdout.split(separator: "\n").map { line in
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      return try #require(object?["id"] as? Int, "not an item: \(line)")
+    }
+  }
+
+  @Test(arguments: [
+    ("books.catalogue.list", ["per_page=10", "total=25"]),
+    ("books.catalogue.scan", ["limit=7", "total=25"]),
+    ("books.catalogue.pages", ["per_page=10", "total=25"]),
+    ("books.catalogue.browse", ["per_page=10", "total=25"]),
+  ])
+  func everyStyleYieldsEveryItemOnceInOrder(_ endpoint: String, _ arguments: [String]) async throws {
+    try await withDemoServer { server in
+      let result = try await Self.all(endpoint, arguments, server: server)
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(try Self.ids(result.stdout) == Array(1...25))
+      #expect(result.stderr.isEmpty, "nothing on stderr when it is not a terminal: \(result.stderr)")
+    }
+  }
+
+  @Test func maxItemsStopsWithoutFetchingFurtherPages() async throws {
+    try await withDemoServer { server in
+      // Page 4 would fail (and --no-retry would end the call): it must never be asked for.
+      let result = try await Self.all(
+        "books.catalogue.list",
+        ["per_page=5", "fail_page=4", "fail_times=100", "key=max-items", "--max-items", "12", "--no-retry"],
+        server: server)
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(try Self.ids(result.stdout) == Array(1...12))
+      #expect(server.stats.flakyAttempts["catalogue:max-items"] == nil)
+    }
+  }
+
+  @Test func selectAppliesToEachItem() async throws {
+    try await withDemoServer { server in
+      let result = try await Self.all(
+        "books.catalogue.scan", ["limit=4", "total=9", "--select", ".title", "-r"], server: server)
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(result.stdout == (1...9).map { "Book \($0)\n" }.joined())
+    }
+  }
+
+  @Test func aFailingPageIsRetriedByThePolicy() async throws {
+    try await withDemoServer { server in
+      let result = try await Self.all(
+        "books.catalogue.pages", ["per_page=10", "total=30", "fail_page=2", "fail_times=2", "key=retried"],
+        server: server)
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(try Self.ids(result.stdout) == Array(1...30))
+      #expect(result.stderr.components(separatedBy: "retrying in").count == 3)
+      #expect(server.stats.flakyAttempts["catalogue:retried"] == 3)
+    }
+  }
+
+  @Test func aPageThatKeepsFailingIsNamedWithTheUsualExitCode() async throws {
+    try await withDemoServer { server in
+      let result = try await Self.all(
+        "books.catalogue.list",
+        ["per_page=10", "total=30", "fail_page=2", "fail_times=100", "key=named", "--retry", "2"], server: server)
+      #expect(result.status == 5, "\(result.stderr)")
+      #expect(
+        result.stderr.contains("page 2 failed: GET /api/v2/catalogue/link?page=2&per_page=10"), "\(result.stderr)")
+      #expect(result.stderr.contains("503"))
+      #expect(try Self.ids(result.stdout) == Array(1...10), "page 1's items are printed before the failure")
+      #expect(server.stats.flakyAttempts["catalogue:named"] == 2)
+    }
+  }
+
+  @Test(arguments: ["books.catalogue.list", "books.catalogue.scan"])
+  func aLoopStopsWithAClearError(_ endpoint: String) async throws {
+    try await withDemoServer { server in
+      let size = endpoint.hasSuffix("scan") ? "limit=5" : "per_page=5"
+      let result = try await Self.all(endpoint, [size, "total=100", "loop_at=3"], server: server)
+      #expect(result.status == 9, "\(result.stderr)")
+      #expect(result.stderr.contains("the server's pages loop"), "\(result.stderr)")
+      #expect(try Self.ids(result.stdout) == Array(1...15))
+    }
+  }
+
+  @Test func theCredentialsNeverFollowALinkToAnotherOrigin() async throws {
+    try await withDemoServer { server in
+      let result = try await Self.all(
+        "books.catalogue.list", ["per_page=5", "total=20", "next_origin=http://127.0.0.2:9", "-v"], server: server)
+      #expect(result.status == 9, "\(result.stderr)")
+      #expect(result.stderr.contains("links its next page to another origin (http://127.0.0.2:9)"), "\(result.stderr)")
+      #expect(!result.stderr.contains("GET http://127.0.0.2"), "nothing is sent there")
+      #expect(try Self.ids(result.stdout) == Array(1...5))
+    }
+  }
+
+  @Test func thePageCapStopsARunawayServer() async throws {
+    try await withDemoServer { server in
+      let result = try await Self.all(
+        "books.catalogue.browse", ["per_page=5", "total=100", "--max-pages", "3"], server: server)
+      #expect(result.status == 9, "\(result.stderr)")
+      #expect(result.stderr.contains("stopped after 3 pages, the page cap"), "\(result.stderr)")
+      #expect(try Self.ids(result.stdout) == Array(1...15))
+    }
+  }
+
+  @Test func misusedFlagsAreUsageErrors() async throws {
+    try await withDemoServer { server in
+      let unpaged = try await Self.all("books.capabilities.get", [], server: server)
+      #expect(unpaged.status == 2)
+      #expect(unpaged.stderr.contains("--all follows pages, and books.capabilities.get declares no pagination"))
+      let alone = try await APXProcess.run([
+        "call", "books.catalogue.list", "--max-items", "3", "--base-url", server.httpBaseURL,
+      ])
+      #expect(alone.status == 2)
+      #expect(alone.stderr.contains("--max-items goes with --all"), "\(alone.stderr)")
+      let preview = try await Self.all("books.catalogue.list", ["--dry-run"], server: server)
+      #expect(preview.status == 2)
+      #expect(preview.stderr.contains("--dry-run shows one request"), "\(preview.stderr)")
+    }
+  }
+
+  @Test func theDemoRejectsPagesItNeverIssued() async throws {
+    try await withDemoServer { server in
+      let cursor = try await APXProcess.run([
+        "call", "books.catalogue.scan", "cursor=bm90LWEtY3Vyc29y", "--base-url", server.httpBaseURL,
+      ])
+      #expect(cursor.status == 4)
+      #expect(cursor.stderr.contains("invalid_cursor"), "\(cursor.stderr)")
+      let page = try await APXProcess.run([
+        "call", "books.catalogue.pages", "page=4", "total=30", "per_page=10", "--base-url", server.httpBaseURL,
+      ])
+      #expect(page.status == 4)
+      #expect(page.stderr.contains("invalid_page"), "\(page.stderr)")
+    }
+  }
+
+  static let recipe = """
+    {"name": "catalogue",
+     "steps": [
+       {"id": "books", "call": "books.catalogue.scan", "with": {"limit": 4, "total": 10}, "all": true,
+        "expect": {".count": 10, ".last.id": 10}},
+       {"id": "few", "call": "books.catalogue.pages", "with": {"per_page": 3}, "all": true, "max_items": 5,
+        "expect": {".count": 5}}
+     ],
+     "output": {"books": "${steps.books.count}", "last": "${steps.books.last.title}", "few": "${steps.few.count}"}}
+    """
+
+  @Test func aRecipeStepFollowsEveryPage() async throws {
+    let path = try temporaryFile("catalogue.json", Self.recipe)
+    try await withDemoServer { server in
+      let run = try await APXProcess.run(["run", path, "--base-url", server.httpBaseURL])
+      #expect(run.status == 0, "\(run.stderr)")
+      let output = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+      #expect(output?["books"] as? Int == 10)
+      #expect(output?["last"] as? String == "Book 10")
+      #expect(output?["few"] as? Int == 5)
+      let preview = try await APXProcess.run(["run", path, "--dry-run", "--base-url", server.httpBaseURL])
+      #expect(preview.status == 0, "\(preview.stderr)")
+      #expect(preview.stdout.contains("\"all\":true") || preview.stdout.contains("\"all\": true"), "\(preview.stdout)")
+      #expect(preview.stdout.contains("max_items"))
+    }
+  }
+
+  @Test func recipeMistakesWithAllAreCaughtBeforeRunning() async throws {
+    let unpaged = try temporaryFile(
+      "unpaged.json", #"{"name": "u", "steps": [{"id": "a", "call": "books.capabilities.get", "all": true}]}"#)
+    let result = try await APXProcess.run(["validate", unpaged])
+    #expect(result.status == 3)
+    #expect(result.stderr.contains("\"all\" follows pages, and books.capabilities.get declares no pagination"))
+    let alone = try temporaryFile(
+      "alone.json", #"{"name": "m", "steps": [{"id": "a", "call": "books.catalogue.list", "max_items": 3}]}"#)
+    let second = try await APXProcess.run(["validate", alone])
+    #expect(second.status == 3)
+    #expect(second.stderr.contains("max_items goes with \"all\": true"), "\(second.stderr)")
+  }
+}
