@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // One package, Swift 6 language mode. Dependencies point down only:
@@ -30,6 +30,11 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
     // The graph already resolves swift-crypto 4.x (swift-certificates accepts 3.12.3..<6).
     .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+    // Child processes (token_command, protoc, and the tests' apx runs) without Foundation's
+    // Process, whose Linux spawn scans /proc/self/fd and crashed the test run (see
+    // Tests/APXIntegrationTests/Support/ChildProcess.swift). Its Foundation trait is off:
+    // FoundationEssentials is enough and keeps ICU out of the binary.
+    .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2", traits: []),
     // Tests only: property-based and mutation tests of every parser and decoder (Tests/*/Fuzz).
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
@@ -67,6 +72,8 @@ let package = Package(
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         // SHA-256 of credentials in the token store's key (TokenOrigin).
         .product(name: "Crypto", package: "swift-crypto"),
+        // token_command and protoc (Process/ChildProcessRunner.swift).
+        .product(name: "Subprocess", package: "swift-subprocess"),
       ]
     ),
     // The embedded demo backend (REST, SSE, gRPC) with fault injection.
@@ -125,6 +132,7 @@ let package = Package(
         .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
         .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
         .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        .product(name: "Subprocess", package: "swift-subprocess"),
       ]
     ),
     // Unit tests of the executable's own code (the `apx call` fast path against ArgumentParser).
@@ -133,6 +141,7 @@ let package = Package(
       name: "APXIntegrationTests",
       dependencies: [
         "APXDemoServer", "APXCore", .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "Subprocess", package: "swift-subprocess"),
         // The hostile HTTP test server (Support/HostileHTTPServer.swift).
         .product(name: "NIOPosix", package: "swift-nio"),
         // TLSTestServer: an HTTPS server for the SSL_CERT_FILE / SSL_CERT_DIR tests.

@@ -75,7 +75,7 @@ struct HostileServerTests {
 
   @Test func gzipBodyIsDecoded() async throws {
     let json = Array("{\"greeting\":\"hello\",\"n\":[1,2,3]}".utf8)
-    let compressed = try gzipped(json)
+    let compressed = try await gzipped(json)
     let answer: HostileHTTPServer.Answer = { head in
       guard head.lowercased().contains("accept-encoding: deflate, gzip") else {
         return HostileHTTPServer.response("406 Not Acceptable", body: Array("no accept-encoding".utf8))
@@ -96,7 +96,7 @@ struct HostileServerTests {
   }
 
   @Test func decompressionBombIsStopped() async throws {
-    let bomb = try gzipped([UInt8](repeating: 0x20, count: 50 * 1_048_576))
+    let bomb = try await gzipped([UInt8](repeating: 0x20, count: 50 * 1_048_576))
     let answer: HostileHTTPServer.Answer = { _ in
       HostileHTTPServer.response(
         headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: bomb)

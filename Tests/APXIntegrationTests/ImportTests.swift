@@ -18,7 +18,7 @@ struct ImportTests {
   }
 
   /// The shared documents, the gzipped one decompressed into `dir` with `gzip -dc`.
-  static func documents(into dir: URL) throws -> [(name: String, path: String)] {
+  static func documents(into dir: URL) async throws -> [(name: String, path: String)] {
     let files = try FileManager.default.contentsOfDirectory(atPath: shared.path).filter {
       $0.hasSuffix(".json") || $0.hasSuffix(".yaml") || $0.hasSuffix(".json.gz")
     }.sorted()
@@ -27,12 +27,10 @@ struct ImportTests {
       var path = shared.appendingPathComponent(file).path
       if file.hasSuffix(".gz") {
         let target = dir.appendingPathComponent(String(file.dropLast(3)))
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/bin/sh")
-        gzip.arguments = ["-c", "gzip -dc \"$0\" > \"$1\"", path, target.path]
-        try gzip.run()
-        gzip.waitUntilExit()
-        guard gzip.terminationStatus == 0 else { throw SSEWatchTests.TestFailure("gzip -dc \(path) failed") }
+        let gzip = try await ChildProcess.run(
+          "/bin/sh", ["-c", "gzip -dc \"$0\" > \"$1\"", path, target.path],
+          environment: ProcessInfo.processInfo.environment, timeout: 120)
+        guard gzip.status == 0, !gzip.signaled else { throw SSEWatchTests.TestFailure("gzip -dc \(path) failed") }
         path = target.path
       }
       let name = String(file.split(separator: ".").first ?? "api").replacingOccurrences(of: "_", with: "-")
@@ -52,7 +50,7 @@ struct ImportTests {
     let work = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: work) }
     let out = work.appendingPathComponent("Endpoints")
-    let documents = try Self.documents(into: work)
+    let documents = try await Self.documents(into: work)
     #expect(documents.count == 5, "expected the five documents of \(Self.shared.path)")
     // Operations per document (paths x methods), from ../shared/openapi/README.md.
     let operations = ["oai-petstore-3": 3, "swagger-petstore-3": 19, "swagger-petstore-2": 20, "github-api": 874]

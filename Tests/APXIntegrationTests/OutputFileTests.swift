@@ -80,22 +80,20 @@ struct OutputFileInterruptTests {
     let file = dir.appendingPathComponent("slow.bin")
     try "old".write(to: file, atomically: true, encoding: .utf8)
     try await withDemoServer { server in
-      let process = Process()
-      process.executableURL = APXProcess.binary
-      process.arguments = ["call", server.httpBaseURL + "/_demo/stall?ms=20000&in_body=1", "-O", file.path]
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      // Wait (bounded) until the temporary file exists: the body has begun.
-      var started = false
-      for _ in 0..<200 where !started {
-        started = (try FileManager.default.contentsOfDirectory(atPath: dir.path)).count > 1
-        if !started { try await Task.sleep(nanoseconds: 25_000_000) }
+      let arguments = ["call", server.httpBaseURL + "/_demo/stall?ms=20000&in_body=1", "-O", file.path]
+      let run = try await ChildProcess.run(
+        APXProcess.binary.path, arguments, environment: APXProcess.environment(), timeout: 60
+      ) { child in
+        // Wait (bounded) until the temporary file exists: the body has begun.
+        var started = false
+        for _ in 0..<200 where !started {
+          started = (try FileManager.default.contentsOfDirectory(atPath: dir.path)).count > 1
+          if !started { try await Task.sleep(nanoseconds: 25_000_000) }
+        }
+        #expect(started, "no temporary file appeared")
+        child.send(SIGINT)
       }
-      #expect(started, "no temporary file appeared")
-      kill(process.processIdentifier, SIGINT)
-      try await APXProcess.waitBounded(process, timeout: 10)
-      #expect(process.terminationReason == .uncaughtSignal)
+      #expect(run.signaled, "apx should end with the signal: \(String(decoding: run.stderr, as: UTF8.self))")
       #expect(try String(contentsOf: file, encoding: .utf8) == "old")
       #expect(
         try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["slow.bin"], "a temporary file was left")

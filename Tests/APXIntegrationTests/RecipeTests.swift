@@ -311,45 +311,33 @@ struct RecipeTests {
     try await withDemoServer { server in
       // Slow rows (12 x 300 ms) so that the watch is still running when Ctrl-C arrives, even
       // on a loaded machine (12 x 150 ms could finish before the signal under CI load).
-      let process = Process()
-      process.executableURL = APXProcess.binary
-      process.arguments = ["run", Self.recipe("import-csv.json"), "row_delay_ms=300", "--base-url", server.httpBaseURL]
-      var env = ProcessInfo.processInfo.environment
-      env["APX_STATE_DIR"] = state
-      env["APX_REGISTRY"] = APXProcess.endpoints
-      process.environment = env
-      let err = Pipe()
-      process.standardOutput = Pipe()
-      process.standardError = err
-      try process.run()
-      // Wait (bounded) until the journal holds the upload step and a few stream events.
+      let arguments = ["run", Self.recipe("import-csv.json"), "row_delay_ms=300", "--base-url", server.httpBaseURL]
       let runs = state + "/runs"
-      let deadline = Date().addingTimeInterval(30)
-      var journal = ""
-      while Date() < deadline {
-        if let name = try? FileManager.default.contentsOfDirectory(atPath: runs).first,
-          let text = try? String(contentsOfFile: runs + "/" + name, encoding: .utf8)
-        {
-          journal = text
-          if text.contains("\"id\":\"upload\",\"state\":\"ok\""),
-            text.components(separatedBy: "\"type\":\"event\"").count > 3
+      let interrupted = try await ChildProcess.run(
+        APXProcess.binary.path, arguments, environment: APXProcess.environment(adding: ["APX_STATE_DIR": state]),
+        timeout: 120
+      ) { run in
+        // Wait (bounded) until the journal holds the upload step and a few stream events.
+        let deadline = Date().addingTimeInterval(30)
+        var journal = ""
+        while Date() < deadline {
+          if let name = try? FileManager.default.contentsOfDirectory(atPath: runs).first,
+            let text = try? String(contentsOfFile: runs + "/" + name, encoding: .utf8)
           {
-            break
+            journal = text
+            if text.contains("\"id\":\"upload\",\"state\":\"ok\""),
+              text.components(separatedBy: "\"type\":\"event\"").count > 3
+            {
+              break
+            }
           }
+          try await Task.sleep(nanoseconds: 10_000_000)
         }
-        try await Task.sleep(nanoseconds: 10_000_000)
+        #expect(journal.contains("\"id\":\"upload\""), "the upload was journaled: \(journal)")
+        run.send(SIGINT)
       }
-      #expect(journal.contains("\"id\":\"upload\""), "the upload was journaled: \(journal)")
-      process.interrupt()
-      // Waited for on a thread of its own: a blocked thread of Swift's small pool stalls other tests.
-      await withCheckedContinuation { done in
-        Thread {
-          process.waitUntilExit()
-          done.resume()
-        }.start()
-      }
-      #expect(process.terminationStatus == 130)
-      let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      #expect(!interrupted.signaled && interrupted.status == 130)
+      let stderr = String(decoding: interrupted.stderr, as: UTF8.self)
       #expect(stderr.contains("--resume"), "\(stderr)")
       #expect(server.stats.importsCreated == 1)
       let files = try FileManager.default.contentsOfDirectory(atPath: runs)

@@ -124,23 +124,12 @@ enum SchemaValidator {
     return byFile
   }
 
-  /// Runs `python3 -c script args...`, capturing stdout and stderr together.
-  ///
-  /// Never blocks a Swift concurrency thread: on 2 cores there are only two, and a blocking
-  /// wait for Python here could stall every other test (and the demo servers' jobs) meanwhile.
+  /// Runs `python3 -c script args...`, capturing stdout, then stderr.
   static func run(_ script: String, _ arguments: [String]) async throws -> Result {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script] + arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    // Read (on a thread of its own) before waiting so a large output cannot fill the pipe.
-    let data = await APXProcess.readAll(pipe.fileHandleForReading)
-    while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
-    process.waitUntilExit()  // has exited: returns at once, and settles terminationStatus
-    return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    let r = try await ChildProcess.run(
+      "/usr/bin/env", ["python3", "-c", script] + arguments, environment: ProcessInfo.processInfo.environment,
+      timeout: 300)
+    return Result(status: r.status, output: String(decoding: r.stdout + r.stderr, as: UTF8.self))
   }
 
   struct SetupError: Error, CustomStringConvertible {

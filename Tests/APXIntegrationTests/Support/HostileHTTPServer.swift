@@ -155,22 +155,10 @@ func hostileRegistry() throws -> String {
 }
 
 /// `data` compressed by the system's gzip (present on Linux and macOS).
-func gzipped(_ data: [UInt8]) throws -> [UInt8] {
-  let process = Process()
-  process.executableURL = URL(
-    fileURLWithPath: FileManager.default.fileExists(atPath: "/bin/gzip") ? "/bin/gzip" : "/usr/bin/gzip")
-  process.arguments = ["-c", "-n"]
-  let input = Pipe()
-  let output = Pipe()
-  process.standardInput = input
-  process.standardOutput = output
-  try process.run()
-  let writer = Thread {
-    input.fileHandleForWriting.write(Data(data))
-    try? input.fileHandleForWriting.close()
-  }
-  writer.start()
-  let compressed = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return Array(compressed)
+func gzipped(_ data: [UInt8]) async throws -> [UInt8] {
+  let gzip = FileManager.default.fileExists(atPath: "/bin/gzip") ? "/bin/gzip" : "/usr/bin/gzip"
+  let r = try await ChildProcess.run(
+    gzip, ["-c", "-n"], environment: ProcessInfo.processInfo.environment, stdin: data, timeout: 60)
+  guard r.status == 0, !r.signaled else { throw SSEWatchTests.TestFailure("gzip failed: status \(r.status)") }
+  return r.stdout
 }

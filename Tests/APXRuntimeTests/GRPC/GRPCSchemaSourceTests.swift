@@ -1,7 +1,7 @@
 import APXCore
 import APXRuntime
-import Dispatch
 import Foundation
+import Subprocess
 import Testing
 
 @Suite("gRPC schema sources: protoset, reflection, .proto via protoc", .timeLimit(.minutes(1)))
@@ -22,13 +22,7 @@ struct GRPCSchemaSourceTests {
       environment["PATH"]?.split(separator: ":").contains {
         FileManager.default.isExecutableFile(atPath: "\($0)/protoc")
       } == true
-    // Off the cooperative pool: a blocked pool thread (of two) stalls every other test.
-    let hasCompiler =
-      onPath
-      ? true
-      : await withCheckedContinuation { done in
-        DispatchQueue.global().async { done.resume(returning: Self.pythonHasGRPCTools()) }
-      }
+    let hasCompiler = onPath ? true : await Self.pythonHasGRPCTools()
     guard hasCompiler else {
       // Neither protoc nor grpcio-tools: covered by protocMissingSaysHowToGetIt instead.
       return
@@ -98,14 +92,11 @@ struct GRPCSchemaSourceTests {
     }
   }
 
-  static func pythonHasGRPCTools() -> Bool {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", "import grpc_tools.protoc"]
-    process.standardError = FileHandle.nullDevice
-    process.standardOutput = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return false }
-    process.waitUntilExit()
-    return process.terminationStatus == 0
+  /// Whether Python's grpcio-tools is installed (swift-subprocess, not Foundation's Process:
+  /// see Tests/APXIntegrationTests/Support/ChildProcess.swift).
+  static func pythonHasGRPCTools() async -> Bool {
+    let result = try? await Subprocess.run(
+      .name("python3"), arguments: ["-c", "import grpc_tools.protoc"], output: .discarded, error: .discarded)
+    return result?.terminationStatus.isSuccess == true
   }
 }

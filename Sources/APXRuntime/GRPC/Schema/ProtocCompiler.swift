@@ -1,5 +1,15 @@
 import APXCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(System)
+  import System
+#else
+  import SystemPackage
+#endif
 
 /// Compiles .proto files into a protoset with `protoc`
 /// (`--include_imports --descriptor_set_out`), for endpoints whose schema is
@@ -12,7 +22,9 @@ struct ProtocCompiler {
 
   /// The protoset bytes for `files`, with `importPaths` as `-I` folders.
   /// Relative paths are resolved against `baseDirectory`.
-  func compile(files: [String], importPaths: [String], baseDirectory: String, registryFile: String) throws -> [UInt8] {
+  func compile(files: [String], importPaths: [String], baseDirectory: String, registryFile: String) async throws
+    -> [UInt8]
+  {
     let absoluteFiles = files.map { SchemaPaths.resolve($0, against: baseDirectory) }
     for file in absoluteFiles where !FileManager.default.isReadableFile(atPath: file) {
       throw APXError(
@@ -23,7 +35,7 @@ struct ProtocCompiler {
     if includes.isEmpty {
       // Without import paths, each file's own folder: enough for files that import only each other.
       for file in absoluteFiles {
-        let folder = (file as NSString).deletingLastPathComponent
+        let folder = FilePath(file).removingLastComponent().string
         if !includes.contains(folder) { includes.append(folder) }
       }
     }
@@ -32,14 +44,14 @@ struct ProtocCompiler {
     defer { try? FileManager.default.removeItem(atPath: output) }
     let arguments =
       ["--include_imports", "--descriptor_set_out=\(output)"] + includes.map { "-I\($0)" } + absoluteFiles
-    guard let (executable, prefix) = findCompiler() else {
+    guard let (executable, prefix) = await findCompiler() else {
       throw APXError(
         .usage, "compiling .proto files needs protoc, which is not installed",
         hint:
           "install it (`apt-get install protobuf-compiler`, `brew install protobuf`, or `pip install grpcio-tools`), "
           + "set APX_PROTOC to its path, or give the endpoint a protoset: {\"protoset\": \"FILE.protoset\"}")
     }
-    let result = try run(executable, prefix + arguments)
+    let result = try await run(executable, prefix + arguments)
     guard result.status == 0, let bytes = FileManager.default.contents(atPath: output) else {
       throw APXError(
         .invalidDefinition, "protoc could not compile \(files.joined(separator: ", "))",
@@ -50,7 +62,7 @@ struct ProtocCompiler {
   }
 
   /// The compiler to run and the arguments that precede protoc's own.
-  func findCompiler() -> (String, [String])? {
+  func findCompiler() async -> (String, [String])? {
     if let explicit = environment["APX_PROTOC"], !explicit.isEmpty { return (explicit, []) }
     if let protoc = which("protoc") { return (protoc, []) }
     guard let python = which("python3") ?? which("python") else { return nil }
@@ -65,7 +77,7 @@ struct ProtocCompiler {
       include = os.path.join(os.path.dirname(grpc_tools.__file__), "_proto")
       sys.exit(protoc.main(["protoc", "-I" + include] + sys.argv[1:]))
       """
-    guard (try? run(python, ["-c", "import grpc_tools.protoc"]))?.status == 0 else { return nil }
+    guard (try? await run(python, ["-c", "import grpc_tools.protoc"]))?.status == 0 else { return nil }
     return (python, ["-c", script])
   }
 
@@ -77,23 +89,21 @@ struct ProtocCompiler {
     return nil
   }
 
-  private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = environment
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
+  /// Runs the compiler; its exit status (-1 when a signal ended it) and what it said on stderr.
+  private func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, stderr: String) {
+    // protoc prints nothing on stdout and little on stderr; 16 MiB bounds a runaway one.
+    let runner = ChildProcessRunner(environment: environment, outputLimit: 16 << 20)
     do {
-      try process.run()
-    } catch {
-      throw APXError(.usage, "cannot run \(executable)", hint: "check APX_PROTOC or your PATH", cause: "\(error)")
+      let output = try await runner.run(executable, arguments, timeout: 300)
+      let status: Int32 = if case .exited(let code) = output.ending { code } else { -1 }
+      return (status, String(decoding: output.stderr, as: UTF8.self))
+    } catch .cannotStart(let why) {
+      throw APXError(.usage, "cannot run \(executable)", hint: "check APX_PROTOC or your PATH", cause: why)
+    } catch .tooMuchOutput(let limit) {
+      throw APXError(.usage, "\(executable) printed more than \(limit >> 20) MiB", hint: "check APX_PROTOC")
+    } catch .timedOut {
+      throw APXError(.timeout, "\(executable) did not finish within 300 s and was stopped", hint: "check APX_PROTOC")
     }
-    let text = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: text, as: UTF8.self))
   }
 }
 
@@ -101,14 +111,12 @@ struct ProtocCompiler {
 enum SchemaPaths {
   /// `path` made absolute against `base` (absolute paths are kept).
   static func resolve(_ path: String, against base: String) -> String {
-    let joined = path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path)
-    return (joined as NSString).standardizingPath
+    FilePath(base).pushing(FilePath(path)).lexicallyNormalized().string
   }
 
   /// The folder holding `file` (absolute).
   static func folder(of file: String) -> String {
-    let absolute =
-      file.hasPrefix("/") ? file : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(file)
-    return ((absolute as NSString).deletingLastPathComponent as NSString).standardizingPath
+    FilePath(FileManager.default.currentDirectoryPath).pushing(FilePath(file)).removingLastComponent()
+      .lexicallyNormalized().string
   }
 }

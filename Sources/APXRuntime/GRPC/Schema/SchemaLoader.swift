@@ -54,10 +54,8 @@ struct SchemaLoader {
       }
     case .protoFiles(let files, let imports):
       let environment = self.environment
-      let bytes = try await BlockingWork.run {
-        try ProtocCompiler(environment: environment).compile(
-          files: files, importPaths: imports, baseDirectory: base, registryFile: registryFile)
-      }
+      let bytes = try await ProtocCompiler(environment: environment).compile(
+        files: files, importPaths: imports, baseDirectory: base, registryFile: registryFile)
       pool = try DescriptorPool(protoset: bytes)
     }
     await cache.store(pool, for: key)
