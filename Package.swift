@@ -24,8 +24,6 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
-    // YAML API descriptions for `apx import openapi` (JSON goes through apx's own parser).
-    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     // Tests only: a throwaway CA and certificates generated at test time for the gRPC TLS tests.
     .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
     // The graph already resolves swift-crypto 4.x (swift-certificates accepts 3.12.3..<6).
@@ -49,11 +47,18 @@ let package = Package(
         .product(name: "SwiftProtobuf", package: "swift-protobuf"),
       ]
     ),
+    // LibYAML's parser (vendored from Yams 6.2.2's copy, MIT; see its LICENSE) for YAML API
+    // descriptions. Yams itself links all of Foundation and so ICU's 34 MB of data.
+    .target(
+      name: "CLibYAML",
+      exclude: ["LICENSE"],
+      cSettings: [.define("YAML_DECLARE_STATIC")]
+    ),
     // Pure importers: an API description (OpenAPI/Swagger tree, gRPC descriptors) in,
     // registry values and diagnostics out. No sockets, files or environment.
     .target(
       name: "APXImport",
-      dependencies: ["APXCore", .product(name: "Yams", package: "Yams")]
+      dependencies: ["APXCore", "CLibYAML"]
     ),
     // Side effects: HTTP, SSE sessions, gRPC, auth, executor, recipe runner.
     .target(

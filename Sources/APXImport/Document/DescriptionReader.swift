@@ -1,9 +1,8 @@
 import APXCore
-import Yams
 
 /// Reads an API description (JSON or YAML bytes) into an ordered `JSONValue`
 /// tree. JSON goes through apx's own `JSONParser` (order-keeping, exact
-/// numbers, depth-limited); anything else is read as YAML with Yams.
+/// numbers, depth-limited); anything else is read as YAML with LibYAML (`YAMLComposer`).
 ///
 /// Why a generic tree and not OpenAPIKit (measured, see ../shared/openapi/README.md
 /// and DESIGN.md): OpenAPIKit 6.4 rejects whole real documents for one odd keyword
@@ -15,7 +14,7 @@ import Yams
 public enum DescriptionReader {
   /// Documents larger than this are refused (GitHub's full description is 11 MB).
   public static let maxBytes = 64 << 20
-  /// YAML nesting deeper than this is refused before Yams (which recurses) sees it.
+  /// YAML nesting deeper than this is refused before `YAMLComposer` (which recurses) sees it.
   public static let maxYAMLDepth = 400
   /// A YAML document expanding (through aliases) to more values than this is refused.
   public static let maxYAMLNodes = 20_000_000
@@ -43,7 +42,7 @@ public enum DescriptionReader {
   }
 
   static func readYAML(_ bytes: [UInt8], source: String) throws(APXError) -> JSONValue {
-    guard let text = String(validating: bytes, as: UTF8.self) else {
+    guard String(validating: bytes, as: UTF8.self) != nil else {
       throw APXError(.invalidDefinition, "\(source) is neither JSON nor UTF-8 YAML", file: source)
     }
     let depth = YAMLDepthEstimate.maxDepth(bytes)
@@ -53,9 +52,9 @@ public enum DescriptionReader {
         hint: "is it really an API description?",
         file: source)
     }
-    let node: Node?
+    let node: YAMLNode?
     do {
-      node = try Yams.compose(yaml: text)
+      node = try YAMLComposer.compose(bytes)
     } catch {
       throw APXError(.invalidDefinition, "\(source) is not valid YAML: \(error)", file: source)
     }
@@ -65,9 +64,9 @@ public enum DescriptionReader {
   }
 }
 
-/// Turns Yams nodes into `JSONValue`s: YAML 1.2 core-schema scalars, keys as text.
+/// Turns YAML nodes into `JSONValue`s: YAML 1.2 core-schema scalars, keys as text.
 enum YAMLConversion {
-  static func value(_ node: Node, depth: Int, budget: inout Int, source: String) throws(APXError) -> JSONValue {
+  static func value(_ node: YAMLNode, depth: Int, budget: inout Int, source: String) throws(APXError) -> JSONValue {
     budget -= 1
     guard budget > 0, depth < DescriptionReader.maxYAMLDepth * 2 else {
       throw APXError(
@@ -77,40 +76,37 @@ enum YAMLConversion {
     switch node {
     case .scalar(let s):
       return scalar(s)
-    case .sequence(let seq):
+    case .sequence(let seq, _):
       var items: [JSONValue] = []
       items.reserveCapacity(seq.count)
       for item in seq { items.append(try value(item, depth: depth + 1, budget: &budget, source: source)) }
       return .array(items)
-    case .mapping(let map):
+    case .mapping(let map, _):
       var members: [JSONMember] = []
       members.reserveCapacity(map.count)
       for (k, v) in map {
         let key: String
         if case .scalar(let ks) = k {
-          key = ks.string
+          key = ks.text
         } else {
           key = try value(k, depth: depth + 1, budget: &budget, source: source).compactJSON
         }
         members.append(JSONMember(key, try value(v, depth: depth + 1, budget: &budget, source: source)))
       }
       return .object(members)
-    case .alias:
-      // Yams resolves aliases while composing; a leftover alias has no value.
-      return .null
     }
   }
 
   /// A scalar by the YAML core schema; quoted scalars are always strings.
-  static func scalar(_ s: Node.Scalar) -> JSONValue {
-    let text = s.string
-    if s.style != .plain { return .string(text) }
-    switch s.tag.description {
-    case Tag.Name.str.rawValue: return .string(text)
-    case Tag.Name.null.rawValue: return .null
-    case Tag.Name.bool.rawValue:
+  static func scalar(_ s: YAMLScalar) -> JSONValue {
+    let text = s.text
+    if !s.isPlain { return .string(text) }
+    switch s.tag {
+    case YAMLTag.str: return .string(text)
+    case YAMLTag.null: return .null
+    case YAMLTag.bool:
       return .bool(["true", "yes", "on", "y"].contains(text.lowercased()))
-    case Tag.Name.int.rawValue, Tag.Name.float.rawValue:
+    case YAMLTag.int, YAMLTag.float:
       return number(text) ?? .string(text)
     default:
       if text.isEmpty || text == "~" || text == "null" || text == "Null" || text == "NULL" { return .null }
@@ -133,7 +129,7 @@ enum YAMLConversion {
 }
 
 /// A cheap upper bound of a YAML document's nesting, computed before parsing
-/// because Yams composes recursively: indentation plus `- ` prefixes, plus
+/// because `YAMLComposer` composes recursively: indentation plus `- ` prefixes, plus
 /// open flow brackets.
 enum YAMLDepthEstimate {
   static func maxDepth(_ bytes: [UInt8]) -> Int {

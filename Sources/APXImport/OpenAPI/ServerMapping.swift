@@ -84,7 +84,7 @@ struct ServerMapping {
 
   /// `https://host:port` of an absolute URL.
   static func origin(_ url: String) -> String? {
-    guard let schemeEnd = url.range(of: "://") else { return nil }
+    guard let schemeEnd = url.firstRange(of: "://") else { return nil }
     let rest = url[schemeEnd.upperBound...]
     let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
     return host.isEmpty ? nil : String(url[..<schemeEnd.upperBound]) + host
