@@ -194,9 +194,11 @@ _apx_call() {
     # Offer option value completions
     case "${prev}" in
     '--registry')
+        __apx_add_completions -o plusdirs -fX '!*.@(json)'
         return
         ;;
     '--env')
+        __apx_add_completions -W "$(__apx_custom_complete ---completion call -- --env "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
         return
         ;;
     '--base-url')
@@ -241,6 +243,7 @@ _apx_call() {
         return
         ;;
     '-d'|'--data')
+        __apx_add_completions -W "$(__apx_custom_complete ---completion call -- --data "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
         return
         ;;
     '--max-events')
@@ -284,6 +287,10 @@ _apx_call() {
         __apx_add_completions -W "$(__apx_custom_complete ---completion call -- positional@0 "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
         return
         ;;
+    *)
+        __apx_add_completions -W "$(__apx_custom_complete ---completion call -- positional@1 "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
+        return
+        ;;
     esac
 }
 
@@ -297,9 +304,11 @@ _apx_list() {
     # Offer option value completions
     case "${prev}" in
     '--registry')
+        __apx_add_completions -o plusdirs -fX '!*.@(json)'
         return
         ;;
     '--env')
+        __apx_add_completions -W "$(__apx_custom_complete ---completion list -- --env "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
         return
         ;;
     '--base-url')
@@ -347,6 +356,14 @@ _apx_list() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __apx_add_completions -W "$(__apx_custom_complete ---completion list -- positional@0 "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _apx_describe() {
@@ -359,9 +376,11 @@ _apx_describe() {
     # Offer option value completions
     case "${prev}" in
     '--registry')
+        __apx_add_completions -o plusdirs -fX '!*.@(json)'
         return
         ;;
     '--env')
+        __apx_add_completions -W "$(__apx_custom_complete ---completion describe -- --env "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
         return
         ;;
     '--base-url')
@@ -426,9 +445,11 @@ _apx_validate() {
     # Offer option value completions
     case "${prev}" in
     '--registry')
+        __apx_add_completions -o plusdirs -fX '!*.@(json)'
         return
         ;;
     '--env')
+        __apx_add_completions -W "$(__apx_custom_complete ---completion validate -- --env "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
         return
         ;;
     '--base-url')
@@ -624,9 +645,11 @@ _apx_config() {
     # Offer option value completions
     case "${prev}" in
     '--registry')
+        __apx_add_completions -o plusdirs -fX '!*.@(json)'
         return
         ;;
     '--env')
+        __apx_add_completions -W "$(__apx_custom_complete ---completion config -- --env "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
         return
         ;;
     '--base-url')
@@ -706,9 +729,11 @@ _apx_auth_login() {
     # Offer option value completions
     case "${prev}" in
     '--registry')
+        __apx_add_completions -o plusdirs -fX '!*.@(json)'
         return
         ;;
     '--env')
+        __apx_add_completions -W "$(__apx_custom_complete ---completion auth login -- --env "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
         return
         ;;
     '--base-url')
@@ -750,6 +775,14 @@ _apx_auth_login() {
         return
         ;;
     '--max-message-size')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __apx_add_completions -W "$(__apx_custom_complete ---completion auth login -- positional@0 "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -765,9 +798,11 @@ _apx_auth_status() {
     # Offer option value completions
     case "${prev}" in
     '--registry')
+        __apx_add_completions -o plusdirs -fX '!*.@(json)'
         return
         ;;
     '--env')
+        __apx_add_completions -W "$(__apx_custom_complete ---completion auth status -- --env "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
         return
         ;;
     '--base-url')
@@ -809,6 +844,14 @@ _apx_auth_status() {
         return
         ;;
     '--max-message-size')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __apx_add_completions -W "$(__apx_custom_complete ---completion auth status -- positional@0 "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -824,9 +867,11 @@ _apx_auth_token() {
     # Offer option value completions
     case "${prev}" in
     '--registry')
+        __apx_add_completions -o plusdirs -fX '!*.@(json)'
         return
         ;;
     '--env')
+        __apx_add_completions -W "$(__apx_custom_complete ---completion auth token -- --env "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
         return
         ;;
     '--base-url')
@@ -868,6 +913,14 @@ _apx_auth_token() {
         return
         ;;
     '--max-message-size')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __apx_add_completions -W "$(__apx_custom_complete ---completion auth token -- positional@0 "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -883,9 +936,11 @@ _apx_auth_logout() {
     # Offer option value completions
     case "${prev}" in
     '--registry')
+        __apx_add_completions -o plusdirs -fX '!*.@(json)'
         return
         ;;
     '--env')
+        __apx_add_completions -W "$(__apx_custom_complete ---completion auth logout -- --env "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
         return
         ;;
     '--base-url')
@@ -930,6 +985,14 @@ _apx_auth_logout() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __apx_add_completions -W "$(__apx_custom_complete ---completion auth logout -- positional@0 "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _apx_run() {
@@ -942,9 +1005,11 @@ _apx_run() {
     # Offer option value completions
     case "${prev}" in
     '--registry')
+        __apx_add_completions -o plusdirs -fX '!*.@(json)'
         return
         ;;
     '--env')
+        __apx_add_completions -W "$(__apx_custom_complete ---completion run -- --env "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
         return
         ;;
     '--base-url')
@@ -999,6 +1064,10 @@ _apx_run() {
         __apx_add_completions -o plusdirs -fX '!*.@(json)'
         return
         ;;
+    *)
+        __apx_add_completions -W "$(__apx_custom_complete ---completion run -- positional@1 "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
+        return
+        ;;
     esac
 }
 
@@ -1011,3 +1080,20 @@ _apx_help() {
 }
 
 complete -o filenames -F _apx apx
+# apx: an item (name=, csv=@) or a path after @ is one word the user goes on typing:
+# insert it unescaped and, when it ends in =, @ or /, without a space after it.
+__apx_complete_items() {
+    _apx "${@}"
+    local candidate
+    for candidate in "${COMPREPLY[@]}"; do
+        if [[ "${candidate}" == *=* || "${candidate}" == @* ]]; then
+            compopt +o filenames 2>/dev/null
+            if [[ "${#COMPREPLY[@]}" -eq 1 && "${COMPREPLY[0]}" == *[=@/] ]]; then
+                compopt -o nospace 2>/dev/null
+            fi
+            break
+        fi
+    done
+}
+
+complete -o filenames -F __apx_complete_items apx

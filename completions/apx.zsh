@@ -82,8 +82,8 @@ _apx_call() {
     local -ar ___output=('json' 'ndjson' 'raw' 'table')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
-        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:'
-        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:_files -g '\''*.json'\'''
+        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:{__apx_custom_complete ---completion call -- --env "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
         '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
         '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
@@ -104,8 +104,8 @@ _apx_call() {
         '--max-message-size[gRPC\: the largest message sent or received, in bytes (default 4 MiB).]:BYTES:'
         '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
         ':API.ENDPOINT | \[METHOD\] URL:{__apx_custom_complete ---completion call -- positional@0 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
-        '*:ITEM:'
-        '(-d --data)'{-d,--data}'[The request body\: JSON text, @file or @- for stdin.]:BODY:'
+        '*:ITEM:{__apx_custom_complete ---completion call -- positional@1 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
+        '(-d --data)'{-d,--data}'[The request body\: JSON text, @file or @- for stdin.]:BODY:{__apx_custom_complete ---completion call -- --data "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--max-events[Stop a stream (SSE events, gRPC messages, NDJSON lines) after N items.]:N:'
         '--all[Follow the endpoint'\''s pages (its registry pagination) and print every item as a stream, one JSON value per line; --select applies to each item.]'
         '--max-items[With --all\: stop after N items (no further page is fetched).]:N:'
@@ -138,8 +138,8 @@ _apx_list() {
     local -ar ___output=('json' 'ndjson' 'raw' 'table')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
-        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:'
-        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:_files -g '\''*.json'\'''
+        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:{__apx_custom_complete ---completion list -- --env "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
         '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
         '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
@@ -159,7 +159,7 @@ _apx_list() {
         '--authority[gRPC\: send this \:authority (and TLS server name) instead of the host.]:HOST\[\:PORT\]:'
         '--max-message-size[gRPC\: the largest message sent or received, in bytes (default 4 MiB).]:BYTES:'
         '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
-        ':API | GRPC-URL:'
+        ':API | GRPC-URL:{__apx_custom_complete ---completion list -- positional@0 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--grpc[List the services and methods a gRPC server offers over reflection, without a registry entry (HOST\:PORT or grpc\://HOST\:PORT plaintext, grpcs\://HOST\:PORT TLS).]:ADDRESS:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -174,8 +174,8 @@ _apx_describe() {
     local -ar ___output=('json' 'ndjson' 'raw' 'table')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
-        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:'
-        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:_files -g '\''*.json'\'''
+        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:{__apx_custom_complete ---completion describe -- --env "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
         '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
         '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
@@ -209,8 +209,8 @@ _apx_validate() {
     local -ar ___output=('json' 'ndjson' 'raw' 'table')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
-        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:'
-        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:_files -g '\''*.json'\'''
+        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:{__apx_custom_complete ---completion validate -- --env "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
         '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
         '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
@@ -350,8 +350,8 @@ _apx_config() {
     local -ar ___output=('json' 'ndjson' 'raw' 'table')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
-        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:'
-        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:_files -g '\''*.json'\'''
+        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:{__apx_custom_complete ---completion config -- --env "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
         '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
         '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
@@ -415,8 +415,8 @@ _apx_auth_login() {
     local -ar ___output=('json' 'ndjson' 'raw' 'table')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
-        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:'
-        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:_files -g '\''*.json'\'''
+        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:{__apx_custom_complete ---completion auth login -- --env "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
         '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
         '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
@@ -436,7 +436,7 @@ _apx_auth_login() {
         '--authority[gRPC\: send this \:authority (and TLS server name) instead of the host.]:HOST\[\:PORT\]:'
         '--max-message-size[gRPC\: the largest message sent or received, in bytes (default 4 MiB).]:BYTES:'
         '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
-        ':API:'
+        ':API:{__apx_custom_complete ---completion auth login -- positional@0 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -450,8 +450,8 @@ _apx_auth_status() {
     local -ar ___output=('json' 'ndjson' 'raw' 'table')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
-        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:'
-        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:_files -g '\''*.json'\'''
+        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:{__apx_custom_complete ---completion auth status -- --env "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
         '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
         '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
@@ -471,7 +471,7 @@ _apx_auth_status() {
         '--authority[gRPC\: send this \:authority (and TLS server name) instead of the host.]:HOST\[\:PORT\]:'
         '--max-message-size[gRPC\: the largest message sent or received, in bytes (default 4 MiB).]:BYTES:'
         '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
-        ':API:'
+        ':API:{__apx_custom_complete ---completion auth status -- positional@0 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -485,8 +485,8 @@ _apx_auth_token() {
     local -ar ___output=('json' 'ndjson' 'raw' 'table')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
-        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:'
-        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:_files -g '\''*.json'\'''
+        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:{__apx_custom_complete ---completion auth token -- --env "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
         '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
         '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
@@ -506,7 +506,7 @@ _apx_auth_token() {
         '--authority[gRPC\: send this \:authority (and TLS server name) instead of the host.]:HOST\[\:PORT\]:'
         '--max-message-size[gRPC\: the largest message sent or received, in bytes (default 4 MiB).]:BYTES:'
         '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
-        ':API:'
+        ':API:{__apx_custom_complete ---completion auth token -- positional@0 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -520,8 +520,8 @@ _apx_auth_logout() {
     local -ar ___output=('json' 'ndjson' 'raw' 'table')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
-        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:'
-        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:_files -g '\''*.json'\'''
+        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:{__apx_custom_complete ---completion auth logout -- --env "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
         '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
         '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
@@ -541,7 +541,7 @@ _apx_auth_logout() {
         '--authority[gRPC\: send this \:authority (and TLS server name) instead of the host.]:HOST\[\:PORT\]:'
         '--max-message-size[gRPC\: the largest message sent or received, in bytes (default 4 MiB).]:BYTES:'
         '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
-        ':API:'
+        ':API:{__apx_custom_complete ---completion auth logout -- positional@0 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -555,8 +555,8 @@ _apx_run() {
     local -ar ___output=('json' 'ndjson' 'raw' 'table')
     local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
-        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:'
-        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:'
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:_files -g '\''*.json'\'''
+        '--env[The registry environment to call (default\: the API'\''s default_environment).]:NAME:{__apx_custom_complete ---completion run -- --env "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
         '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
         '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
@@ -577,7 +577,7 @@ _apx_run() {
         '--max-message-size[gRPC\: the largest message sent or received, in bytes (default 4 MiB).]:BYTES:'
         '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
         ':RECIPE:_files -g '\''*.json'\'''
-        '*:INPUT:'
+        '*:INPUT:{__apx_custom_complete ---completion run -- positional@1 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--events[Print every step'\''s result, stream item, retry, reconnect and fallback as NDJSON on stdout.]'
         '--dry-run[Print the requests that would be sent (secrets masked) and send nothing.]'
         '--test[Count checks passed and failed; exit 9 when any failed.]'
@@ -600,6 +600,18 @@ _apx_help() {
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
 
     return "${ret}"
+}
+
+# apx: a candidate ending in =, @ or / (name=, csv=@, a folder) goes on in the same
+# word: no space after it (and its ':' is no description separator).
+__apx_complete() {
+    local -a non_empty_completions=("${@:#(|:*)}")
+    local -ar empty_completions=("${(M)@:#(|:*)}")
+    local -a open=("${(@M)non_empty_completions:#*[=@/]}")
+    non_empty_completions=("${(@)non_empty_completions:#*[=@/]}")
+    open=("${(@)open//:/\\:}")
+    (( ${#open} )) && _describe -V '' open -S ''
+    _describe -V '' non_empty_completions -- empty_completions -P $'\'\''
 }
 
 if [[ "${funcstack[1]}" = _apx ]]; then

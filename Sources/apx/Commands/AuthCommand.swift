@@ -27,7 +27,9 @@ struct AuthLogin: AsyncParsableCommand {
     commandName: "login", abstract: "Get a new token for an API now and store it (prints a summary, not the token).")
 
   @OptionGroup var global: GlobalOptions
-  @Argument(help: ArgumentHelp("The API (see `apx list`).", valueName: "API")) var api: String
+  @Argument(
+    help: ArgumentHelp("The API (see `apx list`).", valueName: "API"), completion: .custom(APICompletion.complete))
+  var api: String
 
   func run() async throws {
     let context = Context.shared
@@ -48,7 +50,9 @@ struct AuthStatus: AsyncParsableCommand {
     commandName: "status", abstract: "Show stored tokens: API, environment, type, expiry (never the token).")
 
   @OptionGroup var global: GlobalOptions
-  @Argument(help: ArgumentHelp("Only this API (in --env, or its default environment).", valueName: "API"))
+  @Argument(
+    help: ArgumentHelp("Only this API (in --env, or its default environment).", valueName: "API"),
+    completion: .custom(APICompletion.complete))
   var api: String?
 
   func run() async throws {
@@ -76,7 +80,9 @@ struct AuthToken: AsyncParsableCommand {
     discussion: "e.g. curl -H \"Authorization: Bearer $(apx auth token books)\" ...")
 
   @OptionGroup var global: GlobalOptions
-  @Argument(help: ArgumentHelp("The API (see `apx list`).", valueName: "API")) var api: String
+  @Argument(
+    help: ArgumentHelp("The API (see `apx list`).", valueName: "API"), completion: .custom(APICompletion.complete))
+  var api: String
 
   func run() async throws {
     let context = Context.shared
@@ -102,7 +108,9 @@ struct AuthLogout: AsyncParsableCommand {
     commandName: "logout", abstract: "Delete the stored token of an API (in --env, or its default environment).")
 
   @OptionGroup var global: GlobalOptions
-  @Argument(help: ArgumentHelp("The API (see `apx list`).", valueName: "API")) var api: String
+  @Argument(
+    help: ArgumentHelp("The API (see `apx list`).", valueName: "API"), completion: .custom(APICompletion.complete))
+  var api: String
 
   func run() async throws {
     let context = Context.shared

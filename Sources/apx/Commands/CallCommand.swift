@@ -54,12 +54,13 @@ struct CallCommand: AsyncParsableCommand {
     help: ArgumentHelp(
       "Items: name=value, name:=json, name=@file, name:=@file, name=@-.path, name@file, Name:value, name==value; "
         + "+ API.ENDPOINT [ITEM ...] adds a JSON-RPC call to a batch.",
-      valueName: "ITEM"))
+      valueName: "ITEM"), completion: .custom(ItemCompletion.complete))
   var params: [String] = []
 
   @Option(
     name: [.short, .customLong("data")],
-    help: ArgumentHelp("The request body: JSON text, @file or @- for stdin.", valueName: "BODY"))
+    help: ArgumentHelp("The request body: JSON text, @file or @- for stdin.", valueName: "BODY"),
+    completion: .custom(ItemCompletion.completeBody))
   var data: String?
 
   @Option(

@@ -22,7 +22,7 @@ struct CompletionsCommand: ParsableCommand {
       throw APXError(.usage, "unknown shell \"\(shell)\"", hint: "use bash, zsh or fish")
     }
     let context = Context.shared
-    context.stdout.write(APX.completionScript(for: kind))
+    context.stdout.write(CompletionScript.text(for: kind))
     context.stdout.flush()
   }
 }

@@ -12,7 +12,7 @@ struct ListCommand: AsyncParsableCommand {
   @Argument(
     help: ArgumentHelp(
       "Only this API's endpoints; or a gRPC server's services and methods over reflection (grpc://HOST:PORT, grpcs://HOST:PORT).",
-      valueName: "API | GRPC-URL"))
+      valueName: "API | GRPC-URL"), completion: .custom(APICompletion.complete))
   var api: String?
 
   @Option(

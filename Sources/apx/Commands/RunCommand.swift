@@ -26,7 +26,8 @@ struct RunCommand: AsyncParsableCommand {
 
   @Argument(
     help: ArgumentHelp(
-      "Inputs: name=value, name:=json, name=@file; with --resume, optionally a RUN_ID.", valueName: "INPUT"))
+      "Inputs: name=value, name:=json, name=@file; with --resume, optionally a RUN_ID.", valueName: "INPUT"),
+    completion: .custom(RecipeInputCompletion.complete))
   var params: [String] = []
 
   @Flag(

@@ -9,12 +9,13 @@ struct GlobalOptions: ParsableArguments {
     name: .customLong("registry"),
     help: ArgumentHelp(
       "A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).",
-      valueName: "DIR|FILE"))
+      valueName: "DIR|FILE"), completion: .file(extensions: ["json"]))
   var registry: [String] = []
 
   @Option(
     name: .customLong("env"),
-    help: ArgumentHelp("The registry environment to call (default: the API's default_environment).", valueName: "NAME"))
+    help: ArgumentHelp("The registry environment to call (default: the API's default_environment).", valueName: "NAME"),
+    completion: .custom(EnvironmentCompletion.complete))
   var environment: String?
 
   @Option(

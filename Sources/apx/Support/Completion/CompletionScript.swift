@@ -1,0 +1,68 @@
+import ArgumentParser
+
+/// The completion script for a shell: ArgumentParser's, with a few lines of apx's own.
+///
+/// ArgumentParser's scripts add a space after every candidate (and bash's `-o filenames`
+/// also escapes `=` and `@`), which is right for whole words but not for `job_id=`, `csv=@`
+/// or a folder inside an item (`csv=@data/`), where the user goes on typing in the same word.
+/// fish already leaves no space after `=`, `@` and `/`; for bash and zsh, apx adds a wrapper
+/// that keeps such a candidate open. Everything else stays ArgumentParser's.
+enum CompletionScript {
+  static func text(for shell: CompletionShell) -> String {
+    let generated = APX.completionScript(for: shell)
+    switch shell {
+    case .bash: return generated + bashAddition
+    case .zsh: return zshText(generated)
+    default: return generated
+    }
+  }
+
+  /// Replaces the `complete` line: candidates that are items or paths (`name=`, `@file`) are
+  /// inserted as they are, with no space after one that goes on.
+  static let bashAddition = """
+
+    # apx: an item (name=, csv=@) or a path after @ is one word the user goes on typing:
+    # insert it unescaped and, when it ends in =, @ or /, without a space after it.
+    __apx_complete_items() {
+        _apx "${@}"
+        local candidate
+        for candidate in "${COMPREPLY[@]}"; do
+            if [[ "${candidate}" == *=* || "${candidate}" == @* ]]; then
+                compopt +o filenames 2>/dev/null
+                if [[ "${#COMPREPLY[@]}" -eq 1 && "${COMPREPLY[0]}" == *[=@/] ]]; then
+                    compopt -o nospace 2>/dev/null
+                fi
+                break
+            fi
+        done
+    }
+
+    complete -o filenames -F __apx_complete_items apx
+
+    """
+
+  /// Redefines `__apx_complete` before the script's last lines run `_apx`.
+  static func zshText(_ generated: String) -> String {
+    let addition = #"""
+      # apx: a candidate ending in =, @ or / (name=, csv=@, a folder) goes on in the same
+      # word: no space after it (and its ':' is no description separator).
+      __apx_complete() {
+          local -a non_empty_completions=("${@:#(|:*)}")
+          local -ar empty_completions=("${(M)@:#(|:*)}")
+          local -a open=("${(@M)non_empty_completions:#*[=@/]}")
+          non_empty_completions=("${(@)non_empty_completions:#*[=@/]}")
+          open=("${(@)open//:/\\:}")
+          (( ${#open} )) && _describe -V '' open -S ''
+          _describe -V '' non_empty_completions -- empty_completions -P $'\'\''
+      }
+
+
+      """#
+    let marker = "if [[ \"${funcstack[1]}\" = _apx ]]; then"
+    guard let range = generated.range(of: marker, options: .backwards) else {
+      // ArgumentParser changed its script's ending: keep its script whole rather than break it.
+      return generated
+    }
+    return generated.replacingCharacters(in: range.lowerBound..<range.lowerBound, with: addition)
+  }
+}

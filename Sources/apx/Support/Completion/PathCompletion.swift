@@ -1,0 +1,31 @@
+import Foundation
+
+/// File and folder names for a path being typed (the part after `@`).
+///
+/// By hand rather than the shell's own file completion: the path sits inside a word
+/// (`csv=@data/b`), which bash, zsh and fish only complete as a whole word. Folders end
+/// with `/` so the next TAB goes on inside them; hidden names need a typed `.`.
+enum PathCompletion {
+  /// The names that complete `partial`, each as `lead + path`.
+  static func complete(_ partial: String, lead: String) -> [String] {
+    let slash = partial.lastIndex(of: "/")
+    let folderPart = slash.map { String(partial[...$0]) } ?? ""
+    let namePart = slash.map { String(partial[partial.index(after: $0)...]) } ?? partial
+    let folder = folderPart.isEmpty ? "." : expandingTilde(folderPart)
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+    var out: [String] = []
+    for name in names.sorted() where name.hasPrefix(namePart) {
+      if name.hasPrefix("."), !namePart.hasPrefix(".") { continue }
+      var isFolder: ObjCBool = false
+      let full = (folder.hasSuffix("/") ? folder : folder + "/") + name
+      _ = FileManager.default.fileExists(atPath: full, isDirectory: &isFolder)
+      out.append(lead + folderPart + name + (isFolder.boolValue ? "/" : ""))
+    }
+    return out
+  }
+
+  private static func expandingTilde(_ path: String) -> String {
+    guard path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] else { return path }
+    return home + path.dropFirst(1)
+  }
+}
