@@ -183,4 +183,40 @@ import Testing
     #expect(second.status == 3)
     #expect(second.stderr.contains("max_items goes with \"all\": true"), "\(second.stderr)")
   }
+
+  @Test func gRPCPageTokensAreFollowed() async throws {
+    try await withDemoServer { server in
+      let result = try await APXProcess.run([
+        "call", "classnotes.lessons.list", "page_size:=1", "--all", "--select", ".id", "-r",
+        "--base-url", server.grpcBaseURL,
+      ])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(result.stdout == "les_0001\nles_0002\nles_0003\n")
+      // The demo rejects a token it did not issue, as a real server does.
+      let bad = try await APXProcess.run([
+        "call", "classnotes.lessons.list", "page_token=bm9wZQ==", "--base-url", server.grpcBaseURL,
+      ])
+      #expect(bad.status == 67, "INVALID_ARGUMENT: \(bad.stderr)")
+    }
+  }
+
+  /// On a terminal (util-linux `script` gives apx a pseudo-terminal for stderr; stdout goes
+  /// to a file), the item count is drawn and erased; the items go to stdout untouched.
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+  func itemProgressIsDrawnOnATerminalOnly() async throws {
+    try await withDemoServer { server in
+      let out = FileManager.default.temporaryDirectory.appendingPathComponent("apx-pages-\(UUID().uuidString)").path
+      defer { try? FileManager.default.removeItem(atPath: out) }
+      let command =
+        "'\(APXProcess.binary.path)' call books.catalogue.list per_page=10 total=30 --all "
+        + "--base-url \(server.httpBaseURL) > '\(out)'"
+      let terminal = try await APXProcess.run(
+        ["-q", "-e", "-c", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
+      #expect(terminal.status == 0, "\(terminal.stdout)")
+      // The first count is always drawn (later ones at most ten times a second).
+      #expect(terminal.stdout.contains("10 done"), "the item count on the terminal: \(terminal.stdout)")
+      #expect(terminal.stdout.hasSuffix("\u{1B}[2K"), "the bar is erased at the end: \(terminal.stdout)")
+      #expect(try Self.ids(String(contentsOfFile: out, encoding: .utf8)) == Array(1...30))
+    }
+  }
 }

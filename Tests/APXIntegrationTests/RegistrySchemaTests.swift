@@ -389,6 +389,20 @@ enum SchemaCorpus {
       name: "pagination-zero-max-pages", valid: false,
       json: doc(endpoint: #"{"kind": "rest", "path": "/", "pagination": {"style": "link", "max_pages": 0}}"#)),
     Case(
+      name: "pagination-grpc-page-token", valid: true,
+      json: doc(
+        endpoint: #"""
+          {"kind": "grpc", "service": "a.S", "method": "List", "schema": {"protoset": "a.protoset"},
+           "pagination": {"style": "cursor", "items": ".items", "next_cursor": ".nextPageToken", "cursor_param": "page_token"}}
+          """#)),
+    Case(
+      name: "pagination-grpc-link", valid: false,
+      json: doc(
+        endpoint: #"""
+          {"kind": "grpc", "service": "a.S", "method": "List", "schema": {"protoset": "a.protoset"},
+           "pagination": {"style": "link"}}
+          """#)),
+    Case(
       name: "pagination-on-sse", valid: false,
       json: doc(endpoint: #"{"kind": "sse", "path": "/", "pagination": {"style": "link"}}"#)),
   ]

@@ -235,6 +235,24 @@ def bench_sse(base, report, count):
                better="higher")
 
 
+def bench_pages(base, report, items, per_page):
+    """`apx call --all` over the demo catalogue (Link rel=next pages): items/s and peak RSS, which must
+    stay flat whatever the number of pages (one page in memory at a time)."""
+    with tempfile.TemporaryDirectory() as state:
+        env = dict(os.environ, APX_REGISTRY=os.path.join(ROOT, "Endpoints"), APX_STATE_DIR=state)
+        cmd = [APX, "call", "books.catalogue.list", f"per_page={per_page}", f"total={items}", "--all",
+               "--base-url", base]
+        lines = output_of(cmd, env=env).count("\n")
+        if lines != items:
+            raise RuntimeError(f"--all printed {lines} items, expected {items}")
+        wall, rss, code = run(cmd, env=env)
+        if code != 0:
+            raise RuntimeError(f"--all exited {code}")
+    pages = (items + per_page - 1) // per_page
+    report.note(f"--all {items:,} items in {pages} pages: items/s", items / wall, "item/s", "(reference)")
+    report.note(f"--all {items:,} items in {pages} pages: apx peak RSS", rss, "MB", "<= 64 MB, flat")
+
+
 def run_logged(cmd, stdout=subprocess.DEVNULL, env=None):
     """Like run(), for commands that write a lot to stderr (a recipe prints a line per step):
     stderr goes to a temporary file instead of a pipe that could fill up and block the child."""
@@ -462,7 +480,7 @@ def bench_recipes(base, report, runs, items):
         print(f"  (the demo server saw at most {stats['maxViewsInFlight']} views in flight at once)", flush=True)
 
 
-BENCHES = ["small", "pretty", "raw", "registry", "sse", "codec", "grpc", "recipes", "import"]
+BENCHES = ["small", "pretty", "raw", "registry", "sse", "codec", "grpc", "recipes", "import", "pages"]
 
 
 def main():
@@ -501,6 +519,10 @@ def main():
             attempt("recipes", bench_recipes, base, report, 3 if args.quick else 7, 10_000)
         if "import" in only:
             attempt("import", bench_import, base, report, runs)
+        if "pages" in only:
+            attempt("pages", bench_pages, base, report, 10_000, 100)
+            if not args.quick:
+                attempt("pages", bench_pages, base, report, 100_000, 500)
     finally:
         demo.terminate()
         demo.wait(timeout=10)

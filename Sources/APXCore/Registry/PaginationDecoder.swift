@@ -14,13 +14,19 @@ extension RegistryLoader {
     _ value: JSONValue, endpoint e: Endpoint, at p: [JSONPathComponent], _ r: inout DocumentReader
   ) -> Pagination? {
     guard let f = r.object(value, at: p, allowed: paginationKeys) else { return nil }
-    guard e.kind == .rest else {
+    guard e.kind == .rest || e.kind == .grpc else {
       r.fail(
-        p, "pagination applies only to kind \"rest\", and this endpoint is \"\(e.kind.rawValue)\"",
-        hint: e.kind == .grpc ? "gRPC page tokens (page_token / next_page_token) are not supported yet" : nil)
+        p, "pagination applies only to kinds \"rest\" and \"grpc\", and this endpoint is \"\(e.kind.rawValue)\"")
       return nil
     }
     guard let styleName = r.requiredString(f, "style", at: p) else { return nil }
+    if e.kind == .grpc, styleName == "link" {
+      r.fail(
+        p + [.key("style")], "a gRPC answer has no Link header, so style \"link\" cannot apply",
+        hint:
+          "page tokens: {\"style\": \"cursor\", \"next_cursor\": \".nextPageToken\", \"cursor_param\": \"page_token\"}")
+      return nil
+    }
     guard let uses = styleKeys[styleName] else {
       r.fail(
         p + [.key("style")], "unknown pagination style \"\(styleName)\"",
@@ -88,6 +94,8 @@ extension RegistryLoader {
     _ f: [JSONMember], _ key: String, endpoint e: Endpoint, at p: [JSONPathComponent], _ r: inout DocumentReader
   ) -> String? {
     guard let name = r.requiredString(f, key, at: p) else { return nil }
+    // Without declared params, a gRPC call may set any field of its message (the schema says which).
+    if e.kind.fieldsFromSchema && e.params.isEmpty { return name }
     guard let param = e.param(named: name) else {
       r.fail(
         p + [.key(key)], "\"\(key)\" names \"\(name)\", which is not a parameter of this endpoint",
@@ -95,10 +103,10 @@ extension RegistryLoader {
           ?? "declare it under \"params\" (\"in\": \"query\" or \"body\")")
       return nil
     }
-    guard param.location == .query || param.location == .body else {
+    guard [.query, .body, .message].contains(param.location) else {
       r.fail(
         p + [.key(key)], "\"\(key)\" names \"\(name)\", a \(param.location.rawValue) parameter",
-        hint: "the page parameter must be \"in\": \"query\" or \"body\"")
+        hint: "the page parameter must be \"in\": \"query\" or \"body\" (gRPC: a message field)")
       return nil
     }
     return name

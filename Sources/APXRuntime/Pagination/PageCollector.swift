@@ -14,6 +14,8 @@ final class PageCollector: CallEventSink, @unchecked Sendable {
   private let downstream: any CallEventSink
   private let number: Int
   private(set) var body: [UInt8] = []
+  /// The answer message of a gRPC page (the page itself, already decoded).
+  private(set) var message: JSONValue?
   /// The `Link` header values of the answer.
   private(set) var links: [String] = []
   /// The URL of the last attempt, as shown (secrets masked).
@@ -44,7 +46,14 @@ final class PageCollector: CallEventSink, @unchecked Sendable {
       chunk.withUnsafeBytes { body.append(contentsOf: $0) }
     case .retrying, .note, .trailers, .reconnecting, .fellBackToPolling:
       try downstream.receive(event)
-    case .bodyEnd, .message, .singleAnswer, .progress, .batchEnd, .finished:
+    case .message(let value):
+      guard message == nil else {
+        throw APXError(
+          .expectation, "page \(number) is a stream of messages, and a page must be one answer",
+          hint: "pagination follows unary methods that answer one message per page")
+      }
+      message = value
+    case .bodyEnd, .singleAnswer, .progress, .batchEnd, .finished:
       break
     }
   }

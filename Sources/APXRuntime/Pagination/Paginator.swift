@@ -1,7 +1,8 @@
 import APXCore
 import Foundation
 
-/// Follows an endpoint's pages (its registry `pagination`) and hands on every
+/// Follows an endpoint's pages (its registry `pagination`: REST, or a unary gRPC
+/// method's page tokens) and hands on every
 /// item as a stream: one `.message` per item, `.batchEnd` and `.progress`
 /// after each page, and one `.finished` at the end.
 ///
@@ -57,7 +58,7 @@ public struct Paginator: Sendable {
           throw error
         }
         attempts += outcome.attempts
-        let body = try Self.parse(collector.body, page: turner.page)
+        let body = try collector.message ?? Self.parse(collector.body, page: turner.page)
         let items = try turner.items(in: body)
         for item in items {
           try sink.receive(.message(item))

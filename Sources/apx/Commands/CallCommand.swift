@@ -33,9 +33,9 @@ struct CallCommand: AsyncParsableCommand {
       JSON-RPC prints the result (an error object exits 11 with its code, message and data).
       JSON-RPC batch: join calls with a lone +, sent as one request, answers printed as an
       array in call order: apx call calc.add a:=1 b:=2 + calc.subtract minuend:=5 subtrahend:=3
-      --all follows the pages an endpoint declares (Link: rel="next", a next cursor, page numbers) and prints
-      the items one per line as they come, one page in memory at a time: --max-items N stops early, and a
-      loop, a next link to another origin or more pages than --max-pages ends with exit 9.
+      --all follows the pages an endpoint declares (Link: rel="next", a next cursor or gRPC page token, page
+      numbers) and prints the items one per line as they come, one page in memory at a time: --max-items N
+      stops early, and a loop, a next link to another origin or more pages than --max-pages ends with exit 9.
       --dry-run and --curl resolve the call as it would be sent (auth, headers, body) and send nothing;
       no token is fetched: a stored one is used, else a placeholder (apx auth login API gets one).
       Secrets show as *** unless --show-secrets.

@@ -70,7 +70,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
   // --- progress display (SSE watch): draws on stderr only when it is a terminal ---
   private lazy var progressDisplay = ProgressDisplay(
     stderr: context.stderr, enabled: context.stderrIsTerminal,
-    stdoutIsTerminal: out === context.stdout && context.stdoutIsTerminal)
+    stdoutIsTerminal: out === context.stdout && context.stdoutIsTerminal, verbose: settings.verbose)
   // --- end progress display ---
 
   init(context: Context, settings: Settings, out: OutputStream? = nil) {

@@ -24,6 +24,8 @@ final class ProgressDisplay: @unchecked Sendable {
   private let stderr: OutputStream
   /// stdout writes to the same terminal: clear the bar before each stdout write.
   private let stdoutIsTerminal: Bool
+  /// `-v`: request and response lines go to stderr, so the bar is cleared before them.
+  private let verbose: Bool
   private let clock = ContinuousClock()
   private let started: ContinuousClock.Instant
   /// Minimum seconds between two redraws caused by progress updates.
@@ -38,10 +40,11 @@ final class ProgressDisplay: @unchecked Sendable {
   private var lastDraw = -Double.infinity
 
   /// Makes a display for `stderr`; `enabled` only when stderr is a terminal.
-  init(stderr: OutputStream, enabled: Bool, stdoutIsTerminal: Bool) {
+  init(stderr: OutputStream, enabled: Bool, stdoutIsTerminal: Bool, verbose: Bool = false) {
     self.stderr = stderr
     self.enabled = enabled
     self.stdoutIsTerminal = stdoutIsTerminal
+    self.verbose = verbose
     self.started = clock.now
   }
 
@@ -53,8 +56,12 @@ final class ProgressDisplay: @unchecked Sendable {
     switch event {
     case .progress:
       return
-    case .message, .bodyChunk, .bodyEnd:
+    case .message, .bodyChunk, .bodyEnd, .batchEnd:
       if stdoutIsTerminal { clear() }
+    case .requestSent, .responseHead, .trailers:
+      // Shown only with -v: without it nothing is written, so the bar stays (a paginated
+      // call sends one request per page; clearing for each made the bar flicker).
+      if verbose { clear() }
     default:
       clear()
     }

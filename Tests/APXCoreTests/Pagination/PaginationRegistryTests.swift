@@ -51,7 +51,11 @@ import Testing
       ),
       (
         #"{"kind": "sse", "path": "/e", "pagination": {"style": "link"}}"#,
-        "pagination applies only to kind \"rest\", and this endpoint is \"sse\""
+        "pagination applies only to kinds \"rest\" and \"grpc\", and this endpoint is \"sse\""
+      ),
+      (
+        #"{"kind": "grpc", "service": "a.S", "method": "L", "schema": {"protoset": "a.protoset"}, "pagination": {"style": "link"}}"#,
+        "a gRPC answer has no Link header, so style \"link\" cannot apply"
       ),
       (
         #"{"kind": "rest", "path": "/e/{p}", "params": {"p": {"in": "path"}}, "pagination": {"style": "page", "page_param": "p"}}"#,
