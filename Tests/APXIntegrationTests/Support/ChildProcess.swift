@@ -101,19 +101,43 @@ enum ChildProcess {
       executable: .path(FilePath(executable)), arguments: Arguments(arguments), environment: .custom(env),
       workingDirectory: workingDirectory.map { FilePath($0) }, platformOptions: options)
     let body: @Sendable (RunningChild) async throws -> Void = { try await whileRunning?($0) }
+    let input = try StdinFeeder.start(stdin ?? [])
     if let stdoutTo {
       let result = try await Subprocess.run(
-        configuration, input: .array(stdin ?? []),
+        configuration, input: input,
         output: .fileDescriptor(stdoutTo, closeAfterSpawningProcess: true), error: .bytes(limit: outputLimit)
       ) { try await body(RunningChild(pid: $0.processIdentifier.value)) }
       return ChildResult(result.terminationStatus, stdout: [], stderr: result.standardError)
     }
     let result = try await Subprocess.run(
-      configuration, input: .array(stdin ?? []), output: .bytes(limit: outputLimit),
+      configuration, input: input, output: .bytes(limit: outputLimit),
       error: .bytes(limit: outputLimit)
     ) { try await body(RunningChild(pid: $0.processIdentifier.value)) }
     return ChildResult(result.terminationStatus, stdout: result.standardOutput, stderr: result.standardError)
   }
+}
+
+/// Feeds a child's stdin from a thread of our own, through a pipe we own.
+///
+/// Why not Subprocess's `.array` input: in swift-subprocess 1.0.2, when the child exits before
+/// reading its stdin (apx refusing a usage error), the failed write leaves its writer's
+/// descriptor open and the writer's deinit traps ("FileDescriptor ... was not closed"),
+/// which crashed the test process.
+enum StdinFeeder {
+  /// The read end for the child (closed here once the child has it); `bytes` then end of file
+  /// are written to the other end. A child that stops reading only ends the writing (EPIPE:
+  /// SIGPIPE is ignored in the test process).
+  static func start(_ bytes: [UInt8]) throws -> FileDescriptorInput {
+    _ = ignoreSIGPIPE
+    let (readEnd, writeEnd) = try FileDescriptor.pipe()
+    Thread {
+      _ = try? writeEnd.writeAll(bytes)
+      try? writeEnd.close()
+    }.start()
+    return .fileDescriptor(readEnd, closeAfterSpawningProcess: true)
+  }
+
+  private static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
 }
 
 /// A counting semaphore for child processes. A holder never waits for a second slot (no
