@@ -201,6 +201,25 @@ struct AdHocCallTests {
     #expect(!r.stderr.contains("--base-url") && !r.stderr.contains("--env") && !r.stderr.contains("--demo"))
   }
 
+  /// A host that does not resolve (`.invalid` never does, RFC 6761) ends the call at once
+  /// with exit 6 (network), REST and gRPC alike, and the hint speaks of the URL or the base
+  /// URL. gRPC used to hang on its retries: grpc-swift queued them with no deadline.
+  @Test(arguments: [
+    (["call", "http://nonexistent.invalid/x"], "the host in the URL"),
+    (["call", "grpc://nonexistent.invalid:50051/a.B/C", "-d", "{}"], "the host in the URL"),
+    (["list", "grpc://nonexistent.invalid:50051"], "the host in the URL"),
+    (
+      ["call", "classnotes.lessons.get", "id=les_0001", "--base-url", "grpc://nonexistent.invalid:50051"],
+      "the host in the base URL"
+    ),
+  ])
+  func anUnresolvedHostFailsAtOnce(_ command: [String], _ hint: String) async throws {
+    let r = try await APXProcess.run(command + ["--retry", "3"], timeout: 60)
+    #expect(r.status == 6, "\(r.stderr)")
+    #expect(r.stderr.contains("could not resolve the host nonexistent.invalid"), "\(r.stderr)")
+    #expect(r.stderr.contains("check the spelling of \(hint)"), "\(r.stderr)")
+  }
+
   @Test(arguments: [
     ("noseparator", "noseparator"), ("=value", "=value"), ("Bad Header:x", "Bad Header:x"),
     ("n:=[1,", "n:="), ("f@", "f@"), ("X-Evil:a\r\nb", "X-Evil"), ("==x", "==x"), (":=1", ":=1"),

@@ -109,13 +109,17 @@ public struct Executor: Sendable {
     }
   }
 
-  /// A refused connection's hint for a call to a URL the user typed: the URL names the
-  /// server, so `--base-url`, `--env` and `--demo` (which the hint suggests for registry
-  /// calls) cannot help; its host, port and scheme can.
+  /// A refused connection's or an unresolved host's hint for a call to a URL the user typed:
+  /// the URL names the server, so `--base-url`, `--env` and `--demo` (which the hint suggests
+  /// for registry calls) cannot help; its host, port and scheme can.
   public static func aboutTheURL(_ error: any Error, url: String) -> any Error {
-    guard var error = error as? APXError, error.hint?.contains(NetworkErrorMapper.pointElsewhere) == true else {
+    guard var error = error as? APXError, let hint = error.hint else { return error }
+    let unresolved = "the host in " + NetworkErrorMapper.inTheBaseURL
+    if hint.contains(unresolved) {
+      error.hint = hint.replacingOccurrences(of: unresolved, with: "the host in the URL")
       return error
     }
+    guard hint.contains(NetworkErrorMapper.pointElsewhere) else { return error }
     let origin = NetworkErrorMapper.origin(url)
     let scheme = origin.prefix { $0 != ":" }.lowercased()
     let other: String =

@@ -44,7 +44,7 @@ struct GRPCCall: Transport {
     let (baseFields, ignored) = try GRPCMetadata.fields(request, environment: environment, mask: &mask)
     let fields = baseFields + (try await credentials.metadata(mask: &mask))
     let path = "/\(options.service)/\(options.method)"
-    let client = try session.client(for: target)
+    let client = try await session.client(for: target)
     let loader = SchemaLoader(cache: session.schemas, environment: environment)
     let pool: DescriptorPool
     do {

@@ -17,6 +17,7 @@ enum GRPCConnection {
   static func with<T: Sendable>(
     _ target: GRPCTarget, settings: GRPCSettings, _ body: (GRPCClient<GRPCTransport>) async throws -> T
   ) async throws -> T {
+    try await GRPCHostCheck.resolve(target)
     let transport = try makeTransport(target, settings: settings)
     return try await withGRPCClient(transport: transport) { client in try await body(client) }
   }

@@ -62,7 +62,7 @@ public enum GRPCInspector {
     do {
       let pool: DescriptorPool
       if case .reflection = options.schema {
-        let client = try session.client(for: target)
+        let client = try await session.client(for: target)
         pool = try await loader.pool(
           options.schema, service: options.service, registryFile: api.sourceFile, target: target,
           reflection: { ReflectionClient(client: client, metadata: metadata, timeout: GRPCRetry.duration(timeout)) })

@@ -40,10 +40,12 @@ public final class GRPCSession: Sendable {
     }
   }
 
-  /// The run's client for `target`, connected on first use.
-  func client(for target: GRPCTarget) throws -> GRPCClient<GRPCTransport> {
-    try clients.withLock { clients in
-      let key = "\(target)"
+  /// The run's client for `target`, connected on first use (its host name checked first:
+  /// see `GRPCHostCheck`).
+  func client(for target: GRPCTarget) async throws -> GRPCClient<GRPCTransport> {
+    let key = "\(target)"
+    if clients.withLock({ $0[key] == nil }) { try await GRPCHostCheck.resolve(target) }
+    return try clients.withLock { clients in
       if let running = clients[key] { return running.client }
       let client = GRPCClient(transport: try GRPCConnection.makeTransport(target, settings: settings))
       // Ends once `close()` begins the shutdown and the last call is over.

@@ -41,10 +41,7 @@ enum NetworkErrorMapper {
     }
     if let e = error as? NIOConnectionError {
       if e.connectionErrors.isEmpty, e.dnsAError != nil || e.dnsAAAAError != nil {
-        return APXError(
-          .network, "could not resolve the host \(e.host)",
-          hint: "check the spelling of the host in the base URL, and your DNS or network connection",
-          cause: String(describing: e.dnsAError ?? e.dnsAAAAError!))
+        return unresolvedHost(e.host, cause: String(describing: e.dnsAError ?? e.dnsAAAAError!))
       }
       return connectionFailure(target, cause: e.connectionErrors.first.map { String(describing: $0.error) })
     }
@@ -116,6 +113,17 @@ enum NetworkErrorMapper {
     let text = String(describing: error)
     return deterministicTLSReasons.contains { text.contains($0) }
   }
+
+  /// A host name that does not resolve (REST, SSE and gRPC alike).
+  static func unresolvedHost(_ host: String, cause: String) -> APXError {
+    APXError(
+      .network, "could not resolve the host \(host)",
+      hint: "check the spelling of the host in \(inTheBaseURL), and your DNS or network connection", cause: cause)
+  }
+
+  /// Where an unresolved host comes from for registry calls, which `Executor.aboutTheURL`
+  /// replaces for a URL the user typed.
+  static let inTheBaseURL = "the base URL"
 
   static func connectionFailure(_ target: String, cause: String?) -> APXError {
     APXError(
