@@ -252,6 +252,19 @@ struct RecipeTests {
     }
   }
 
+  /// What only a real run can know reads as the recipe wrote it, also inside a URL path
+  /// (it was shown percent-encoded: %24%7Bsteps.upload.job_id%7D).
+  @Test func dryRunShowsUnknownResultsAsTheirReferences() async throws {
+    let r = try await APXProcess.run(
+      ["run", Self.recipe("import-csv.json"), "--dry-run", "--base-url", "http://127.0.0.1:1"],
+      environment: ["APX_STATE_DIR": Self.stateDirectory()])
+    #expect(r.status == 0, "\(r.stderr)")
+    let lines = try r.stdout.split(separator: "\n").map { try Self.json(String($0)) }
+    let watch = try #require(lines.first { $0["step"] == .string("watch") })
+    #expect(watch["url"] == .string("http://127.0.0.1:1/api/v2/imports/${steps.upload.job_id}/stream"), "\(r.stdout)")
+    #expect(!r.stdout.contains("%24%7B") && !r.stdout.contains("__apx_unresolved"), "\(r.stdout)")
+  }
+
   @Test func eventsModeStreamsStepResultsAsNDJSON() async throws {
     try await withDemoServer { server in
       let r = try await APXProcess.run(

@@ -28,6 +28,7 @@ public struct RecipeDryRun: Sendable {
       environment: { env[$0] }, inputs: inputs,
       run: .object([JSONMember("id", .string(runID)), JSONMember("recipe", .string(recipe.name))]))
     var out: [JSONValue] = []
+    let placeholders = RecipeDryRunPlaceholders()
     for step in recipe.steps {
       guard let target = targets[step.api], let endpoint = target.api.endpoint(named: step.endpoint) else { continue }
       // A loop shows its first call: loop.number 1, and the first item when the list is known already.
@@ -43,7 +44,7 @@ public struct RecipeDryRun: Sendable {
       let resolve: (TemplateReference) throws(APXError) -> JSONValue? = { ref throws(APXError) in
         if let value = try? known.resolve(ref) { return value }
         if ref.namespace == "env" || ref.namespace == "input" { return try known.resolve(ref) }
-        return .string(ref.description)  // known only when the recipe really runs
+        return .string(placeholders.token(for: ref.description))  // known only when the recipe really runs
       }
       var members: [JSONMember] = [JSONMember("step", .string(step.id)), JSONMember("call", .string(step.call))]
       // The request shown is the first page's; later pages depend on the answers.
@@ -122,7 +123,7 @@ public struct RecipeDryRun: Sendable {
       if auth != "none" { members.append(JSONMember("auth", .string(auth))) }
       out.append(.object(members))
     }
-    return out
+    return out.map(placeholders.restore)
   }
 
   /// A call's values rendered as far as they are known: the parameter
