@@ -91,8 +91,15 @@ public protocol RecipeObserver: AnyObject, Sendable {
   func callNote(_ step: RecipeStep, note: RecipeCallNote)
   /// One foreach item or `until` repetition finished.
   func itemFinished(_ step: RecipeStep, index: Int, result: JSONValue)
+  /// One foreach item failed (its call or its `if`).
+  func itemFailed(_ step: RecipeStep, index: Int, error: APXError)
   /// A step ended.
   func stepFinished(_ step: RecipeStep, record: RecipeStepRecord)
+}
+
+extension RecipeObserver {
+  /// Observers that only count finished items need not hear about failures.
+  public func itemFailed(_ step: RecipeStep, index: Int, error: APXError) {}
 }
 
 /// Options of one run.

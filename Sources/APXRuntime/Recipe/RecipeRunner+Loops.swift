@@ -89,6 +89,7 @@ extension RecipeRunner {
     /// Records an item that failed (its call or its `if`); without `continue_on_error` the loop stops starting items.
     func failed(_ index: Int, _ error: APXError) {
       failures.append(error)
+      observer?.itemFailed(step, index: index, error: error)
       if keep {
         results[index] = RecipeStepResult.failed(error.message)
       }

@@ -138,6 +138,52 @@ struct RecipeForeachRunTests {
     }
   }
 
+  /// On a terminal a foreach draws percent, rate, ETA, and counts retried calls and failed
+  /// items (it drew `19/60` only).
+  @Test func theProgressBarCountsRetriesAndFailedItems() async throws {
+    let recipe = try Self.load(
+      """
+      {
+        "name": "bar",
+        "inputs": { "items": { "type": "json", "required": true } },
+        "steps": [
+          { "id": "calls", "call": "loopdemo.flaky", "retry": 2, "continue_on_error": true,
+            "foreach": { "over": "${input.items}", "as": "it" }, "with": { "key": "${it.key}", "fail": "${it.fail}" } }
+        ]
+      }
+      """)
+    let items = JSONValue.array(
+      [("bar0", 0), ("bar1", 1), ("bar2", 50)].map {
+        .object([JSONMember("key", .string($0.0)), JSONMember("fail", .int($0.1))])
+      })
+    let drawn = Mutex<[String]>([])
+    let reporter = RecipeRunReporter(
+      status: { text in drawn.withLock { $0.append(text) } }, events: nil, terminal: true, colors: false,
+      mask: SecretMask(), stepIDs: ["calls"])
+    try await withDemo { server, session in
+      let result = try await Self.runner(recipe, server: server, session: session, journal: nil, observer: reporter)
+        .run(inputs: .object([JSONMember("items", items)]))
+      #expect(result.failure != nil, "bar2 fails every attempt")
+    }
+    let bars = drawn.withLock { $0 }.filter { $0.contains("… calls  [") }
+    let last = try #require(bars.last, "\(drawn.withLock { $0 })")
+    #expect(last.contains("3/3  100%"), "\(last)")
+    #expect(last.contains("2 retries"), "bar1 and bar2 each retried once: \(last)")
+    #expect(last.contains("1 failed"), "\(last)")
+    #expect(last.contains("/s"), "two 1 s Retry-After waits: a rate is shown: \(last)")
+  }
+
+  @Test func progressTextShowsPercentRateAndETA() {
+    let step = RecipeStep(id: "up", call: "a.b")
+    let p = RecipeStatusText.LoopProgress(done: 30, total: 120, elapsed: 10, retries: 1, failures: 0)
+    #expect(
+      RecipeStatusText.progress(step: step, p, width: 8)
+        == "\r\u{1B}[2K… up  [##......]  30/120  25%  3.0/s  ETA 30s  1 retry")
+    let stream = RecipeStatusText.LoopProgress(done: 67, total: nil, elapsed: 0.5)
+    #expect(RecipeStatusText.progress(step: step, stream) == "\r\u{1B}[2K… up  67 items")
+    #expect(RecipeStatusText.seconds(185) == "3m05s")
+  }
+
   @Test func anIfReadingTheItemSkipsItemsOneByOne() async throws {
     let recipe = try Self.load(
       """

@@ -26,6 +26,10 @@ public final class RecipeRunReporter: RecipeObserver, Sendable {
   private struct Drawing {
     var progressShown = false
     var lastDraw: UInt64 = 0
+    /// The step whose bar is drawn: when it began, its retries and failed items so far.
+    var loop = RecipeStatusText.LoopProgress(done: 0, total: nil)
+    var loopStep = ""
+    var loopStart: UInt64 = 0
   }
 
   /// Makes a reporter. `events` receives NDJSON lines (nil without `--events`);
@@ -52,13 +56,32 @@ public final class RecipeRunReporter: RecipeObserver, Sendable {
   public func stepProgress(_ step: RecipeStep, done: Int, total: Int?) {
     guard terminal else { return }
     drawing.withLock { d in
-      // Redraw at most every 50 ms: a fast loop must not flood the terminal.
       let now = DispatchTime.now().uptimeNanoseconds
+      Self.follow(step, in: &d, now: now)
+      d.loop.done = done
+      d.loop.total = total
+      d.loop.elapsed = Double(now - d.loopStart) / 1e9
+      // Redraw at most every 50 ms: a fast loop must not flood the terminal.
       guard now - d.lastDraw > 50_000_000 || done == total else { return }
       d.lastDraw = now
       d.progressShown = true
-      status(RecipeStatusText.progress(step: step, done: done, total: total))
+      status(RecipeStatusText.progress(step: step, d.loop))
     }
+  }
+
+  public func itemFailed(_ step: RecipeStep, index: Int, error: APXError) {
+    drawing.withLock { d in
+      Self.follow(step, in: &d, now: DispatchTime.now().uptimeNanoseconds)
+      d.loop.failures += 1
+    }
+  }
+
+  /// Starts counting afresh when the progress is another step's.
+  private static func follow(_ step: RecipeStep, in d: inout Drawing, now: UInt64) {
+    guard d.loopStep != step.id else { return }
+    d.loopStep = step.id
+    d.loopStart = now
+    d.loop = RecipeStatusText.LoopProgress(done: 0, total: nil)
   }
 
   public func streamItem(_ step: RecipeStep, item: JSONValue) {
@@ -67,6 +90,12 @@ public final class RecipeRunReporter: RecipeObserver, Sendable {
   }
 
   public func callNote(_ step: RecipeStep, note: RecipeCallNote) {
+    if case .retrying = note {
+      drawing.withLock { d in
+        Self.follow(step, in: &d, now: DispatchTime.now().uptimeNanoseconds)
+        d.loop.retries += 1
+      }
+    }
     if case .progress(let fraction, let done, let total) = note {
       // A job's own progress: its counts when it gives them, else percent.
       if let done {

@@ -51,19 +51,63 @@ public enum RecipeStatusText {
     return text
   }
 
-  /// `  upload  [#######.............]  35/100` for a terminal, overwritten in place.
-  public static func progress(step: RecipeStep, done: Int, total: Int?, width: Int = 24) -> String {
-    guard let total, total > 0 else { return "\r\u{1B}[2K… \(step.id)  \(done) item\(done == 1 ? "" : "s")" }
-    let filled = min(width, done * width / total)
-    return "\r\u{1B}[2K… \(step.id)  [" + String(repeating: "#", count: filled)
-      + String(repeating: ".", count: width - filled)
-      + "]  \(done)/\(total)"
+  /// What a progress bar shows of a step: items done of `total`, the seconds since it
+  /// began, and the calls retried and items failed so far.
+  public struct LoopProgress: Sendable, Equatable {
+    public var done: Int
+    public var total: Int?
+    public var elapsed: Double = 0
+    public var retries = 0
+    public var failures = 0
+
+    /// Makes the progress of a step.
+    public init(done: Int, total: Int?, elapsed: Double = 0, retries: Int = 0, failures: Int = 0) {
+      self.done = done
+      self.total = total
+      self.elapsed = elapsed
+      self.retries = retries
+      self.failures = failures
+    }
   }
 
-  /// A duration for people: `0.05s`, `12.3s`.
-  public static func seconds(_ d: Double) -> String {
-    if d < 10 { return String(format2(d)) + "s" }
-    return String(Int(d.rounded())) + "s"
+  /// `… upload  [########................]  35/100  35%  12.5/s  ETA 5s  2 retries  1 failed`
+  /// for a terminal, overwritten in place (rate and ETA once a second has passed; no bar, percent
+  /// or ETA without a total).
+  public static func progress(step: RecipeStep, _ p: LoopProgress, width: Int = 24) -> String {
+    var text = "\r\u{1B}[2K… \(step.id)  "
+    if let total = p.total, total > 0 {
+      let filled = max(0, min(width, p.done * width / total))
+      text += "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]  "
+      text += "\(p.done)/\(total)  \(min(100, p.done * 100 / total))%"
+    } else {
+      text += "\(p.done) item\(p.done == 1 ? "" : "s")"
+    }
+    if p.elapsed >= 1, p.done > 0 {
+      let rate = Double(p.done) / p.elapsed
+      text += "  " + (rate >= 10 ? "\(Int(rate.rounded()))" : format1(rate)) + "/s"
+      if let total = p.total, total > p.done {
+        text += "  ETA " + seconds(Double(total - p.done) / rate, wholeAbove: 0)
+      }
+    }
+    if p.retries > 0 { text += "  \(p.retries) retr\(p.retries == 1 ? "y" : "ies")" }
+    if p.failures > 0 { text += "  \(p.failures) failed" }
+    return text
+  }
+
+  /// `2.5`: one decimal.
+  private static func format1(_ d: Double) -> String {
+    let tenths = Int((d * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
+  }
+
+  /// A duration for people: `0.05s`, `12s`, `3m05s` (whole seconds from `wholeAbove` on).
+  public static func seconds(_ d: Double, wholeAbove: Double = 10) -> String {
+    guard d.isFinite, d >= 0 else { return "?" }
+    if d < wholeAbove { return String(format2(d)) + "s" }
+    let whole = Int(min(d, 359_999).rounded())
+    if whole < 60 { return "\(whole)s" }
+    let (m, sec) = (whole / 60, whole % 60)
+    return "\(m)m" + (sec < 10 ? "0" : "") + "\(sec)s"
   }
 
   private static func format2(_ d: Double) -> String {
