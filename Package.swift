@@ -5,6 +5,11 @@ import PackageDescription
 // apx -> APXRuntime -> (APXCore, APXProtobuf); APXDemoServer imports neither
 // APXCore nor APXProtobuf so that it behaves like an independent API.
 // scripts/check-imports.sh enforces this.
+// Members are visible only from modules a file imports itself (SE-0444): otherwise full
+// Foundation's String extensions leak in through dependencies that import it, and one such
+// call links all of Foundation and ICU's 34 MB of data into apx (issue 14).
+let ownImportsOnly: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
 let package = Package(
   name: "apx",
   platforms: [.macOS(.v15)],
@@ -20,8 +25,12 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    // No default traits: FullFoundation links all of Foundation (and ICU's 34 MB of data) for
+    // DateFormatter-based form coding the demo does not use; ConfigurationSupport is unused.
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    // NIOHTTPCompression's decompression limit in AsyncHTTPClient's configuration (HTTPSession).
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     // Tests only: a throwaway CA and certificates generated at test time for the gRPC TLS tests.
@@ -45,7 +54,8 @@ let package = Package(
       dependencies: [
         "APXCore",
         .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-      ]
+      ],
+      swiftSettings: ownImportsOnly
     ),
     // LibYAML's parser (vendored from Yams 6.2.2's copy, MIT; see its LICENSE) for YAML API
     // descriptions. Yams itself links all of Foundation and so ICU's 34 MB of data.
@@ -75,11 +85,13 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
         // SHA-256 of credentials in the token store's key (TokenOrigin).
         .product(name: "Crypto", package: "swift-crypto"),
         // token_command and protoc (Process/ChildProcessRunner.swift).
         .product(name: "Subprocess", package: "swift-subprocess"),
-      ]
+      ],
+      swiftSettings: ownImportsOnly
     ),
     // The embedded demo backend (REST, SSE, gRPC) with fault injection.
     .target(
@@ -94,7 +106,8 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
-      ]
+      ],
+      swiftSettings: ownImportsOnly
     ),
     // The executable: the only target that imports ArgumentParser, reads the
     // environment, writes to stdout, or maps errors to exit codes.
@@ -106,7 +119,8 @@ let package = Package(
         "APXImport",
         "APXDemoServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
+      ],
+      swiftSettings: ownImportsOnly
     ),
     // In-process benchmarks (scripts/bench/bench.py runs the release build).
     .executableTarget(

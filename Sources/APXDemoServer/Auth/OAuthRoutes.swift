@@ -1,6 +1,11 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `POST /oauth/token`: OAuth2 client credentials and refresh token grants (RFC 6749).
 struct OAuthRoutes: Sendable {
@@ -149,9 +154,34 @@ struct OAuthRoutes: Sendable {
     }
   }
 
+  /// `%XX` escapes decoded; nil when one is malformed or the bytes are not UTF-8 (as
+  /// Foundation's `removingPercentEncoding`, which FoundationEssentials lacks).
+  static func percentDecoded(_ text: some StringProtocol) -> String? {
+    var bytes: [UInt8] = []
+    var utf8 = text.utf8.makeIterator()
+    while let b = utf8.next() {
+      guard b == UInt8(ascii: "%") else {
+        bytes.append(b)
+        continue
+      }
+      guard let high = utf8.next().flatMap(hexValue), let low = utf8.next().flatMap(hexValue) else { return nil }
+      bytes.append(high << 4 | low)
+    }
+    return String(validating: bytes, as: UTF8.self)
+  }
+
+  private static func hexValue(_ b: UInt8) -> UInt8? {
+    switch b {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): b - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): b - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+
   private static func formDecode(_ text: Substring) -> String {
-    let spaced = text.replacingOccurrences(of: "+", with: " ")
-    return spaced.removingPercentEncoding ?? spaced
+    let spaced = text.replacing("+", with: " ")
+    return percentDecoded(spaced) ?? String(spaced)
   }
 
   /// Client id and secret from `Authorization: Basic base64(id:secret)`.

@@ -1,5 +1,10 @@
-import Foundation
 import Hummingbird
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The query of a `/api/v2/catalogue/...` request: the page size, how many books
 /// the catalogue holds, and the fault injection every paginated route takes.

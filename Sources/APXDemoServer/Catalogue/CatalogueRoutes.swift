@@ -1,6 +1,11 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `GET /api/v2/catalogue/{link,cursor,pages,browse}`: one catalogue of books,
 /// paged in each style clients must follow. Strict as real APIs are: a page
@@ -93,7 +98,21 @@ struct CatalogueRoutes: Sendable {
     return Int(decoded.dropFirst("offset:".count))
   }
 
+  /// Letters, marks and digits as they are, everything else as `%XX` of its UTF-8 bytes
+  /// (Foundation's `addingPercentEncoding(withAllowedCharacters: .alphanumerics)`).
   private static func encode(_ text: String) -> String {
-    text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+    var out = ""
+    for scalar in text.unicodeScalars {
+      switch scalar.properties.generalCategory {
+      case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+        .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+        out.unicodeScalars.append(scalar)
+      default:
+        for byte in String(scalar).utf8 {
+          out += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+        }
+      }
+    }
+    return out
   }
 }

@@ -1,7 +1,12 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Test-only `/_demo/ticks`: JSON or an event stream depending on a request field, as
 /// APIs with a `stream: true` option answer.

@@ -1,5 +1,11 @@
-import Foundation
 import GRPCCore
+import SwiftProtobuf
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The ClassNotes API: lessons in memory, a simulated processing pipeline, document uploads
 /// and document sync. Metadata concerns (auth, fault injection) live in interceptors.

@@ -1,6 +1,11 @@
-import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The demo backend's gRPC half: `classnotes.v1.ClassNotesAPI` plus server reflection (v1 and
 /// v1alpha), over HTTP/2 on a loopback port: plaintext, or TLS (optionally mutual) with `tls`.

@@ -1,6 +1,11 @@
-import Foundation
 import GRPCCore
 import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Fails calls on request, so clients' retry logic can be tested against a real server.
 ///
@@ -47,7 +52,7 @@ struct FaultInjectionInterceptor: ServerInterceptor {
     else {
       return try await next(request, context)
     }
-    guard let times = Int(timesText.trimmingCharacters(in: .whitespaces)), times >= 0 else {
+    guard let times = Int(timesText[...].trimmingSpaces()), times >= 0 else {
       return StreamingServerResponse(
         error: RPCError(
           code: .invalidArgument,

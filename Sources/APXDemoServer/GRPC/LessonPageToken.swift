@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The opaque `page_token` of ListLessons: the creation sequence number of the last lesson of
 /// the previous page, so deleting lessons between pages neither skips nor repeats any.

@@ -1,6 +1,11 @@
-import Foundation
 import GRPCCore
 import SwiftProtobuf
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The demo server's lessons, in memory, in creation order. One store per server.
 actor LessonStore {

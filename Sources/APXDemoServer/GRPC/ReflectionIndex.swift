@@ -1,5 +1,10 @@
-import Foundation
 import SwiftProtobuf
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Answers server-reflection lookups from a `FileDescriptorSet`: which services exist, which
 /// file declares a symbol, and a file with everything it imports.

@@ -1,5 +1,10 @@
-import Foundation
 import SwiftProtobuf
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Lessons every demo server starts with, so `ListLessons` shows data on a fresh server.
 enum SampleLessons {

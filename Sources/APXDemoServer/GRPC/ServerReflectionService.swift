@@ -1,6 +1,11 @@
-import Foundation
 import GRPCCore
 import SwiftProtobuf
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Answers one server-reflection question with the v1 message types (v1alpha shares their wire
 /// format, see `ServerReflectionV1AlphaService`).

@@ -123,6 +123,8 @@ struct GifCatalogue: Sendable {
   /// Items whose title, slug or tags contain `query`, ignoring case.
   func search(_ query: String) -> [Item] {
     let needle = query.lowercased()
+    // An empty query finds nothing (as it did when this was Foundation's `contains`).
+    guard !needle.isEmpty else { return [] }
     return items.filter { item in
       item.title.lowercased().contains(needle) || item.slug.contains(needle)
         || item.tags.contains { $0.lowercased().contains(needle) }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A JSON value as the JSON-RPC demo reads it: decoded by Foundation's strict
 /// `JSONDecoder` (no number text kept: the demo only needs values to compute with).

@@ -1,7 +1,12 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
 import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `POST /jsonrpc`: a strict JSON-RPC 2.0 server (https://www.jsonrpc.org/specification)
 /// over HTTP, as real implementations behave.
@@ -31,7 +36,7 @@ struct JSONRPCRoutes: Sendable {
   private func handle(_ request: Request) async -> Response {
     var request = request
     let type = request.headers[.contentType]?.lowercased() ?? ""
-    guard type.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) == "application/json" else {
+    guard type.split(separator: ";").first?.trimmingSpaces() == "application/json" else {
       return answer(
         Self.error(.null, -32600, "Invalid Request", data: .string("Content-Type must be application/json")),
         status: .unsupportedMediaType)

@@ -9,7 +9,9 @@ enum NameSuggestions {
       let lower = c.lowercased()
       let d = distance(target, Array(lower.utf8))
       let threshold = max(2, target.count / 3)
-      if d <= threshold || lower.hasSuffix("." + name.lowercased()) || lower.contains(name.lowercased()) {
+      if d <= threshold || lower.hasSuffix("." + name.lowercased())
+        || (!name.isEmpty && lower.contains(name.lowercased()))
+      {
         scored.append((d, c))
       }
     }

@@ -1,5 +1,10 @@
 import APXCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Applies an API's (or endpoint's) auth to a planned HTTP request, and
 /// registers every secret it uses with the mask. The **resolve** step of
@@ -110,8 +115,8 @@ public struct AuthApplier: Sendable {
             "the API key goes in the path segment {\(name)}, but this endpoint's path has no such segment",
             hint: "add {\(name)} to the endpoint's path in \(api.sourceFile)", file: api.sourceFile)
         }
-        plan.url = plan.url.replacingOccurrences(
-          of: placeholder, with: PercentEncoding.encode(key, allowed: .pathSegment))
+        plan.url = plan.url.replacing(
+          placeholder, with: PercentEncoding.encode(key, allowed: .pathSegment))
       }
     case .oauth2ClientCredentials, .tokenCommand:
       guard let tokens else {

@@ -8,7 +8,7 @@ enum AuthSettingHints {
   static func environmentVariables(in template: String) -> [String] {
     var names: [String] = []
     var rest = Substring(template)
-    while let start = rest.range(of: "${env:") {
+    while let start = rest.firstRange(of: "${env:") {
       rest = rest[start.upperBound...]
       let end = rest.firstIndex { $0 == "}" || $0 == ":" } ?? rest.endIndex
       let name = String(rest[..<end])

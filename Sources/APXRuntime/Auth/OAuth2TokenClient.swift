@@ -1,7 +1,13 @@
 import APXCore
 import AsyncHTTPClient
-import Foundation
 import NIOCore
+import NIOHTTP1
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Requests OAuth2 tokens (RFC 6749 §4.4 client credentials, §6 refresh)
 /// with a form POST to the token URL. Every error names the API and what to
@@ -179,7 +185,7 @@ struct OAuth2TokenClient: Sendable {
   /// colon and base64-encoded. `Settings.make` registers the result with the mask.
   static func basicCredentials(_ settings: Settings) -> String {
     func formEncoded(_ text: String) -> String {
-      PercentEncoding.encode(text, allowed: .queryComponent).replacingOccurrences(of: "%20", with: "+")
+      PercentEncoding.encode(text, allowed: .queryComponent).replacing("%20", with: "+")
     }
     return Data((formEncoded(settings.clientID) + ":" + formEncoded(settings.clientSecret)).utf8).base64EncodedString()
   }

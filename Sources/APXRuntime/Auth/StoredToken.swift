@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A token apx obtained for one API and environment, as kept in the token
 /// store (a JSON file, mode 0600). Never printed: `apx auth status` shows

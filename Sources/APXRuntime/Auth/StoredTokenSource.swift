@@ -1,6 +1,11 @@
 import APXCore
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The token source of `apx call --dry-run` and `--curl`: the stored token when
 /// it is still usable, and never a fetch (no token request, no token command),

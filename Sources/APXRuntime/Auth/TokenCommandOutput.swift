@@ -1,5 +1,10 @@
 import APXCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What a token command printed: the token, and its expiry when the command
 /// reported one. Plain text is the token itself (`gcloud auth print-access-token`);
@@ -21,7 +26,7 @@ struct TokenCommandOutput: Sendable, Equatable {
 
   /// Parses the command's stdout; nil when it holds no token.
   static func parse(_ text: String, now: Double) -> TokenCommandOutput? {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = text.trimmingWhitespaceAndNewlines()
     if trimmed.hasPrefix("{"), let json = try? JSONParser.parse(Array(trimmed.utf8)) {
       guard let token = tokenKeys.lazy.compactMap({ json[$0]?.stringValue }).first(where: { !$0.isEmpty }) else {
         return nil
@@ -29,7 +34,7 @@ struct TokenCommandOutput: Sendable, Equatable {
       return TokenCommandOutput(token: token, expiresAt: expiry(json, now: now))
     }
     // Some tools print notices before the token: the token is the last line.
-    guard let line = trimmed.split(whereSeparator: \.isNewline).last.map({ $0.trimmingCharacters(in: .whitespaces) }),
+    guard let line = trimmed.split(whereSeparator: \.isNewline).last.map({ $0.trimmingWhitespace() }),
       !line.isEmpty, !line.contains(" ")
     else { return nil }
     return TokenCommandOutput(token: line, expiresAt: nil)
@@ -48,17 +53,15 @@ struct TokenCommandOutput: Sendable, Equatable {
   }
 
   private static func number(_ value: JSONValue) -> Double? {
-    let n = value.doubleValue ?? value.stringValue.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+    let n = value.doubleValue ?? value.stringValue.flatMap { Double($0.trimmingWhitespace()) }
     return n.flatMap { $0.isFinite ? $0 : nil }
   }
 
   /// `2026-11-21T10:00:00Z`, with or without fractional seconds, or with a space instead of `T`.
   static func isoDate(_ text: String) -> Double? {
-    let normalized = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "T")
-    let plain = ISO8601DateFormatter()
-    if let date = plain.date(from: normalized) { return date.timeIntervalSince1970 }
-    let fractional = ISO8601DateFormatter()
-    fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return fractional.date(from: normalized)?.timeIntervalSince1970
+    let normalized = text.trimmingWhitespace().replacingEach(" ", with: "T")
+    if let date = try? Date.ISO8601FormatStyle().parse(normalized) { return date.timeIntervalSince1970 }
+    let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    return (try? fractional.parse(normalized))?.timeIntervalSince1970
   }
 }

@@ -58,9 +58,9 @@ struct TokenCommandRunner: Sendable {
 
     let output = String(decoding: stdout.prefix(Self.outputLimit), as: UTF8.self)
     // Whatever the command printed on stdout is probably a token: never show it.
-    for line in output.split(whereSeparator: \.isNewline) { mask.add(line.trimmingCharacters(in: .whitespaces)) }
+    for line in output.split(whereSeparator: \.isNewline) { mask.add(line.trimmingWhitespace()) }
     let errorText = mask.mask(String(decoding: stderr.prefix(4096), as: UTF8.self))
-      .trimmingCharacters(in: .whitespacesAndNewlines)
+      .trimmingWhitespaceAndNewlines()
     guard finished.ending == .exited(0) else {
       let how =
         switch finished.ending {

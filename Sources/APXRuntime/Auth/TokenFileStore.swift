@@ -1,5 +1,10 @@
 import APXCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -111,9 +116,8 @@ public struct TokenFileStore: Sendable {
 
   /// Creates the folder with mode 0700 (tokens are nobody else's business).
   func ensureDirectory() throws(APXError) {
-    var isDir: ObjCBool = false
-    if FileManager.default.fileExists(atPath: directory, isDirectory: &isDir) {
-      if !isDir.boolValue {
+    if let isDirectory = FileKind.isDirectory(directory) {
+      if !isDirectory {
         throw APXError(.auth, "\(directory) is a file, not a folder", hint: "remove it or set APX_STATE_DIR")
       }
       return

@@ -1,5 +1,10 @@
 import APXCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Gets, stores, reuses and refreshes tokens for OAuth2 client credentials
 /// and `token_command` auth: the `TokenSource` of a run.
@@ -226,7 +231,7 @@ struct Flow: Sendable {
       return StoredToken(
         api: apiName, environment: environmentName, type: "token_command", accessToken: output.token,
         obtainedAt: now, expiresAt: output.expiresAt ?? lifetime.map { now + $0 },
-        subject: command.first.map { ($0 as NSString).lastPathComponent }, origin: origin)
+        subject: command.first.map { PathText.lastComponent($0) }, origin: origin)
     }
   }
 }

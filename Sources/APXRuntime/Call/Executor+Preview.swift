@@ -1,6 +1,11 @@
 import APXCore
 import APXProtobuf
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension Executor {
   /// What `call(_:sink:)` (or, for several requests, `call(batch:sink:)`) would send, built by

@@ -1,7 +1,12 @@
 import APXCore
-import Foundation
 import NIOCore
 import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Runs calls of every kind through one pipeline.
 ///
@@ -116,7 +121,7 @@ public struct Executor: Sendable {
     guard var error = error as? APXError, let hint = error.hint else { return error }
     let unresolved = "the host in " + NetworkErrorMapper.inTheBaseURL
     if hint.contains(unresolved) {
-      error.hint = hint.replacingOccurrences(of: unresolved, with: "the host in the URL")
+      error.hint = hint.replacing(unresolved, with: "the host in the URL")
       return error
     }
     guard hint.contains(NetworkErrorMapper.pointElsewhere) else { return error }
@@ -130,7 +135,7 @@ public struct Executor: Sendable {
       default: "grpcs://"
       }
     // What the retry layer added (why it did not retry) stays.
-    let addition = error.hint?.range(of: "; not retried").map { String(error.hint![$0.lowerBound...]) } ?? ""
+    let addition = error.hint?.firstRange(of: "; not retried").map { String(error.hint![$0.lowerBound...]) } ?? ""
     error.hint =
       "nothing accepted the connection at \(origin): is the server running? Check the host and port in the URL, "
       + "and its scheme (\(other) if the server speaks \(other.hasSuffix("s://") ? "TLS" : "plaintext"))" + addition

@@ -1,8 +1,13 @@
 import APXCore
-import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2
 import NIOSSL
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The HTTP/2 transport type every apx gRPC call runs over.
 typealias GRPCTransport = HTTP2ClientTransport.Posix

@@ -1,6 +1,11 @@
 import APXCore
-import Foundation
 import GRPCCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Request metadata of a gRPC call: the API's and endpoint's registry
 /// headers (with `${env:NAME}` resolved), then `-H` (a `Name:` with no value
@@ -82,7 +87,7 @@ enum GRPCMetadata {
   }
 
   private static func padded(_ s: String) -> String {
-    var t = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    var t = s.replacingEach("-", with: "+").replacingEach("_", with: "/")
     while t.count % 4 != 0 { t += "=" }
     return t
   }

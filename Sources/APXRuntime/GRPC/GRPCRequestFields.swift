@@ -1,6 +1,11 @@
 import APXCore
 import APXProtobuf
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Builds the JSON of a gRPC request message from `-d` and `name=value`
 /// pairs: declared params are coerced to their declared type and sent under

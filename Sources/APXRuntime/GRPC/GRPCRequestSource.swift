@@ -1,5 +1,11 @@
 import APXCore
-import Foundation
+import Dispatch
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Where the request messages of a call come from. Unary and
 /// server-streaming calls send one message (`-d` or `{}`); client and
@@ -15,7 +21,7 @@ enum GRPCRequestSource {
     case nil: return nil
     case .json(let b): bytes = b
     case .file(let path): bytes = try FileBytes.read(path)
-    case .stdin: bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+    case .stdin: bytes = StandardInput.readAll()
     }
     let value: JSONValue
     do {
@@ -66,11 +72,11 @@ enum GRPCRequestSource {
     return out
   }
 
-  /// NDJSON from stdin, read on a thread of its own so waiting for the next
+  /// NDJSON from stdin, read on a Dispatch thread so waiting for the next
   /// line never blocks Swift's cooperative pool.
   private static func stdinLines() -> AsyncThrowingStream<JSONValue, any Error> {
     let (stream, continuation) = AsyncThrowingStream<JSONValue, any Error>.makeStream()
-    let thread = Thread {
+    DispatchQueue.global().async {
       var splitter = JSONDocumentSplitter(origin: "stdin")
       do {
         while let line = readLine(strippingNewline: true) {
@@ -82,7 +88,6 @@ enum GRPCRequestSource {
         continuation.finish(throwing: error)
       }
     }
-    thread.start()
     return stream
   }
 }

@@ -1,6 +1,11 @@
 import APXCore
 import APXProtobuf
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Reads the `grpc-status-details-bin` trailer: a serialized
 /// `google.rpc.Status` whose `details` are `Any` messages (error info,

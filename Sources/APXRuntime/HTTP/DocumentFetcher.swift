@@ -1,5 +1,7 @@
 import APXCore
+import AsyncHTTPClient
 import NIOCore
+import NIOHTTP1
 
 /// Downloads a public document (an API description for `apx import`): GET,
 /// no credentials, at most `maxBytes`, following up to five redirects (safe:
@@ -56,7 +58,7 @@ public enum DocumentFetcher {
 enum SimpleURL {
   /// `https://host:port` of an absolute URL.
   static func origin(_ url: String) -> String? {
-    guard let schemeEnd = url.range(of: "://") else { return nil }
+    guard let schemeEnd = url.firstRange(of: "://") else { return nil }
     let host = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
     return host.isEmpty ? nil : String(url[..<schemeEnd.upperBound]) + host
   }

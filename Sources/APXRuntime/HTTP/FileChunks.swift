@@ -3,6 +3,10 @@ import NIOCore
 
 #if canImport(Glibc)
   import Glibc
+  // With MemberImportVisibility, a whole-module build places `struct stat`'s fields in the
+  // CoreFoundation clang module (its headers include <sys/stat.h> first). Importing the
+  // module links nothing: no CoreFoundation symbol is used.
+  import CoreFoundation
 #elseif canImport(Musl)
   import Musl
 #elseif canImport(Darwin)

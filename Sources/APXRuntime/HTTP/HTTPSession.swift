@@ -1,10 +1,16 @@
 import APXCore
 import AsyncHTTPClient
-import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Transport settings shared by every request of one run.
 public struct HTTPSessionOptions: Sendable {

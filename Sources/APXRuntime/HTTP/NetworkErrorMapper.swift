@@ -139,7 +139,7 @@ enum NetworkErrorMapper {
 
   /// `scheme://host:port` of a URL, for messages (never the path or query, which may hold keys).
   static func origin(_ url: String) -> String {
-    guard let schemeEnd = url.range(of: "://") else { return url }
+    guard let schemeEnd = url.firstRange(of: "://") else { return url }
     let rest = url[schemeEnd.upperBound...]
     let hostEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
     return String(url[..<schemeEnd.upperBound]) + String(rest[..<hostEnd])

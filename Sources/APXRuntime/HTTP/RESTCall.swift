@@ -1,8 +1,13 @@
 import APXCore
 import AsyncHTTPClient
-import Foundation
 import NIOCore
 import NIOHTTP1
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// One REST attempt, ready to send: the request with templates resolved and
 /// credentials applied, and the mask that hides its secrets.
@@ -261,7 +266,7 @@ public struct RESTCall: Transport {
   static func statusError(status: Int, body: [UInt8], plan: HTTPRequestPlan, expected: [Int]?, mask: SecretMask)
     -> APXError
   {
-    let text = mask.mask(String(decoding: body, as: UTF8.self)).trimmingCharacters(in: .whitespacesAndNewlines)
+    let text = mask.mask(String(decoding: body, as: UTF8.self)).trimmingWhitespaceAndNewlines()
     let reason = HTTPResponseStatus(statusCode: status).reasonPhrase
     let what = "\(plan.method) \(mask.mask(Self.pathAndQuery(plan.url))) answered \(status) \(reason)"
     let exit: ExitStatus =
@@ -281,7 +286,7 @@ public struct RESTCall: Transport {
   }
 
   static func pathAndQuery(_ url: String) -> String {
-    guard let r = url.range(of: "://") else { return url }
+    guard let r = url.firstRange(of: "://") else { return url }
     let rest = url[r.upperBound...]
     return rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? "/"
   }

@@ -1,6 +1,11 @@
 import APXCore
-import Foundation
 import NIOSSL
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The CA certificates apx trusts. By default the system's store; when `SSL_CERT_FILE` or
 /// `SSL_CERT_DIR` is set (as corporate networks do for their own CA), the certificates they
@@ -51,7 +56,7 @@ public struct TrustStore: Sendable, Hashable {
       var seen = Set<String>()
       for name in names.sorted() {
         let path = directory + "/" + name
-        guard seen.insert((path as NSString).resolvingSymlinksInPath).inserted,
+        guard seen.insert(PathText.resolvingSymlinks(path)).inserted,
           let certificates = Self.certificates(in: path)
         else { continue }
         files.append((path, certificates))
@@ -67,8 +72,7 @@ public struct TrustStore: Sendable, Hashable {
 
   /// The PEM certificates of a regular file (after links), nil when it holds none.
   static func certificates(in path: String) -> [NIOSSLCertificate]? {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+    guard FileKind.isDirectory(path) == false,
       let certificates = try? NIOSSLCertificate.fromPEMFile(path), !certificates.isEmpty
     else { return nil }
     return certificates

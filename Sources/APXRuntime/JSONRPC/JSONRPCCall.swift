@@ -1,6 +1,7 @@
 import APXCore
 import AsyncHTTPClient
 import NIOCore
+import NIOHTTP1
 
 /// The JSON-RPC 2.0 transport: one call, or a batch of calls in one request,
 /// over HTTP (POST by default). The parameters are built like a REST body

@@ -1,5 +1,10 @@
 import APXCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Follows an endpoint's pages (its registry `pagination`: REST, or a unary gRPC
 /// method's page tokens) and hands on every

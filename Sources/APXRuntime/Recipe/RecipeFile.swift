@@ -1,5 +1,10 @@
 import APXCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A recipe file loaded and checked against the registry: the parse stage of
 /// a run (and all of `apx validate RECIPE`).
@@ -14,7 +19,7 @@ public struct RecipeFile: Sendable {
   public var document: JSONDocument
 
   /// The folder of the recipe file (relative file paths in it are also looked up there).
-  public var directory: String { (absolutePath as NSString).deletingLastPathComponent }
+  public var directory: String { PathText.deletingLastComponent(absolutePath) }
 
   /// Loads `path`, loads the APIs its steps call, and validates it completely.
   /// - Throws: `APXErrors` (exit 3) with every problem, before anything is sent.
@@ -39,7 +44,7 @@ public struct RecipeFile: Sendable {
     if !errors.isEmpty { throw APXErrors(errors) }
     let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     return RecipeFile(
-      recipe: recipe, registry: registry, absolutePath: (absolute as NSString).standardizingPath,
+      recipe: recipe, registry: registry, absolutePath: PathText.resolvingSymlinks(absolute),
       document: reader.document)
   }
 

@@ -1,6 +1,11 @@
 import APXCore
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -78,18 +83,17 @@ public final class RecipeJournal: Sendable {
 
   /// A new run id: UTC time plus random letters, sortable by start time.
   public static func newRunID(now: Date = Date()) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "yyyyMMdd'T'HHmmss"
+    // yyyyMMdd'T'HHmmss in UTC.
+    let formatter = Date.ISO8601FormatStyle(dateSeparator: .omitted, timeSeparator: .omitted, timeZone: .gmt)
+      .year().month().day().time(includingFractionalSeconds: false)
     let letters = Array("abcdefghijkmnpqrstuvwxyz23456789")
     let suffix = String((0..<6).map { _ in letters[Int.random(in: 0..<letters.count)] })
-    return formatter.string(from: now) + "-" + suffix
+    return formatter.format(now) + "-" + suffix
   }
 
   /// The ISO 8601 text of `date`, for journal lines.
   public static func timestamp(_ date: Date = Date()) -> String {
-    ISO8601DateFormatter().string(from: date)
+    date.formatted(.iso8601)
   }
 }
 
@@ -118,7 +122,7 @@ public struct RecipeJournalRecord: Sendable {
   public static func read(path: String) throws(APXError) -> RecipeJournalRecord {
     let bytes = try FileBytes.read(path)
     var record = RecipeJournalRecord(
-      runID: ((path as NSString).lastPathComponent as NSString).deletingPathExtension, recipePath: "", inputs: [],
+      runID: PathText.deletingExtension(PathText.lastComponent(path)), recipePath: "", inputs: [],
       secretInputs: [], finished: [:], partialEvents: [:], completed: false, lastState: nil)
     var sawStart = false
     for line in bytes.split(separator: UInt8(ascii: "\n")) {

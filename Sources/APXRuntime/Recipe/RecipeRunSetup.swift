@@ -1,5 +1,10 @@
 import APXCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Everything a run needs before its first call: the run to resume (found by
 /// id or as the latest unfinished run of the recipe), the inputs (given ones,

@@ -1,6 +1,11 @@
 import APXCore
-import Foundation
 import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension RecipeRunner {
   /// One check's outcome for one call.

@@ -1,5 +1,10 @@
 import APXCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension RecipeRunner {
   /// Sums per-item check outcomes into one result per check.

@@ -1,5 +1,11 @@
 import APXCore
-import Foundation
+import Dispatch
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The run stage of the recipe pipeline, which is split as Hurl splits it:
 ///

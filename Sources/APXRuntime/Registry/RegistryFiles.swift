@@ -1,5 +1,10 @@
 import APXCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Finds and loads registry files from the registry folders, in order. An
 /// entry may also name one `<api>.json` file (`--registry ./my-api.json`).
@@ -83,8 +88,7 @@ public struct RegistryFiles: Sendable {
   /// The API a registry entry names when it is a `.json` file rather than a folder.
   static func apiName(ofFile entry: String) -> String? {
     guard entry.hasSuffix(".json") else { return nil }
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: entry, isDirectory: &isDirectory), !isDirectory.boolValue else {
+    guard FileKind.isDirectory(entry) == false else {
       return nil
     }
     let name = entry.split(separator: "/").last.map(String.init) ?? entry
@@ -102,10 +106,9 @@ public enum FileBytes {
   /// The file's bytes, or a usage error saying why it cannot be read.
   public static func read(_ path: String) throws(APXError) -> [UInt8] {
     guard let data = FileManager.default.contents(atPath: path) else {
-      var isDir: ObjCBool = false
-      if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
+      if let isDirectory = FileKind.isDirectory(path) {
         throw APXError(
-          .usage, "cannot read \(path)", hint: isDir.boolValue ? "it is a folder, not a file" : "check its permissions")
+          .usage, "cannot read \(path)", hint: isDirectory ? "it is a folder, not a file" : "check its permissions")
       }
       throw APXError(.usage, "\(path) does not exist", hint: "check the path")
     }

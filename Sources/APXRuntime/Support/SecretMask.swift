@@ -1,5 +1,10 @@
 import APXCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Masks secrets before anything is shown: header values of sensitive
 /// headers and every known secret value wherever it appears in text.
@@ -43,8 +48,8 @@ public struct SecretMask: Sendable {
       }
     }
     return [
-      secret, percent, Self.lowercasingHex(percent), percent.replacingOccurrences(of: "%20", with: "+"),
-      json, json.replacingOccurrences(of: "/", with: "\\/"),
+      secret, percent, Self.lowercasingHex(percent), percent.replacing("%20", with: "+"),
+      json, json.replacingEach("/", with: "\\/"),
     ].filter { $0.count >= 3 }
   }
 
@@ -72,8 +77,8 @@ public struct SecretMask: Sendable {
   /// `text` with every known secret, in any of its encodings, replaced by `***`.
   public func mask(_ text: String) -> String {
     var out = text
-    for form in forms where out.contains(form) {
-      out = out.replacingOccurrences(of: form, with: "***")
+    for form in forms {
+      out = out.replacingUTF8(form, with: "***")
     }
     return out
   }

@@ -1,7 +1,12 @@
 import APXCore
 import APXRuntime
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `apx auth login|status|token|logout API`: the token store, by hand.
 /// Tokens are fetched and refreshed automatically by `apx call`; these
@@ -144,7 +149,7 @@ struct AuthTarget {
       let resolved = try BaseURLResolver.resolve(
         api: api, environment: global.environment, override: global.baseURL, demo: demo,
         processEnvironment: context.environment,
-          configured: context.configuredEnvironment(for: api.name))
+        configured: context.configuredEnvironment(for: api.name))
       guard let store = TokenFileStore.standard(environment: context.environment) else {
         throw APXError(
           .auth, "there is no folder to keep tokens in: HOME is not set",

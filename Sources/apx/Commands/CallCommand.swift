@@ -1,7 +1,12 @@
 import APXCore
 import APXRuntime
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `apx call API.ENDPOINT [ITEM ...]` or `apx call [METHOD] URL [ITEM ...]`
 struct CallCommand: AsyncParsableCommand {

@@ -1,6 +1,11 @@
 import APXCore
 import APXRuntime
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension CallInvocation {
   /// Several registry JSON-RPC calls of one API joined with `+`, sent as one batch request.

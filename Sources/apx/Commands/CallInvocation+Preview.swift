@@ -1,6 +1,11 @@
 import APXCore
 import APXRuntime
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `apx call --dry-run` and `--curl`: the request resolved as a real call resolves
 /// it, shown instead of sent.

@@ -1,6 +1,11 @@
 import APXCore
 import APXRuntime
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// One `apx call`, as plain data: filled by ArgumentParser (`CallCommand`) or
 /// by the fast path (`FastCallArguments`), then run the same way.
@@ -251,8 +256,8 @@ struct CallInvocation: Equatable {
 
   /// The token piped in for `--token-stdin` (whitespace trimmed).
   static func readTokenFromStdin() throws -> String {
-    let data = FileHandle.standardInput.readDataToEndOfFile()
-    let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let data = StandardInput.readAll()
+    let token = String(decoding: data, as: UTF8.self).trimmingWhitespaceAndNewlines()
     guard !token.isEmpty else {
       throw APXError(
         .usage, "--token-stdin: stdin was empty",

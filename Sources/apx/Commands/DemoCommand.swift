@@ -1,7 +1,12 @@
 import APXCore
 import APXDemoServer
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `apx demo [--port N] [--grpc-tls-cert FILE --grpc-tls-key FILE [--grpc-client-ca FILE]]`: the
 /// embedded demo backend in the foreground, gRPC optionally over TLS or mutual TLS.

@@ -1,7 +1,12 @@
 import APXCore
 import APXRuntime
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `apx describe API.ENDPOINT`: parameters, types, an example command.
 struct DescribeCommand: AsyncParsableCommand {
@@ -47,7 +52,7 @@ enum GRPCDescription {
       let resolved = try BaseURLResolver.resolve(
         api: api, environment: global.environment, override: global.baseURL, demo: demo,
         processEnvironment: context.environment,
-          configured: context.configuredEnvironment(for: api.name))
+        configured: context.configuredEnvironment(for: api.name))
       return try await GRPCSession.with(global.grpcSettings(context.environment)) { grpc in
         try await GRPCInspector.describe(
           api: api, endpoint: endpoint, baseURL: resolved.baseURL, environment: context.environment, session: grpc,
@@ -62,7 +67,7 @@ enum GRPCDescription {
         JSONMember("response_type", .string(summary.responseType)),
       ], at: min(at, members.count))
     let template = JSONPrinter(style: .compact).string(summary.requestTemplate)
-    let quoted = "'" + template.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    let quoted = "'" + template.replacingEach("'", with: "'\\''") + "'"
     let streaming = summary.shape == "client_streaming" || summary.shape == "bidi_streaming"
     members.removeAll { $0.key == "example" }
     members.append(JSONMember("request_template", summary.requestTemplate))
@@ -131,7 +136,7 @@ enum EndpointDescription {
     m.append(JSONMember("example", .string(CallExample.line(api: api, endpoint: e))))
     if let x = e.bodyExample {
       // The body template as a ready-to-edit `-d` argument.
-      let quoted = "'" + x.compactJSON.replacingOccurrences(of: "'", with: "'\\''") + "'"
+      let quoted = "'" + x.compactJSON.replacingEach("'", with: "'\\''") + "'"
       m.append(JSONMember("example_json", .string("apx call \(api.name).\(e.name) -d \(quoted)")))
     }
     return .object(m)

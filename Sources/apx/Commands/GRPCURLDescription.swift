@@ -1,6 +1,11 @@
 import APXCore
 import APXRuntime
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `apx describe grpc://HOST:PORT/package.Service[/Method]`: a method's call shape, message
 /// fields and request template, or every method of a service, from server reflection.
@@ -45,7 +50,7 @@ enum GRPCURLDescription {
   /// One method: shape, types, fields, template and an example command.
   static func summary(_ m: GRPCMethodSummary, url: AdHocURL) -> JSONValue {
     let template = JSONPrinter(style: .compact).string(m.requestTemplate)
-    let quoted = "'" + template.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    let quoted = "'" + template.replacingEach("'", with: "'\\''") + "'"
     let target = "\(url.origin)/\(m.service)/\(m.method)"
     let streaming = m.shape == "client_streaming" || m.shape == "bidi_streaming"
     return .object([

@@ -2,7 +2,12 @@ import APXCore
 import APXImport
 import APXRuntime
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `apx import openapi|grpc ...`: write a registry file from what an API publishes.
 struct ImportCommand: AsyncParsableCommand {
@@ -45,14 +50,14 @@ struct ImportOutputOptions: ParsableArguments {
         .internalFailure, "the imported registry does not load (a bug in apx import): \(error.description)",
         hint: "please report it with the description you imported")
     }
-    var isDir: ObjCBool = false
-    if !FileManager.default.fileExists(atPath: out, isDirectory: &isDir) {
+    let outIsDirectory = FileKind.isDirectory(out)
+    if outIsDirectory == nil {
       do {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
       } catch {
-        throw APXError(.usage, "cannot create the folder \(out): \(error.localizedDescription)")
+        throw APXError(.usage, "cannot create the folder \(out): \(FileErrorText.describe(error))")
       }
-    } else if !isDir.boolValue {
+    } else if outIsDirectory == false {
       throw APXError(.usage, "\(out) is a file, not a folder", hint: "pass a folder to --out")
     }
     let data = Data(text.utf8)
@@ -72,7 +77,7 @@ struct ImportOutputOptions: ParsableArguments {
       do {
         try data.write(to: URL(fileURLWithPath: file), options: .atomic)
       } catch {
-        throw APXError(.usage, "cannot write \(file): \(error.localizedDescription)")
+        throw APXError(.usage, "cannot write \(file): \(FileErrorText.describe(error))")
       }
     }
     Self.summarize(report, file: file, source: source, state: state, context: context)

@@ -1,7 +1,12 @@
 import APXCore
 import APXRuntime
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `apx run RECIPE.json [name=value ...]`: parses the command line and hands
 /// the recipe to the runtime's pipeline (parse: `RecipeFile`, `RecipeRunSetup`;

@@ -1,7 +1,12 @@
 import APXCore
 import APXRuntime
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `apx validate [PATH ...]`: checks registry (and recipe) files without sending anything.
 struct ValidateCommand: AsyncParsableCommand {
@@ -24,11 +29,10 @@ struct ValidateCommand: AsyncParsableCommand {
       files = RegistryFiles(directories: context.registryDirectories(global.registry)).list().map(\.path)
     } else {
       for p in paths {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: p, isDirectory: &isDir) else {
+        guard let isDirectory = FileKind.isDirectory(p) else {
           throw APXError(.usage, "\(p) does not exist", hint: "pass registry files or folders")
         }
-        if isDir.boolValue {
+        if isDirectory {
           let names = (try? FileManager.default.contentsOfDirectory(atPath: p)) ?? []
           files += names.sorted().filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") }.map { p + "/" + $0 }
         } else {
@@ -98,7 +102,7 @@ enum DefinitionFile {
       return try RecipeFile.summary(path: path, registryDirectories: Context.shared.registryDirectories(registry))
     }
     let api = try RegistryFiles.load(path: path)
-    let base = (path as NSString).lastPathComponent
+    let base = PathText.lastComponent(path)
     if base != api.name + ".json" {
       throw APXError(
         .invalidDefinition, "the file defines the API \"\(api.name)\" but is named \(base)",

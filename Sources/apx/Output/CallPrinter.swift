@@ -1,6 +1,11 @@
 import APXCore
 import APXRuntime
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Formats a call's events for the terminal or a pipe: the body or stream
 /// items on stdout, verbose request/response lines and notes on stderr.
@@ -92,7 +97,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     case .responseHead(_, _, let headers):
       contentType = headers.first { $0.name.lowercased() == "content-type" }?.value.lowercased() ?? ""
       undecodedEncoding = headers.first { $0.name.lowercased() == "content-encoding" }
-        .map { $0.value.trimmingCharacters(in: .whitespaces).lowercased() }
+        .map { $0.value.trimmingWhitespace().lowercased() }
         .flatMap { ["", "identity", "gzip", "deflate"].contains($0) ? nil : $0 }
       mode = .undecided
       singleAnswer = false

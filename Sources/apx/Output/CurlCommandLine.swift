@@ -98,6 +98,6 @@ enum CurlCommandLine {
 
   /// A `-F` file name or path in double quotes, `"` and `\` escaped (curl's own syntax).
   private static func quoted(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    "\"" + text.replacingEach("\\", with: "\\\\").replacingEach("\"", with: "\\\"") + "\""
   }
 }

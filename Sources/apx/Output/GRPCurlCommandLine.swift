@@ -1,6 +1,11 @@
 import APXCore
 import APXRuntime
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `apx call --curl` for gRPC: the `grpcurl` command line that makes the call
 /// apx would make, quoted for a POSIX shell. The schema comes from where apx
@@ -66,7 +71,7 @@ enum GRPCurlCommandLine {
       var paths = imports
       if paths.isEmpty {
         for file in files {
-          let folder = (file as NSString).deletingLastPathComponent
+          let folder = PathText.deletingLastComponent(file)
           if !paths.contains(folder) { paths.append(folder) }
         }
       }

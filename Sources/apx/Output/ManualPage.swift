@@ -1,5 +1,11 @@
+import APXCore
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Renders apx's help as a man page (roff, `man 7 man` macros): one section per command, its
 /// help text kept as written (preformatted), so the page never disagrees with `--help`.
@@ -60,6 +66,6 @@ enum ManualPage {
 
   /// Text inside a roff line: backslash and `-` (a hyphen roff may render as a dash).
   static func escape(_ text: String) -> String {
-    text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "-", with: "\\-")
+    text.replacingEach("\\", with: "\\\\").replacingEach("-", with: "\\-")
   }
 }

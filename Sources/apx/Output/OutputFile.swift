@@ -1,4 +1,5 @@
 import APXCore
+import APXRuntime
 
 #if canImport(Glibc)
   import Glibc
@@ -24,8 +25,7 @@ final class OutputFile: @unchecked Sendable {
     guard !path.isEmpty, path != "-" else {
       throw APXError(.usage, "-O needs a file name", hint: "leave -O out to print on stdout")
     }
-    var isDirectory = stat()
-    if stat(path, &isDirectory) == 0, (isDirectory.st_mode & S_IFMT) == S_IFDIR {
+    if FileKind.isDirectory(path) == true {
       throw APXError(.usage, "-O \(path) is a folder", hint: "name a file, e.g. -O \(path)/body.json")
     }
     let slash = path.lastIndex(of: "/")

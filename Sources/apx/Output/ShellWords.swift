@@ -1,3 +1,5 @@
+import APXCore
+
 /// Quoting for command lines apx prints for a POSIX shell (`--curl`).
 enum ShellWords {
   /// `word` as one shell word: bare when it holds only characters no shell treats
@@ -5,7 +7,7 @@ enum ShellWords {
   /// form that is literal for every value, newlines and `$` included).
   static func quote(_ word: String) -> String {
     if !word.isEmpty, word.unicodeScalars.allSatisfy(isPlain), !word.hasPrefix("~") { return word }
-    return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    return "'" + word.replacingEach("'", with: "'\\''") + "'"
   }
 
   /// The words quoted and joined with spaces.

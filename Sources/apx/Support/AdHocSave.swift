@@ -1,6 +1,11 @@
 import APXCore
 import APXRuntime
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `--save API.ENDPOINT`: writes an ad-hoc call into the API's registry file with the
 /// registry writer, creating the file or adding the endpoint to it without touching
@@ -113,7 +118,7 @@ struct AdHocSave {
     } catch {
       throw APXError(
         .usage, "--save: cannot write \(plan.path)", hint: "check the folder's permissions",
-        cause: error.localizedDescription)
+        cause: FileErrorText.describe(error))
     }
   }
 }

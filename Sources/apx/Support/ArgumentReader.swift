@@ -1,6 +1,11 @@
 import APXCore
 import APXRuntime
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Reads what `name=@file`, `name:=@file`, `name=@-.path` and `-d` point to,
 /// turning parsed arguments into bound values.
@@ -29,7 +34,9 @@ enum ArgumentReader {
         do {
           out.append((argument.name, .json(try JSONParser.parse(try FileBytes.read(path)))))
         } catch let e as JSONSyntaxError {
-          throw APXError(.usage, "\(path) is not valid JSON: \(e.message) at \(e.location)", hint: "\(argument.name):=@file needs a JSON file")
+          throw APXError(
+            .usage, "\(path) is not valid JSON: \(e.message) at \(e.location)",
+            hint: "\(argument.name):=@file needs a JSON file")
         }
       case .stdinPath(let pathText):
         let document = try stdin.read()
@@ -40,7 +47,8 @@ enum ArgumentReader {
             hint: "narrow the path, e.g. .items[0].id")
         }
         if value == .null {
-          throw APXError(.usage, "\(argument.name)=@-\(pathText): stdin has no value at \(pathText)",
+          throw APXError(
+            .usage, "\(argument.name)=@-\(pathText): stdin has no value at \(pathText)",
             hint: "the JSON on stdin was: \(String(JSONPrinter(style: .compact).string(document).prefix(200)))")
         }
         out.append((argument.name, .json(value)))
@@ -56,7 +64,8 @@ enum ArgumentReader {
     do {
       _ = try JSONParser.parse(text)
     } catch {
-      throw APXError(.usage, "-d is not valid JSON: \(error.message) at column \(error.location.column)",
+      throw APXError(
+        .usage, "-d is not valid JSON: \(error.message) at column \(error.location.column)",
         hint: "quote it for the shell: -d '{\"name\": \"value\"}', or send a file with -d @file")
     }
     return .json(Array(text.utf8))
@@ -69,14 +78,17 @@ struct StdinDocument {
 
   mutating func read() throws -> JSONValue {
     if let cached { return cached }
-    let data = FileHandle.standardInput.readDataToEndOfFile()
+    let data = StandardInput.readAll()
     do {
-      let value = try JSONParser.parse([UInt8](data))
+      let value = try JSONParser.parse(data)
       cached = value
       return value
     } catch {
       throw APXError(
-        .usage, data.isEmpty ? "name=@-.path needs a JSON document on stdin, but stdin was empty" : "stdin is not valid JSON: \(error.message) at \(error.location)",
+        .usage,
+        data.isEmpty
+          ? "name=@-.path needs a JSON document on stdin, but stdin was empty"
+          : "stdin is not valid JSON: \(error.message) at \(error.location)",
         hint: "pipe the output of another apx call: apx call a.b | apx call c.d id=@-.id")
     }
   }

@@ -1,6 +1,11 @@
 import APXCore
 import APXRuntime
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `API.ENDPOINT` resolved against the registry.
 struct CallTarget {
@@ -11,7 +16,8 @@ struct CallTarget {
   static func resolve(_ text: String, registry: RegistryFiles) throws -> CallTarget {
     guard let dot = text.firstIndex(of: "."), dot != text.startIndex, text.index(after: dot) != text.endIndex else {
       throw APXError(
-        .usage, "\"\(text)\" is not API.ENDPOINT", hint: "e.g. apx call books.imports.status job_id=...; `apx list` shows them")
+        .usage, "\"\(text)\" is not API.ENDPOINT",
+        hint: "e.g. apx call books.imports.status job_id=...; `apx list` shows them")
     }
     let apiName = String(text[..<dot])
     let endpointName = String(text[text.index(after: dot)...])

@@ -1,6 +1,18 @@
 import APXCore
 import ArgumentParser
-import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Prints an error to stderr in apx's format and returns its exit code.
 /// Help and version requests go to stdout with exit 0, as users expect.

@@ -1,7 +1,12 @@
 import APXCore
 import APXRuntime
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Options every command that calls or inspects endpoints accepts.
 struct GlobalOptions: ParsableArguments {
@@ -118,7 +123,8 @@ struct GlobalOptions: ParsableArguments {
   var values: GlobalValues {
     GlobalValues(
       registry: registry, environment: environment, baseURL: baseURL, demo: demo, output: output, select: select,
-      rawOutput: rawOutput, headers: headers, timeout: timeout, connectTimeout: connectTimeout, retry: retry, noRetry: noRetry,
+      rawOutput: rawOutput, headers: headers, timeout: timeout, connectTimeout: connectTimeout, retry: retry,
+      noRetry: noRetry,
       verbose: verbose, color: color, insecure: insecure, cacert: cacert, cert: cert, key: key,
       authority: authority, maxMessageSize: maxMessageSize, emitDefaults: emitDefaults)
   }

@@ -1,6 +1,11 @@
 import APXCore
 import APXRuntime
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The values of the global flags as plain data, whoever parsed them:
 /// ArgumentParser (`GlobalOptions.values`) or `apx call`'s fast path
@@ -68,8 +73,8 @@ struct GlobalValues: Equatable {
   var headerFields: [HeaderField] {
     headers.compactMap { h in
       guard let colon = h.firstIndex(of: ":") else { return nil }
-      let name = h[..<colon].trimmingCharacters(in: .whitespaces)
-      let value = h[h.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      let name = h[..<colon].trimmingWhitespace()
+      let value = h[h.index(after: colon)...].trimmingWhitespace()
       return HeaderField(name, value)
     }
   }

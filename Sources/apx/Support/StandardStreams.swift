@@ -98,12 +98,15 @@ private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
 
 /// A minimal mutex over pthread (portable to macOS and Linux).
 final class Lock: @unchecked Sendable {
-  private var mutex = pthread_mutex_t()
-  init() { pthread_mutex_init(&mutex, nil) }
-  deinit { pthread_mutex_destroy(&mutex) }
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  init() { pthread_mutex_init(mutex, nil) }
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
   func withLock<T>(_ body: () throws -> T) rethrows -> T {
-    pthread_mutex_lock(&mutex)
-    defer { pthread_mutex_unlock(&mutex) }
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
     return try body()
   }
 }

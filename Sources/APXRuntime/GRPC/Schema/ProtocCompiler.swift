@@ -56,7 +56,7 @@ struct ProtocCompiler {
       throw APXError(
         .invalidDefinition, "protoc could not compile \(files.joined(separator: ", "))",
         hint: "fix the .proto files or the \"import_paths\" of the endpoint's schema in \(registryFile)",
-        file: registryFile, cause: result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
+        file: registryFile, cause: result.stderr.trimmingWhitespaceAndNewlines())
     }
     return [UInt8](bytes)
   }

@@ -1,6 +1,11 @@
 import APXCore
 import APXProtobuf
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Loads the descriptor pool of a gRPC endpoint from its schema source — a
 /// protoset file, .proto files compiled with protoc, or server reflection —

@@ -59,10 +59,12 @@ enum CompletionScript {
 
       """#
     let marker = "if [[ \"${funcstack[1]}\" = _apx ]]; then"
-    guard let range = generated.range(of: marker, options: .backwards) else {
+    guard let range = generated.ranges(of: marker).last else {
       // ArgumentParser changed its script's ending: keep its script whole rather than break it.
       return generated
     }
-    return generated.replacingCharacters(in: range.lowerBound..<range.lowerBound, with: addition)
+    var script = generated
+    script.insert(contentsOf: addition, at: range.lowerBound)
+    return script
   }
 }

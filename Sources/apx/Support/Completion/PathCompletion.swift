@@ -1,4 +1,10 @@
-import Foundation
+import APXRuntime
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// File and folder names for a path being typed (the part after `@`).
 ///
@@ -16,10 +22,9 @@ enum PathCompletion {
     var out: [String] = []
     for name in names.sorted() where name.hasPrefix(namePart) {
       if name.hasPrefix("."), !namePart.hasPrefix(".") { continue }
-      var isFolder: ObjCBool = false
       let full = (folder.hasSuffix("/") ? folder : folder + "/") + name
-      _ = FileManager.default.fileExists(atPath: full, isDirectory: &isFolder)
-      out.append(lead + folderPart + name + (isFolder.boolValue ? "/" : ""))
+      let isFolder = FileKind.isDirectory(full) == true
+      out.append(lead + folderPart + name + (isFolder ? "/" : ""))
     }
     return out
   }
