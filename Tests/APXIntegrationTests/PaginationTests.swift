@@ -219,4 +219,15 @@ import Testing
       #expect(try Self.ids(String(contentsOfFile: out, encoding: .utf8)) == Array(1...30))
     }
   }
+
+  @Test func describeShowsHowAnEndpointPages() async throws {
+    let result = try await APXProcess.run(["describe", "books.catalogue.scan", "-o", "json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+    let pagination = try #require(object?["pagination"] as? [String: Any], "\(result.stdout)")
+    #expect(pagination["style"] as? String == "cursor")
+    #expect(pagination["next_cursor"] as? String == ".next_cursor")
+    #expect(pagination["cursor_param"] as? String == "cursor")
+    #expect(pagination["max_pages"] as? Int == 1000)
+  }
 }

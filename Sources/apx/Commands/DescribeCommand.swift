@@ -132,6 +132,7 @@ enum EndpointDescription {
       if let f = sse.fallback { sm.append(JSONMember("fallback_poll", .string(f.poll))) }
       m.append(JSONMember("stream", .object(sm)))
     }
+    if let pages = e.pagination { m.append(JSONMember("pagination", pages.registryJSON)) }
     if let auth = e.auth ?? api.auth { m.append(JSONMember("auth", .string(auth.typeName))) }
     m.append(JSONMember("example", .string(CallExample.line(api: api, endpoint: e))))
     if let x = e.bodyExample {
