@@ -24,7 +24,11 @@ enum GRPCHostCheck {
     // getaddrinfo blocks: on NIO's thread pool, never on a thread of Swift's cooperative pool.
     let failure: String? = try await NIOThreadPool.singleton.runIfActive {
       var hints = addrinfo()
-      hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+      #if canImport(Glibc)
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)  // an enum on Glibc
+      #else
+        hints.ai_socktype = SOCK_STREAM
+      #endif
       var result: UnsafeMutablePointer<addrinfo>?
       let status = getaddrinfo(host, String(port), &hints, &result)
       if let result { freeaddrinfo(result) }
