@@ -92,10 +92,7 @@ struct TokenCommandRunner: Sendable {
     let dirs = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
     for dir in dirs where !dir.isEmpty {
       let candidate = dir + "/" + program
-      var isDirectory = false
-      if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory,
-        FileManager.default.isExecutableFile(atPath: candidate)
-      {
+      if FileKind.isDirectory(candidate) == false, FileManager.default.isExecutableFile(atPath: candidate) {
         return candidate
       }
     }
