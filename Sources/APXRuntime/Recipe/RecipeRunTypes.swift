@@ -54,6 +54,8 @@ public struct RecipeStepRecord: Sendable {
   public var skippedItems: Int
   /// Foreach items not run because they had finished in the run being resumed.
   public var resumedItems: Int
+  /// Foreach items that failed and, under `continue_on_error`, did not stop the step.
+  public var failedItems = 0
   /// What the step's calls went through: retries, reconnects, fallbacks to polling.
   public var notes: RecipeCallSummary
 

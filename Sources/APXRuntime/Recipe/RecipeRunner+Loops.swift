@@ -188,6 +188,7 @@ extension RecipeRunner {
     var record = RecipeStepRecord(
       id: step.id, call: step.call, state: .ok, result: .array(results), checks: tally.results, duration: 0, error: nil,
       calls: calls, skippedItems: skipped, resumedItems: resumed)
+    record.failedItems = failures.count
     if let failed = tally.results.first(where: { $0.failed > 0 }) {
       record.state = .failed
       record.error = APXError(

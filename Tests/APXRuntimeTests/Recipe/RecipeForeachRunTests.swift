@@ -157,15 +157,23 @@ struct RecipeForeachRunTests {
         .object([JSONMember("key", .string($0.0)), JSONMember("fail", .int($0.1))])
       })
     let drawn = Mutex<[String]>([])
+    let events = Mutex<[String]>([])
     let reporter = RecipeRunReporter(
-      status: { text in drawn.withLock { $0.append(text) } }, events: nil, terminal: true, colors: false,
+      status: { text in drawn.withLock { $0.append(text) } }, events: { line in events.withLock { $0.append(line) } },
+      terminal: true, colors: false,
       mask: SecretMask(), stepIDs: ["calls"])
     try await withDemo { server, session in
       let result = try await Self.runner(recipe, server: server, session: session, journal: nil, observer: reporter)
         .run(inputs: .object([JSONMember("items", items)]))
-      // continue_on_error: bar2's failure does not fail the step; the bar counts it.
+      // continue_on_error: bar2's failure does not fail the step; the bar and the final line count it.
       #expect(result.failure == nil, "\(result.failure?.message ?? "")")
+      let record = try #require(result.records.first)
+      #expect(record.failedItems == 1)
+      let line = RecipeStatusText.line(step: recipe.steps[0], record: record, terminal: false, colors: false)
+      #expect(line.contains("3 calls, 1 item failed"), "\(line)")
     }
+    let stepEvent = try #require(events.withLock { $0 }.first { $0.contains("\"type\":\"step\"") })
+    #expect(stepEvent.contains("\"failed_items\":1") && stepEvent.contains("\"retries\":2"), "\(stepEvent)")
     let bars = drawn.withLock { $0 }.filter { $0.contains("… calls  [") }
     let last = try #require(bars.last, "\(drawn.withLock { $0 })")
     #expect(last.contains("3/3  100%"), "\(last)")

@@ -133,6 +133,7 @@ public final class RecipeRunReporter: RecipeObserver, Sendable {
     ]
     if let error = record.error { members.append(JSONMember("error", .string(error.message))) }
     if record.notes.retries > 0 { members.append(JSONMember("retries", .int(record.notes.retries))) }
+    if record.failedItems > 0 { members.append(JSONMember("failed_items", .int(record.failedItems))) }
     if record.notes.reconnects > 0 { members.append(JSONMember("reconnects", .int(record.notes.reconnects))) }
     if !record.notes.fallbacks.isEmpty {
       members.append(JSONMember("fell_back_to", .array(record.notes.fallbacks.map(JSONValue.string))))

@@ -19,6 +19,9 @@ public enum RecipeStatusText {
       details.append("\(record.skippedItems) item\(record.skippedItems == 1 ? "" : "s") skipped")
     }
     if record.resumedItems > 0 { details.append("\(record.resumedItems) done before") }
+    if record.failedItems > 0 {
+      details.append("\(record.failedItems) item\(record.failedItems == 1 ? "" : "s") failed")
+    }
     if let count = record.result["count"]?.intValue { details.append("\(count) item\(count == 1 ? "" : "s")") }
     details += record.notes.details
     let checks = record.checks.reduce((0, 0)) { ($0.0 + $1.passed, $0.1 + $1.failed) }
