@@ -1,7 +1,23 @@
 #!/usr/bin/env bash
 # The test command from the README: builds everything (the apx binary
 # included, which the integration tests run) and runs every test.
+#
+# When a test fails, its issues are repeated at the very end of the output:
+# Swift Testing prints them where they happen, among ~900 other lines, and a
+# CI log that keeps only its tail would otherwise lose them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --build-tests
-swift test --skip-build
+
+log="$(mktemp "${TMPDIR:-/tmp}/apx-test.XXXXXX")"
+trap 'rm -f "$log"' EXIT
+status=0
+swift test --skip-build 2>&1 | tee "$log" || status=$?
+if [ "$status" -ne 0 ]; then
+  echo
+  echo "== the failures again (swift test exited $status)"
+  # Swift Testing marks a failed test and each of its recorded issues with ✘;
+  # XCTest says "error:" and "failed". The lines after an issue hold its detail.
+  grep -n -A6 -E '✘|error:|XCTAssert|Test Case .* failed|Fatal error|signal [0-9]+|Exited with' "$log" | head -300 || true
+fi
+exit "$status"
