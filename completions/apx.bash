@@ -188,7 +188,7 @@ _apx_call() {
     repeating_flags=()
     non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --all --token-stdin --form --no-auth --sse --dry-run --curl --show-secrets --version -h --help)
     repeating_options=(--registry -H --header --until-event --proto --import-path)
-    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size -d --data --max-events --max-items --max-pages -a --auth --bearer --protoset --save -O --output-file)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size -d --data --max-events --max-items --max-pages -a --auth --bearer --protoset --save -O --output-file)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -211,6 +211,10 @@ _apx_call() {
     '--select')
         return
         ;;
+    '--color')
+        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     '-H'|'--header')
         return
         ;;
@@ -221,10 +225,6 @@ _apx_call() {
         return
         ;;
     '--retry')
-        return
-        ;;
-    '--color')
-        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     '--cacert')
@@ -298,7 +298,7 @@ _apx_list() {
     repeating_flags=()
     non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size --grpc)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size --grpc)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -321,6 +321,10 @@ _apx_list() {
     '--select')
         return
         ;;
+    '--color')
+        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     '-H'|'--header')
         return
         ;;
@@ -331,10 +335,6 @@ _apx_list() {
         return
         ;;
     '--retry')
-        return
-        ;;
-    '--color')
-        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     '--cacert')
@@ -370,7 +370,7 @@ _apx_describe() {
     repeating_flags=()
     non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -393,6 +393,10 @@ _apx_describe() {
     '--select')
         return
         ;;
+    '--color')
+        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     '-H'|'--header')
         return
         ;;
@@ -403,10 +407,6 @@ _apx_describe() {
         return
         ;;
     '--retry')
-        return
-        ;;
-    '--color')
-        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     '--cacert')
@@ -437,22 +437,15 @@ _apx_describe() {
 
 _apx_validate() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
-    repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
+    non_repeating_flags=(-r --raw-output --version -h --help)
+    repeating_options=(--registry)
+    non_repeating_options=(-o --output --select --color)
     __apx_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--registry')
         __apx_add_completions -o plusdirs -fX '!*.@(json)'
-        return
-        ;;
-    '--env')
-        __apx_add_completions -W "$(__apx_custom_complete ---completion validate -- --env "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
-        return
-        ;;
-    '--base-url')
         return
         ;;
     '-o'|'--output')
@@ -462,35 +455,8 @@ _apx_validate() {
     '--select')
         return
         ;;
-    '-H'|'--header')
-        return
-        ;;
-    '--timeout')
-        return
-        ;;
-    '--connect-timeout')
-        return
-        ;;
-    '--retry')
-        return
-        ;;
     '--color')
         __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
-        return
-        ;;
-    '--cacert')
-        return
-        ;;
-    '--cert')
-        return
-        ;;
-    '--key')
-        return
-        ;;
-    '--authority')
-        return
-        ;;
-    '--max-message-size')
         return
         ;;
     esac
@@ -639,7 +605,7 @@ _apx_config() {
     repeating_flags=()
     non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size)
     __apx_offer_flags_options 0
 
     # Offer option value completions
@@ -662,6 +628,10 @@ _apx_config() {
     '--select')
         return
         ;;
+    '--color')
+        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     '-H'|'--header')
         return
         ;;
@@ -672,10 +642,6 @@ _apx_config() {
         return
         ;;
     '--retry')
-        return
-        ;;
-    '--color')
-        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     '--cacert')
@@ -723,7 +689,7 @@ _apx_auth_login() {
     repeating_flags=()
     non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -746,6 +712,10 @@ _apx_auth_login() {
     '--select')
         return
         ;;
+    '--color')
+        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     '-H'|'--header')
         return
         ;;
@@ -756,10 +726,6 @@ _apx_auth_login() {
         return
         ;;
     '--retry')
-        return
-        ;;
-    '--color')
-        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     '--cacert')
@@ -792,7 +758,7 @@ _apx_auth_status() {
     repeating_flags=()
     non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -815,6 +781,10 @@ _apx_auth_status() {
     '--select')
         return
         ;;
+    '--color')
+        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     '-H'|'--header')
         return
         ;;
@@ -825,10 +795,6 @@ _apx_auth_status() {
         return
         ;;
     '--retry')
-        return
-        ;;
-    '--color')
-        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     '--cacert')
@@ -861,7 +827,7 @@ _apx_auth_token() {
     repeating_flags=()
     non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -884,6 +850,10 @@ _apx_auth_token() {
     '--select')
         return
         ;;
+    '--color')
+        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     '-H'|'--header')
         return
         ;;
@@ -894,10 +864,6 @@ _apx_auth_token() {
         return
         ;;
     '--retry')
-        return
-        ;;
-    '--color')
-        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     '--cacert')
@@ -930,7 +896,7 @@ _apx_auth_logout() {
     repeating_flags=()
     non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -953,6 +919,10 @@ _apx_auth_logout() {
     '--select')
         return
         ;;
+    '--color')
+        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     '-H'|'--header')
         return
         ;;
@@ -963,10 +933,6 @@ _apx_auth_logout() {
         return
         ;;
     '--retry')
-        return
-        ;;
-    '--color')
-        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     '--cacert')
@@ -999,7 +965,7 @@ _apx_run() {
     repeating_flags=()
     non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --events --dry-run --test --resume --version -h --help)
     repeating_options=(--registry -H --header --report)
-    non_repeating_options=(--env --base-url -o --output --select --timeout --connect-timeout --retry --color --cacert --cert --key --authority --max-message-size)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -1022,6 +988,10 @@ _apx_run() {
     '--select')
         return
         ;;
+    '--color')
+        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     '-H'|'--header')
         return
         ;;
@@ -1032,10 +1002,6 @@ _apx_run() {
         return
         ;;
     '--retry')
-        return
-        ;;
-    '--color')
-        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     '--cacert')

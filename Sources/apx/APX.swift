@@ -21,9 +21,21 @@ struct APX: AsyncParsableCommand {
       Endpoints live in registry files (./Endpoints/<api>.json). Try the embedded demo backend:
         apx call --demo books.capabilities.get
         apx list
-      Exit codes: 0 ok, 2 usage, 3 invalid registry/recipe, 4 HTTP 4xx, 5 HTTP 5xx, 6 network,
-      7 timeout, 8 auth, 9 expectation failed, 10 remote failure, 11 JSON-RPC error, 64+N gRPC status N,
-      130 interrupted.
+      Exit codes:
+        0     success
+        1     internal error, or stdout could not be written
+        2     usage: unknown flag, bad parameter or header, unknown API or endpoint
+        3     invalid registry, recipe or config file
+        4     the server answered HTTP 4xx
+        5     the server answered HTTP 5xx
+        6     network: connection refused, DNS, TLS, connection dropped
+        7     timeout
+        8     auth: credentials missing or rejected
+        9     expectation failed (status, recipe check, --test, unusable response)
+        10    the remote operation failed
+        11    JSON-RPC error object
+        64+N  gRPC status N (78 UNAVAILABLE, 80 UNAUTHENTICATED)
+        130   interrupted
       """,
     version: APXVersionText.text,
     subcommands: [

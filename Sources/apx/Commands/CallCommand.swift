@@ -28,19 +28,25 @@ struct CallCommand: AsyncParsableCommand {
         name@path        a multipart file part, streamed from disk
         Name:value       a header ('Name:' removes one)
         name==value      a query parameter
-      A '\' before ':', '=', '@' or '\' in a name makes it part of the name.
+      A '\\' before ':', '=', '@' or '\\' in a name makes it part of the name.
+
       When a URL falls under an environment's base URL in the registry, that API's auth,
       headers and retry policy apply (-v names it; --no-auth drops the auth).
+
       REST prints the response body; SSE and gRPC streams print one JSON object per line.
       A text/event-stream answer is followed as events (as with --sse), reconnecting with
       Last-Event-ID when the request may be sent again; an NDJSON / JSON Lines answer prints
       each line as it arrives (--max-events N stops it).
+
       JSON-RPC prints the result (an error object exits 11 with its code, message and data).
-      JSON-RPC batch: join calls with a lone +, sent as one request, answers printed as an
-      array in call order: apx call calc.add a:=1 b:=2 + calc.subtract minuend:=5 subtrahend:=3
+      A batch joins calls with a lone +, sent as one request; the answers print as an array
+      in call order:
+        apx call calc.add a:=1 b:=2 + calc.subtract minuend:=5 subtrahend:=3
+
       --all follows the pages an endpoint declares (Link: rel="next", a next cursor or gRPC page token, page
       numbers) and prints the items one per line as they come, one page in memory at a time: --max-items N
       stops early, and a loop, a next link to another origin or more pages than --max-pages ends with exit 9.
+
       --dry-run and --curl resolve the call as it would be sent (auth, headers, body) and send nothing;
       no token is fetched: a stored one is used, else a placeholder (apx auth login API gets one).
       Secrets show as *** unless --show-secrets.

@@ -8,10 +8,15 @@ struct CompletionsCommand: ParsableCommand {
     commandName: "completions",
     abstract: "Print a shell completion script (bash, zsh or fish).",
     discussion: """
-      bash: apx completions bash > /etc/bash_completion.d/apx   (or source it from ~/.bashrc)
-      zsh:  apx completions zsh > "${fpath[1]}/_apx"
-      fish: apx completions fish > ~/.config/fish/completions/apx.fish
+      Install one (scripts/install.sh does):
+        bash: apx completions bash > /etc/bash_completion.d/apx   (or: source <(apx completions bash))
+        zsh:  apx completions zsh > "${fpath[1]}/_apx"
+        fish: apx completions fish > ~/.config/fish/completions/apx.fish
       The same scripts are in the repository's completions/ folder.
+
+      TAB then completes from your registry, read when you press it: API.ENDPOINT after call and
+      describe, API names after list and auth, an endpoint's parameters (job_id=), --env values,
+      file paths after @ (csv=@..., -d @...), and a recipe's inputs after run RECIPE.
       """)
 
   @Argument(help: ArgumentHelp("The shell: bash, zsh or fish.", valueName: "SHELL"))

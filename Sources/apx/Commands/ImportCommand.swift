@@ -22,7 +22,7 @@ struct ImportOutputOptions: ParsableArguments {
   @Option(
     name: .customLong("api"),
     help: ArgumentHelp(
-      "The API name (letters, digits, '-', '_'): the file is NAME.json and calls are `apx call NAME.ENDPOINT` (default: from the description's title or service).",
+      "The API name (letters, digits, '-', '_'): the file is NAME.json and calls are `apx call NAME.ENDPOINT` (default: from the description's info.title, or the gRPC package, else the service).",
       valueName: "NAME"))
   var api: String?
 

@@ -7,8 +7,8 @@ struct ManualCommand: ParsableCommand {
     commandName: "manual",
     abstract: "Print apx's man page (roff) built from every command's help.",
     discussion: """
-      Read it now:  apx manual | man -l -
-      Install it:   apx manual > ~/.local/share/man/man1/apx.1   (scripts/install.sh does this)
+        Read it now:  apx manual | man -l -
+        Install it:   apx manual > ~/.local/share/man/man1/apx.1   (scripts/install.sh does this)
       """)
 
   func run() throws {

@@ -18,9 +18,12 @@ struct RunCommand: AsyncParsableCommand {
     abstract: "Run a recipe: chained calls with their data flowing forward; prints the recipe's output as JSON.",
     discussion: """
       Inputs: name=value, name:=json, name=@file (a file input takes the path), name=@-.path (from stdin JSON).
+
       stderr shows one line per step; stdout carries only the output (or NDJSON with --events).
+
       Every run keeps a journal in the state directory (runs/<run-id>.jsonl, secrets masked);
       after Ctrl-C or a failure, `apx run RECIPE --resume [RUN_ID]` skips the steps that finished.
+
       --test counts checks (exit 9 on any failure); --report junit FILE writes JUnit XML.
       """)
 

@@ -16,7 +16,23 @@ struct ValidateCommand: AsyncParsableCommand {
     discussion:
       "With no PATH, checks every registry file in the registry folders. A folder PATH checks its *.json files.")
 
-  @OptionGroup var global: GlobalOptions
+  @OptionGroup(title: "Registry options") var registryOptions: RegistryOptions
+  @OptionGroup(title: "Output options") var outputOptions: OutputOptions
+
+  /// The options this command takes, as the shared flag values (the others keep their defaults).
+  var flags: GlobalValues {
+    var flags = GlobalValues()
+    flags.registry = registryOptions.registry
+    flags.output = outputOptions.output
+    flags.select = outputOptions.select
+    flags.rawOutput = outputOptions.rawOutput
+    flags.color = outputOptions.color
+    return flags
+  }
+
+  func validate() throws {
+    if let problem = flags.problem { throw ValidationError(problem) }
+  }
 
   @Argument(
     help: ArgumentHelp("Files or folders to check.", valueName: "PATH"), completion: .file(extensions: ["json"]))
@@ -26,7 +42,7 @@ struct ValidateCommand: AsyncParsableCommand {
     let context = Context.shared
     var files: [String] = []
     if paths.isEmpty {
-      files = RegistryFiles(directories: context.registryDirectories(global.registry)).list().map(\.path)
+      files = RegistryFiles(directories: context.registryDirectories(registryOptions.registry)).list().map(\.path)
     } else {
       for p in paths {
         guard let isDirectory = FileKind.isDirectory(p) else {
@@ -55,7 +71,7 @@ struct ValidateCommand: AsyncParsableCommand {
         continue
       }
       do {
-        let definition = try DefinitionFile.validate(path: file, registry: global.registry)
+        let definition = try DefinitionFile.validate(path: file, registry: registryOptions.registry)
         results.append(
           .object([
             JSONMember("file", .string(file)), JSONMember("ok", .bool(true)),
@@ -74,7 +90,7 @@ struct ValidateCommand: AsyncParsableCommand {
           .object([JSONMember("file", .string(file)), JSONMember("ok", .bool(false)), JSONMember("errors", .int(1))]))
       }
     }
-    try ValuePrinter.print(.array(results), global: global, context: context)
+    try ValuePrinter.print(.array(results), values: flags, context: context)
     if !errors.isEmpty {
       var all = errors
       all[0].status = .invalidDefinition

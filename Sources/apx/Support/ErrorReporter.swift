@@ -43,11 +43,15 @@ struct ErrorReporter {
       return e.status.code
     default:
       let code = APX.exitCode(for: error)
-      let message = APX.fullMessage(for: error)
       if code == .success {
-        context.stdout.write(message + "\n")
+        // Help (and --version): rendered unwrapped, then fitted to the terminal by apx, which
+        // leaves preformatted lines (examples, tables) as written (see HelpLayout).
+        let help = APX.fullMessage(for: error, columns: HelpLayout.unwrapped)
+        let width = TerminalSize.columns(fd: 1, environment: context.environment)
+        context.stdout.write(HelpLayout.fit(help, width: width) + "\n")
         return 0
       }
+      let message = APX.fullMessage(for: error)
       if code == .validationFailure {
         // ArgumentParser uses 64 for usage errors; apx documents 2.
         context.stderr.write(message + "\n")

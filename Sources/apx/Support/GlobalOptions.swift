@@ -8,112 +8,37 @@ import ArgumentParser
   import Foundation
 #endif
 
-/// Options every command that calls or inspects endpoints accepts.
+/// Options every command that calls or inspects endpoints accepts, in the groups `--help`
+/// shows under their own headings. A command that needs only some takes only those groups
+/// (`apx validate`: `RegistryOptions`), so its help lists only what it uses.
 struct GlobalOptions: ParsableArguments {
-  @Option(
-    name: .customLong("registry"),
-    help: ArgumentHelp(
-      "A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).",
-      valueName: "DIR|FILE"), completion: .file(extensions: ["json"]))
-  var registry: [String] = []
+  @OptionGroup(title: "Registry options") var registryOptions: RegistryOptions
+  @OptionGroup(title: "Registry options") var targetOptions: TargetOptions
+  @OptionGroup(title: "Output options") var outputOptions: OutputOptions
+  @OptionGroup(title: "Connection options") var connectionOptions: ConnectionOptions
+  @OptionGroup(title: "gRPC options") var grpcOptions: GRPCOptions
 
-  @Option(
-    name: .customLong("env"),
-    help: ArgumentHelp("The registry environment to call (default: the API's default_environment).", valueName: "NAME"),
-    completion: .custom(EnvironmentCompletion.complete))
-  var environment: String?
-
-  @Option(
-    name: .customLong("base-url"),
-    help: ArgumentHelp("Call this base URL instead of the environment's.", valueName: "URL"))
-  var baseURL: String?
-
-  @Flag(
-    name: .customLong("demo"), help: "Start the embedded demo backend on a free loopback port and point this run at it."
-  )
-  var demo = false
-
-  @Option(
-    name: [.short, .customLong("output")],
-    help: ArgumentHelp(
-      "Output format: json, ndjson, raw or table (default: json for bodies, ndjson for streams).", valueName: "FORMAT"))
-  var output: OutputFormat?
-
-  @Option(
-    name: .customLong("select"),
-    help: ArgumentHelp("Print only the values at this jq-style path, e.g. .data.items[].id", valueName: "PATH"))
-  var select: String?
-
-  @Flag(
-    name: [.customShort("r"), .customLong("raw-output")],
-    help: "Print string results as their text, without JSON quotes (like jq -r).")
-  var rawOutput = false
-
-  @Option(
-    name: [.customShort("H"), .customLong("header")],
-    help: ArgumentHelp("Add a header, 'Name: value' (repeatable; 'Name:' removes one).", valueName: "HEADER"))
-  var headers: [String] = []
-
-  @Option(
-    name: .customLong("timeout"),
-    help: ArgumentHelp(
-      "Give up after this many seconds (all attempts together; also bounds token requests and commands).",
-      valueName: "SECONDS"))
-  var timeout: Double?
-
-  @Option(
-    name: .customLong("connect-timeout"),
-    help: ArgumentHelp("Give up connecting after this many seconds (default 10).", valueName: "SECONDS"))
-  var connectTimeout: Double = 10
-
-  @Option(
-    name: .customLong("retry"),
-    help: ArgumentHelp("Maximum attempts for retryable failures (overrides the registry).", valueName: "N"))
-  var retry: Int?
-
-  @Flag(name: .customLong("no-retry"), help: "Never retry.")
-  var noRetry = false
-
-  @Flag(
-    name: [.short, .customLong("verbose")], help: "Print requests, responses and retries to stderr (secrets masked).")
-  var verbose = false
-
-  @Option(
-    name: .customLong("color"),
-    help: ArgumentHelp("Colour: auto, always or never (auto honours NO_COLOR).", valueName: "WHEN"))
-  var color: ColorMode = .auto
-
-  @Flag(name: .customLong("insecure"), help: "Skip TLS certificate verification (prints a warning).")
-  var insecure = false
-
-  @Option(
-    name: .customLong("cacert"), help: ArgumentHelp("Trust the CA certificates in this PEM file.", valueName: "FILE"))
-  var cacert: String?
-
-  @Option(
-    name: .customLong("cert"),
-    help: ArgumentHelp("gRPC mutual TLS: the client certificate chain (PEM).", valueName: "FILE"))
-  var cert: String?
-
-  @Option(
-    name: .customLong("key"),
-    help: ArgumentHelp("gRPC mutual TLS: the client certificate's private key (PEM).", valueName: "FILE"))
-  var key: String?
-
-  @Option(
-    name: .customLong("authority"),
-    help: ArgumentHelp(
-      "gRPC: send this :authority (and TLS server name) instead of the host.", valueName: "HOST[:PORT]"))
-  var authority: String?
-
-  @Option(
-    name: .customLong("max-message-size"),
-    help: ArgumentHelp("gRPC: the largest message sent or received, in bytes (default 4 MiB).", valueName: "BYTES"))
-  var maxMessageSize: Int?
-
-  @Flag(
-    name: .customLong("emit-defaults"), help: "gRPC: print fields that hold their default value (0, \"\", [], false).")
-  var emitDefaults = false
+  var registry: [String] { registryOptions.registry }
+  var environment: String? { targetOptions.environment }
+  var baseURL: String? { targetOptions.baseURL }
+  var demo: Bool { targetOptions.demo }
+  var output: OutputFormat? { outputOptions.output }
+  var select: String? { outputOptions.select }
+  var rawOutput: Bool { outputOptions.rawOutput }
+  var color: ColorMode { outputOptions.color }
+  var headers: [String] { connectionOptions.headers }
+  var timeout: Double? { connectionOptions.timeout }
+  var connectTimeout: Double { connectionOptions.connectTimeout }
+  var retry: Int? { connectionOptions.retry }
+  var noRetry: Bool { connectionOptions.noRetry }
+  var verbose: Bool { connectionOptions.verbose }
+  var insecure: Bool { connectionOptions.insecure }
+  var cacert: String? { connectionOptions.cacert }
+  var cert: String? { grpcOptions.cert }
+  var key: String? { grpcOptions.key }
+  var authority: String? { grpcOptions.authority }
+  var maxMessageSize: Int? { grpcOptions.maxMessageSize }
+  var emitDefaults: Bool { grpcOptions.emitDefaults }
 
   func validate() throws {
     if let problem = values.problem { throw ValidationError(problem) }

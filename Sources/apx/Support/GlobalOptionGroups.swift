@@ -1,0 +1,129 @@
+import APXCore
+import ArgumentParser
+
+/// `--registry`: where registry files are (every command that reads the registry).
+struct RegistryOptions: ParsableArguments {
+  @Option(
+    name: .customLong("registry"),
+    help: ArgumentHelp(
+      "A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).",
+      valueName: "DIR|FILE"), completion: .file(extensions: ["json"]))
+  var registry: [String] = []
+
+}
+
+/// Which server an API's calls go to: `--env`, `--base-url`, `--demo`.
+struct TargetOptions: ParsableArguments {
+  @Option(
+    name: .customLong("env"),
+    help: ArgumentHelp(
+      "The registry environment to call (else APX_ENV when the API has it, else the config file's, else the API's default_environment).",
+      valueName: "NAME"),
+    completion: .custom(EnvironmentCompletion.complete))
+  var environment: String?
+
+  @Option(
+    name: .customLong("base-url"),
+    help: ArgumentHelp("Call this base URL instead of the environment's.", valueName: "URL"))
+  var baseURL: String?
+
+  @Flag(
+    name: .customLong("demo"), help: "Start the embedded demo backend on a free loopback port and point this run at it."
+  )
+  var demo = false
+
+}
+
+/// How results print: `-o`, `--select`, `-r`, `--color`.
+struct OutputOptions: ParsableArguments {
+  @Option(
+    name: [.short, .customLong("output")],
+    help: ArgumentHelp(
+      "Output format: json, ndjson, raw or table (default: json for bodies, ndjson for streams).", valueName: "FORMAT"))
+  var output: OutputFormat?
+
+  @Option(
+    name: .customLong("select"),
+    help: ArgumentHelp("Print only the values at this jq-style path, e.g. .data.items[].id", valueName: "PATH"))
+  var select: String?
+
+  @Flag(
+    name: [.customShort("r"), .customLong("raw-output")],
+    help: "Print string results as their text, without JSON quotes (like jq -r).")
+  var rawOutput = false
+
+  @Option(
+    name: .customLong("color"),
+    help: ArgumentHelp("Colour: auto, always or never (auto honours NO_COLOR).", valueName: "WHEN"))
+  var color: ColorMode = .auto
+
+}
+
+/// How requests travel: headers, time limits, retries, `-v`, TLS trust.
+struct ConnectionOptions: ParsableArguments {
+  @Option(
+    name: [.customShort("H"), .customLong("header")],
+    help: ArgumentHelp("Add a header, 'Name: value' (repeatable; 'Name:' removes one).", valueName: "HEADER"))
+  var headers: [String] = []
+
+  @Option(
+    name: .customLong("timeout"),
+    help: ArgumentHelp(
+      "Give up after this many seconds (all attempts together; also bounds token requests and commands).",
+      valueName: "SECONDS"))
+  var timeout: Double?
+
+  @Option(
+    name: .customLong("connect-timeout"),
+    help: ArgumentHelp("Give up connecting after this many seconds.", valueName: "SECONDS"))
+  var connectTimeout: Double = 10
+
+  @Option(
+    name: .customLong("retry"),
+    help: ArgumentHelp("Maximum attempts for retryable failures (overrides the registry).", valueName: "N"))
+  var retry: Int?
+
+  @Flag(name: .customLong("no-retry"), help: "Never retry.")
+  var noRetry = false
+
+  @Flag(
+    name: [.short, .customLong("verbose")], help: "Print requests, responses and retries to stderr (secrets masked).")
+  var verbose = false
+
+  @Flag(name: .customLong("insecure"), help: "Skip TLS certificate verification (prints a warning).")
+  var insecure = false
+
+  @Option(
+    name: .customLong("cacert"), help: ArgumentHelp("Trust the CA certificates in this PEM file.", valueName: "FILE"))
+  var cacert: String?
+
+}
+
+/// gRPC only: client certificate, `:authority`, message size, defaults in output.
+struct GRPCOptions: ParsableArguments {
+  @Option(
+    name: .customLong("cert"),
+    help: ArgumentHelp("gRPC mutual TLS: the client certificate chain (PEM).", valueName: "FILE"))
+  var cert: String?
+
+  @Option(
+    name: .customLong("key"),
+    help: ArgumentHelp("gRPC mutual TLS: the client certificate's private key (PEM).", valueName: "FILE"))
+  var key: String?
+
+  @Option(
+    name: .customLong("authority"),
+    help: ArgumentHelp(
+      "gRPC: send this :authority (and TLS server name) instead of the host.", valueName: "HOST[:PORT]"))
+  var authority: String?
+
+  @Option(
+    name: .customLong("max-message-size"),
+    help: ArgumentHelp("gRPC: the largest message sent or received, in bytes (default 4 MiB).", valueName: "BYTES"))
+  var maxMessageSize: Int?
+
+  @Flag(
+    name: .customLong("emit-defaults"), help: "gRPC: print fields that hold their default value (0, \"\", [], false).")
+  var emitDefaults = false
+
+}
