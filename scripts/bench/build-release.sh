@@ -15,5 +15,18 @@ if [ "$(uname -s)" = Linux ]; then
   LINK=(--static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-pie
     -Xlinker --no-export-dynamic)
 fi
-swift build -c release --scratch-path "${SCRATCH:-.build-release}" --product apx "${LINK[@]}"
+# Full Foundation stays out: apx's code imports FoundationEssentials only, but SwiftProtobuf
+# and its users import Foundation, and each such import asks the linker for libFoundation.a
+# and, through it, ICU. One weak specialization that FileManager's code needs then resolves
+# into Foundation's Progress.swift.o and drags 41 MB of ICU data in (ld.lld --why-extract).
+# Without those autolink requests nothing live is left undefined, and the binary falls
+# from 88.6 MB to 45.4 MB stripped (session 6). A later import of a Foundation-only API
+# fails this link loudly with an undefined symbol; scripts/check-imports.sh catches it sooner.
+NO_FOUNDATION=()
+if [ "$(uname -s)" = Linux ]; then
+  for lib in Foundation FoundationInternationalization _FoundationICU CoreFoundation; do
+    NO_FOUNDATION+=(-Xswiftc -Xfrontend -Xswiftc -disable-autolink-library -Xswiftc -Xfrontend -Xswiftc "$lib")
+  done
+fi
+swift build -c release --scratch-path "${SCRATCH:-.build-release}" --product apx ${LINK[@]+"${LINK[@]}"} ${NO_FOUNDATION[@]+"${NO_FOUNDATION[@]}"}
 echo "${SCRATCH:-.build-release}/release/apx"
