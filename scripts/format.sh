@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Formats (default) or lints (--lint) the Swift sources with the toolchain's swift-format.
-# Generated gRPC/protobuf code is left as generated.
+# Generated gRPC/protobuf code is left as generated. --lint fails (exit 1) on any finding:
+# .ci/run runs it, so run `scripts/format.sh` before committing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 files=$(git ls-files 'Sources/*.swift' 'Tests/*.swift' 'Package.swift' | grep -v '/Generated/')
 if [ "${1:-}" = "--lint" ]; then
-  swift format lint --configuration .swift-format $files
+  swift format lint --strict --configuration .swift-format $files
 else
   swift format format --in-place --configuration .swift-format $files
 fi

@@ -15,7 +15,9 @@ struct CompletionScriptTests {
 
   @Test func endpointNamesCompleteFromTheRegistry() async throws {
     // ArgumentParser's custom completion entry point, as the generated scripts call it.
-    let r = try await APXProcess.run(["---completion", "call", "--", "positional@0", "2", "9", "apx", "call", "books.imp"])
+    let r = try await APXProcess.run([
+      "---completion", "call", "--", "positional@0", "2", "9", "apx", "call", "books.imp",
+    ])
     #expect(r.status == 0, "\(r.stderr)")
     let words = r.stdout.split(separator: "\n").map(String.init)
     #expect(words.contains("books.imports.create"))

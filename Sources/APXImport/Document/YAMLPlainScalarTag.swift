@@ -29,6 +29,7 @@ enum YAMLPlainScalarTag {
     (value, "^(?:=)$"),
   ].map { rule in
     // The patterns are constants checked by YAMLKeysTests; matched by Unicode scalar as ICU did.
+    // swift-format-ignore: NeverUseForceTry
     (rule.0, try! Regex(rule.1).matchingSemantics(.unicodeScalar))
   }
 

@@ -87,7 +87,7 @@ struct ListCommand: AsyncParsableCommand {
       let base = try? BaseURLResolver.resolve(
         api: api, environment: global.environment, override: global.baseURL, demo: demo,
         processEnvironment: context.environment,
-          configured: context.configuredEnvironment(for: api.name))
+        configured: context.configuredEnvironment(for: api.name))
       return try await GRPCSession.with(global.grpcSettings(context.environment)) { grpc in
         var shapes: [String: String] = [:]
         var unreachable: String?

@@ -9,7 +9,9 @@ struct DemoAddresses: Sendable {
 /// `--demo`: runs the embedded demo backend in this process on free loopback
 /// ports for the duration of one command.
 enum DemoBackend {
-  static func withOptionalDemo<T: Sendable>(_ enabled: Bool, _ body: (DemoAddresses?) async throws -> T) async throws -> T {
+  static func withOptionalDemo<T: Sendable>(_ enabled: Bool, _ body: (DemoAddresses?) async throws -> T) async throws
+    -> T
+  {
     guard enabled else { return try await body(nil) }
     let server = try await DemoServer.start(DemoServerOptions())
     do {
