@@ -86,19 +86,12 @@ struct ShellCompletionTests {
   enum Shell: String {
     case bash, zsh, fish
 
-    static let tmux = find("tmux")
-    var path: String? { Self.find(rawValue) }
-    var isInstalled: Bool { path != nil && Self.tmux != nil }
+    var path: String? { TmuxTerminal.find(rawValue) }
+    var isInstalled: Bool { path != nil && TmuxTerminal.tmux != nil }
     var missing: Comment {
-      Comment(
-        rawValue: Self.tmux == nil
-          ? "tmux is not installed (apt-get install tmux; .ci/run installs it)"
-          : "\(rawValue) is not installed (apt-get install \(rawValue); .ci/run installs it)")
-    }
-
-    static func find(_ name: String) -> String? {
-      let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-      return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+      TmuxTerminal.tmux == nil
+        ? TmuxTerminal.missing
+        : Comment(rawValue: "\(rawValue) is not installed (apt-get install \(rawValue); .ci/run installs it)")
     }
 
     /// The shell with no user configuration, a `$ ` prompt and apx's completion loaded.
@@ -136,53 +129,34 @@ struct ShellCompletionTests {
     let script = scripts.appendingPathComponent(shell == .zsh ? "_apx" : "apx.\(shell.rawValue)")
     try Data(generated.stdout.utf8).write(to: script)
 
-    let socket = "apx-completion-\(UUID().uuidString)"
     let (command, setup) = shell.start(script: script, home: home)
     let environment = [
       "HOME=\(home.path)", "TERM=xterm", "LANG=C.UTF-8", "APX_REGISTRY=\(APXProcess.endpoints)",
       "PATH=\(APXProcess.binary.deletingLastPathComponent().path):/usr/bin:/bin",
     ]
-    let tmux = URL(fileURLWithPath: Shell.tmux ?? "tmux")
-    func run(_ args: [String]) async throws -> APXResult {
-      try await APXProcess.run(["-L", socket, "-f", "/dev/null"] + args, timeout: 20, executable: tmux)
-    }
-    // The tmux server this starts keeps every descriptor it inherits: none may be one of the
-    // pipes the test reads to their end, or that read would wait for the server.
-    let closeAndRun =
-      #"for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done 2>/dev/null; exec "$0" "$@" </dev/null >/dev/null 2>&1"#
-    let started = try await APXProcess.run(
-      [
-        "-c", closeAndRun, tmux.path, "-L", socket, "-f", "/dev/null",
-        "new-session", "-d", "-x", "200", "-y", "50", "-c", folder.path,
-        "env -i \(environment.joined(separator: " ")) \(command)",
-      ], timeout: 20, executable: URL(fileURLWithPath: "/bin/bash"))
-    #expect(started.status == 0, "\(started.stderr)")
+    let terminal = try await TmuxTerminal.start(
+      command: command, environment: environment, folder: folder, name: "apx-completion")
     var failures: [String] = []
     do {
-      _ = try await run(["send-keys", "-t", "0", "-l", setup])
-      _ = try await run(["send-keys", "-t", "0", "Enter"])
+      try await terminal.type(setup)
+      try await terminal.press("Enter")
       for (typed, keys, expected) in cases {
-        _ = try await run(["send-keys", "-t", "0", "C-u"])
-        _ = try await run(["send-keys", "-t", "0", "-l", typed])
-        for key in keys { _ = try await run(["send-keys", "-t", "0", key]) }
-        _ = try await run(["send-keys", "-t", "0", "-l", "X"])
+        try await terminal.press("C-u")
+        try await terminal.type(typed)
+        for key in keys { try await terminal.press(key) }
+        try await terminal.type("X")
         // The shell reads the keys in order: once X shows, the completion before it is done.
-        var screen = ""
-        for _ in 0..<200 {
-          screen = try await run(["capture-pane", "-p", "-t", "0"]).stdout
-          if screen.contains(expected) { break }
-          try await Task.sleep(nanoseconds: 50_000_000)
-        }
+        let screen = try await terminal.waitForScreen { $0.contains(expected) }
         if !screen.contains(expected) {
           failures.append("typed \"\(typed)\" + \(keys): expected \"\(expected)\", screen:\n\(screen)")
         }
-        _ = try await run(["send-keys", "-t", "0", "C-u"])
-        _ = try await run(["send-keys", "-t", "0", "clear", "Enter"])
+        try await terminal.press("C-u")
+        try await terminal.press("clear", "Enter")
       }
     } catch {
       failures.append("\(error)")
     }
-    _ = try? await run(["kill-server"])
+    await terminal.stop()
     #expect(failures.isEmpty, "\(shell.rawValue):\n\(failures.joined(separator: "\n"))")
   }
 

@@ -52,6 +52,7 @@ final class DemoHTTPServer: Sendable {
     LinesRoutes().register(on: router)
     TicksRoutes().register(on: router)
     StallRoutes(stopping: stopping).register(on: router)
+    DripRoutes(stopping: stopping).register(on: router)
     RedirectRoutes().register(on: router)
     methods.record(router)
     JSONRPCRoutes().register(on: router)

@@ -5,6 +5,9 @@ import APXCore
 public enum CallEvent: Sendable {
   /// A request went out (headers already masked for display).
   case requestSent(method: String, url: String, headers: [HeaderField], attempt: Int)
+  /// Bytes of a streamed request body (a file, stdin, a multipart upload) sent so far, and
+  /// the body's length when known. Sent as each chunk goes out, before `responseHead`.
+  case bodySent(bytes: Int, total: Int?)
   /// Response status line and headers arrived (gRPC: initial metadata, status 200).
   case responseHead(status: Int, version: String, headers: [HeaderField])
   /// Raw body bytes (REST), as they arrive (not copied out of the network buffer).

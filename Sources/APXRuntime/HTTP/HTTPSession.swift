@@ -84,7 +84,11 @@ public struct HTTPSession: Sendable {
   }
 
   /// Sends one request (no redirects) and returns once the response head has arrived.
-  func send(_ plan: HTTPRequestPlan, deadline: NIODeadline) async throws -> HTTPClientResponse {
+  ///
+  /// - Parameter upload: told how much of a streamed body has gone out.
+  func send(_ plan: HTTPRequestPlan, deadline: NIODeadline, upload: UploadProgress? = nil) async throws
+    -> HTTPClientResponse
+  {
     var request = HTTPClientRequest(url: plan.url)
     request.method = HTTPMethod(rawValue: plan.method)
     for h in plan.headers {
@@ -99,7 +103,7 @@ public struct HTTPSession: Sendable {
     if !request.headers.contains(name: "User-Agent") {
       request.headers.add(name: "User-Agent", value: "apx/\(APXVersion.current)")
     }
-    request.body = try RequestBodyFactory.make(plan.body)
+    request.body = try RequestBodyFactory.make(plan.body, progress: upload)
     if request.url.lowercased().hasPrefix("https:") { request.tlsConfiguration = try tls.configuration() }
     return try await client.execute(request, deadline: deadline)
   }

@@ -131,7 +131,10 @@ public struct RESTCall: Transport {
         try sink.receive(
           .requestSent(
             method: plan.method, url: mask.mask(plan.url), headers: mask.mask(plan.headers), attempt: attempt))
-        response = try await session.send(plan, deadline: deadline)
+        // Closed however the send ends: after it, the sink gets only this task's events.
+        let upload = UploadProgress(sink: sink)
+        defer { upload.close() }
+        response = try await session.send(plan, deadline: deadline, upload: upload)
       } catch {
         let mapped = NetworkErrorMapper.map(error, url: plan.url, timeout: timeout)
         throw AttemptFailure(mapped, outcome: NetworkErrorMapper.retryOutcome(of: error, mapped: mapped))

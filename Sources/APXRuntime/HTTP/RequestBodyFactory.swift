@@ -6,7 +6,9 @@ import NIOCore
 /// multipart file parts are streamed; lengths are sent when known so servers
 /// see Content-Length rather than chunked uploads.
 enum RequestBodyFactory {
-  static func make(_ body: RequestBody) throws(APXError) -> HTTPClientRequest.Body? {
+  /// - Parameter progress: told about each chunk of a streamed body as it goes out (the
+  ///   upload bar); inline bodies (`-d '{...}'`) are small and go out in one piece.
+  static func make(_ body: RequestBody, progress: UploadProgress? = nil) throws(APXError) -> HTTPClientRequest.Body? {
     switch body {
     case .none:
       return nil
@@ -14,9 +16,9 @@ enum RequestBodyFactory {
       return .bytes(ByteBuffer(bytes: bytes))
     case .file(let path, _):
       let size = try FileChunks.checkReadable(path)
-      return .stream(FileChunks(path: path), length: .known(size))
+      return streamed(FileChunks(path: path), length: size, progress: progress)
     case .stdin:
-      return .stream(FileChunks(path: nil), length: .unknown)
+      return streamed(FileChunks(path: nil), length: nil, progress: progress)
     case .multipart(let parts, let boundary):
       var length: Int64 = 0
       for part in parts {
@@ -27,8 +29,16 @@ enum RequestBodyFactory {
         }
       }
       length += Int64("--\(boundary)--\r\n".utf8.count)
-      return .stream(MultipartChunks(parts: parts, boundary: boundary), length: .known(length))
+      return streamed(MultipartChunks(parts: parts, boundary: boundary), length: length, progress: progress)
     }
+  }
+
+  private static func streamed<Chunks: AsyncSequence & Sendable>(
+    _ chunks: Chunks, length: Int64?, progress: UploadProgress?
+  ) -> HTTPClientRequest.Body where Chunks.Element == ByteBuffer {
+    let known: HTTPClientRequest.Body.Length = length.map { .known($0) } ?? .unknown
+    guard let progress else { return .stream(chunks, length: known) }
+    return .stream(CountedChunks(base: chunks, total: length, progress: progress), length: known)
   }
 }
 

@@ -44,7 +44,7 @@ final class PageCollector: CallEventSink, @unchecked Sendable {
           hint: "ask for smaller pages (a per-page or limit parameter), or call the endpoint without --all")
       }
       chunk.withUnsafeBytes { body.append(contentsOf: $0) }
-    case .retrying, .note, .trailers, .reconnecting, .fellBackToPolling:
+    case .retrying, .note, .trailers, .reconnecting, .fellBackToPolling, .bodySent:
       try downstream.receive(event)
     case .message(let value):
       guard message == nil else {

@@ -50,6 +50,9 @@ struct CallCommand: AsyncParsableCommand {
       --dry-run and --curl resolve the call as it would be sent (auth, headers, body) and send nothing;
       no token is fetched: a stored one is used, else a placeholder (apx auth login API gets one).
       Secrets show as *** unless --show-secrets.
+      When stderr is a terminal, a download (-O FILE, -o raw > file) and an upload from a file
+      (-d @file, name=@file, name@file) show a progress bar on stderr after 0.5 s or 1 MiB: bytes,
+      total, rate, percent, ETA. An upload's bar is erased before the answer; Ctrl-C erases a bar.
       """
   )
 
@@ -70,7 +73,9 @@ struct CallCommand: AsyncParsableCommand {
 
   @Option(
     name: [.short, .customLong("data")],
-    help: ArgumentHelp("The request body: JSON text, @file or @- for stdin.", valueName: "BODY"),
+    help: ArgumentHelp(
+      "The request body: JSON text, @file or @- for stdin (streamed: upload progress on a terminal).",
+      valueName: "BODY"),
     completion: .custom(ItemCompletion.completeBody))
   var data: String?
 

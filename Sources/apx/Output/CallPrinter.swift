@@ -56,6 +56,9 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
   private var bodyBytes = 0
   private var bodyTotal: Int?
   private var bodyStarted: ContinuousClock.Instant?
+  /// When the request body began to go out, and whether its bar is on screen.
+  private var uploadStarted: ContinuousClock.Instant?
+  private var uploadShown = false
   private var mode: BodyMode = .undecided
   private var contentType = ""
   /// A `Content-Encoding` the HTTP client did not decode (it decodes gzip and deflate), or nil.
@@ -85,6 +88,17 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
   }
 
   func receive(_ event: CallEvent) throws {
+    if case .bodySent(let bytes, let total) = event {
+      reportUpload(bytes, total: total)
+      return
+    }
+    // The upload is over once anything else happens (the answer, a retry, the end):
+    // its bar goes before the response is printed.
+    if uploadStarted != nil {
+      uploadStarted = nil
+      if uploadShown { progressDisplay.endTransfer() }
+      uploadShown = false
+    }
     // --- progress display: clears its line before this event's output, redraws after ---
     progressDisplay.willHandle(event)
     defer { progressDisplay.didHandle(event) }
@@ -125,7 +139,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       context.warn("apx: \(reason); reconnecting in \(Self.seconds(after))" + (lastEventID.map { " from \($0)" } ?? ""))
     case .fellBackToPolling(let endpoint, let interval):
       context.warn("apx: the stream keeps failing; polling \(endpoint) every \(Self.seconds(interval)) instead")
-    case .progress:
+    case .progress, .bodySent:
       break  // drawn by the progress display when stderr is a terminal
     case .note(let text):
       context.warn("apx: \(text)")
@@ -153,6 +167,17 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     bodyStarted = started
     guard bodyBytes >= 1_048_576 || now - started >= .milliseconds(500) else { return }
     progressDisplay.transfer(bytes: bodyBytes, total: bodyTotal)
+  }
+
+  /// Feeds the upload bar, with the download bar's thresholds: after 0.5 s or 1 MiB.
+  private func reportUpload(_ bytes: Int, total: Int?) {
+    guard progressDisplay.enabled else { return }
+    let now = ContinuousClock.now
+    let started = uploadStarted ?? now
+    uploadStarted = started
+    guard uploadShown || bytes >= 1_048_576 || now - started >= .milliseconds(500) else { return }
+    uploadShown = true
+    progressDisplay.transfer(bytes: bytes, total: total)
   }
 
   private var isJSONBody: Bool {

@@ -71,26 +71,9 @@ final class OutputFile: @unchecked Sendable {
 }
 
 /// Ctrl-C (or SIGTERM) during `-O`: the temporary file is removed before apx ends with the
-/// signal, so an interrupted download leaves neither a stray file nor a changed FILE. The
-/// handler only calls async-signal-safe functions (`unlink`, `signal`, `raise`) on a path
-/// copied into C memory beforehand.
+/// signal (see `InterruptCleanup`).
 enum OutputFileInterrupt {
-  nonisolated(unsafe) private static var path: UnsafeMutablePointer<CChar>?
+  static func arm(_ temporaryPath: String) { InterruptCleanup.setTemporaryFile(temporaryPath) }
 
-  static func arm(_ temporaryPath: String) {
-    path = strdup(temporaryPath)
-    for sig in [SIGINT, SIGTERM] {
-      signal(sig) { received in
-        if let path = OutputFileInterrupt.path { unlink(path) }
-        signal(received, SIG_DFL)
-        raise(received)
-      }
-    }
-  }
-
-  static func disarm() {
-    for sig in [SIGINT, SIGTERM] { signal(sig, SIG_DFL) }
-    if let path { free(path) }
-    path = nil
-  }
+  static func disarm() { InterruptCleanup.setTemporaryFile(nil) }
 }

@@ -54,7 +54,7 @@ final class ProgressDisplay: @unchecked Sendable {
   func willHandle(_ event: CallEvent) {
     guard enabled, visible else { return }
     switch event {
-    case .progress:
+    case .progress, .bodySent:
       return
     case .message, .bodyChunk, .bodyEnd, .batchEnd:
       if stdoutIsTerminal { clear() }
@@ -107,6 +107,15 @@ final class ProgressDisplay: @unchecked Sendable {
     draw(now: now, force: model.fraction == 1)
   }
 
+  /// Ends a transfer's bar (an upload, once its answer comes): it is erased, and the next
+  /// bar (the download) starts afresh.
+  func endTransfer() {
+    guard enabled else { return }
+    if visible { clear() }
+    model = ProgressLine()
+    samples = []
+  }
+
   /// Ends the display: a finished bar stays on its own line, anything else is cleared.
   func finish() {
     guard enabled, visible else { return }
@@ -114,6 +123,7 @@ final class ProgressDisplay: @unchecked Sendable {
       stderr.write("\n")
       stderr.flush()
       visible = false
+      InterruptCleanup.setBarShown(false)
     } else {
       clear()
     }
@@ -158,15 +168,18 @@ final class ProgressDisplay: @unchecked Sendable {
     if !force, now - lastDraw < Self.redrawInterval { return }
     lastDraw = now
     let text = model.render(width: Self.terminalColumns() - 1)
+    if !visible { InterruptCleanup.install() }
     stderr.write("\r\u{1B}[2K" + text)
     stderr.flush()
     visible = true
+    InterruptCleanup.setBarShown(true)
   }
 
   private func clear() {
     stderr.write("\r\u{1B}[2K")
     stderr.flush()
     visible = false
+    InterruptCleanup.setBarShown(false)
   }
 
   /// The width of the terminal on stderr (80 when unknown).

@@ -205,6 +205,20 @@ struct DemoServerMiscTests {
     }
   }
 
+  @Test func dripSendsItsSizeInChunks() async throws {
+    try await DemoHTTPHarness.run { demo in
+      let reply = try await demo.send(.GET, "/_demo/drip?size=10&chunk=4&every_ms=1")
+      #expect(reply.status == 200)
+      #expect(reply.headers.first(name: "content-length") == "10")
+      #expect(reply.body == String(repeating: "x", count: 10))
+      for bad in ["size=-1", "chunk=0", "every_ms=20000", "size=ten"] {
+        let refused = try await demo.send(.GET, "/_demo/drip?" + bad)
+        #expect(refused.status == 400, "\(bad)")
+        #expect((refused.json["error"] as? [String: Any])?["code"] as? String == "invalid_parameter")
+      }
+    }
+  }
+
   @Test func stopClosesTheListeningSocket() async throws {
     let server = try await DemoServer.start()
     #expect(server.httpBaseURL == "http://127.0.0.1:\(server.httpPort)")
