@@ -3,8 +3,8 @@ import Testing
 
 /// Progress bars as a user sees them on a terminal (issue 13 items 1 and 2): a bash in tmux
 /// runs apx, the test logs every byte written to the terminal and reads the screen. An upload
-/// draws its bar and erases it before the answer is printed; Ctrl-C during a download
-/// erases the bar and leaves the prompt on a clean line.
+/// draws its bar and erases it before the answer is printed; Ctrl-C during a download or a
+/// recipe loop erases the bar and leaves the prompt on a clean line.
 @Suite("progress on a terminal", .serialized, .timeLimit(.minutes(3)))
 struct TerminalProgressTests {
   /// A CSV of exactly 30,000,000 bytes that the demo's import accepts.
@@ -25,9 +25,9 @@ struct TerminalProgressTests {
   }
 
   /// bash without configuration, a `$ ` prompt, the demo registry and the built apx on PATH.
-  static func startBash(in folder: URL) async throws -> TmuxTerminal {
+  static func startBash(in folder: URL, registry: String = APXProcess.endpoints) async throws -> TmuxTerminal {
     let environment = [
-      "HOME=\(folder.path)", "TERM=xterm", "LANG=C.UTF-8", "NO_COLOR=1", "APX_REGISTRY=\(APXProcess.endpoints)",
+      "HOME=\(folder.path)", "TERM=xterm", "LANG=C.UTF-8", "NO_COLOR=1", "APX_REGISTRY=\(registry)",
       "APX_STATE_DIR=\(folder.path)/state", "PATH=\(APXProcess.binary.deletingLastPathComponent().path):/usr/bin:/bin",
     ]
     let terminal = try await TmuxTerminal.start(
@@ -138,6 +138,49 @@ struct TerminalProgressTests {
         #expect(screen.contains("\n$ echo END-$?\n"), "the prompt is not on a clean line:\n\(screen)")
         #expect(screen.contains("\nEND-130"), "Ctrl-C should end apx with 130:\n\(screen)")
         #expect(Self.barLines(screen).isEmpty && !screen.contains("GB"), "a bar is left on screen:\n\(screen)")
+      } catch {
+        await terminal.stop()
+        throw error
+      }
+      await terminal.stop()
+    }
+  }
+
+  @Test(.enabled(if: TmuxTerminal.tmux != nil, TmuxTerminal.missing))
+  func ctrlCDuringARecipeLoopErasesItsBar() async throws {
+    let folder = try Self.workFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try await withDemoServer { server in
+      let registry = folder.appendingPathComponent("registry")
+      try FileManager.default.createDirectory(at: registry, withIntermediateDirectories: true)
+      try Data(
+        #"""
+        {"api": "slow", "environments": {"demo": {"base_url": "\#(server.httpBaseURL)"}}, "default_environment": "demo",
+         "endpoints": {"stall": {"kind": "rest", "path": "/_demo/stall", "params": {"ms": {"in": "query", "type": "integer"}}}}}
+        """#.utf8
+      ).write(to: registry.appendingPathComponent("slow.json"))
+      // 200 calls of 300 ms each, one at a time: the loop's bar is up long before it ends.
+      let items = (1...200).map(String.init).joined(separator: ",")
+      try Data(
+        #"""
+        {"name": "slow-loop", "steps": [{"id": "loop", "call": "slow.stall", "with": {"ms": 300},
+          "foreach": {"over": [\#(items)], "as": "n", "concurrency": 1}}]}
+        """#.utf8
+      ).write(to: folder.appendingPathComponent("loop.json"))
+      let terminal = try await Self.startBash(in: folder, registry: registry.path)
+      do {
+        try await terminal.type("apx run loop.json")
+        try await terminal.press("Enter")
+        let drawing = try await terminal.waitForScreen(attempts: 400) { $0.contains("/200") }
+        #expect(drawing.contains("/200"), "no loop bar:\n\(drawing)")
+        try await terminal.press("C-c")
+        try await terminal.type("echo END-$?")
+        try await terminal.press("Enter")
+        let screen = try await terminal.waitForScreen(attempts: 400) { $0.contains("\nEND-") }
+        #expect(screen.contains("\nEND-130"), "Ctrl-C should end the run with 130:\n\(screen)")
+        #expect(screen.contains("was interrupted"), "\(screen)")
+        #expect(screen.contains("\n$ echo END-$?\n"), "the prompt is not on a clean line:\n\(screen)")
+        #expect(Self.barLines(screen).isEmpty && !screen.contains("/200"), "a bar is left on screen:\n\(screen)")
       } catch {
         await terminal.stop()
         throw error
