@@ -56,15 +56,17 @@ enum APXVersionText {
 enum Main {
   static func main() async {
     signal(SIGPIPE, SIG_IGN)
-    let context = Context.shared
+    let context = Context()
     let status: Int32
     do {
       // `apx call` skips ArgumentParser when its line is plain (see FastCallArguments).
       if let invocation = FastCallArguments.parse(Array(CommandLine.arguments.dropFirst())) {
-        try await invocation.run()
+        try await invocation.run(in: context)
       } else {
         var command = try APX.parseAsRoot()
-        if var asyncCommand = command as? any AsyncParsableCommand {
+        if let contextCommand = command as? any ContextCommand {
+          try await contextCommand.run(in: context)
+        } else if var asyncCommand = command as? any AsyncParsableCommand {
           try await asyncCommand.run()
         } else {
           try command.run()

@@ -27,7 +27,7 @@ struct AuthCommand: AsyncParsableCommand {
 }
 
 /// `apx auth login API`: runs the API's token flow now and stores the token.
-struct AuthLogin: AsyncParsableCommand {
+struct AuthLogin: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "login", abstract: "Get a new token for an API now and store it (prints a summary, not the token).")
 
@@ -36,8 +36,7 @@ struct AuthLogin: AsyncParsableCommand {
     help: ArgumentHelp("The API (see `apx list`).", valueName: "API"), completion: .custom(APICompletion.complete))
   var api: String
 
-  func run() async throws {
-    let context = Context.shared
+  func run(in context: Context) async throws {
     try await AuthTarget.with(api, global: global, context: context) { target, tokens in
       let auth = try target.tokenAuth()
       let token = try await tokens.login(
@@ -50,7 +49,7 @@ struct AuthLogin: AsyncParsableCommand {
 }
 
 /// `apx auth status [API]`: what is stored, never the token itself.
-struct AuthStatus: AsyncParsableCommand {
+struct AuthStatus: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "status", abstract: "Show stored tokens: API, environment, type, expiry (never the token).")
 
@@ -60,8 +59,7 @@ struct AuthStatus: AsyncParsableCommand {
     completion: .custom(APICompletion.complete))
   var api: String?
 
-  func run() async throws {
-    let context = Context.shared
+  func run(in context: Context) async throws {
     let now = Date().timeIntervalSince1970
     if let api {
       try await AuthTarget.with(api, global: global, context: context) { target, tokens in
@@ -78,7 +76,7 @@ struct AuthStatus: AsyncParsableCommand {
 }
 
 /// `apx auth token API`: prints a valid token (refreshing it if needed), for other tools.
-struct AuthToken: AsyncParsableCommand {
+struct AuthToken: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "token",
     abstract: "Print a valid token for an API (refreshed if needed): the one command that shows a token.",
@@ -89,8 +87,7 @@ struct AuthToken: AsyncParsableCommand {
     help: ArgumentHelp("The API (see `apx list`).", valueName: "API"), completion: .custom(APICompletion.complete))
   var api: String
 
-  func run() async throws {
-    let context = Context.shared
+  func run(in context: Context) async throws {
     try await AuthTarget.with(api, global: global, context: context) { target, tokens in
       let token: String
       if case .bearer(let template) = target.auth {
@@ -108,7 +105,7 @@ struct AuthToken: AsyncParsableCommand {
 }
 
 /// `apx auth logout API`: deletes the stored token.
-struct AuthLogout: AsyncParsableCommand {
+struct AuthLogout: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "logout", abstract: "Delete the stored token of an API (in --env, or its default environment).")
 
@@ -117,8 +114,7 @@ struct AuthLogout: AsyncParsableCommand {
     help: ArgumentHelp("The API (see `apx list`).", valueName: "API"), completion: .custom(APICompletion.complete))
   var api: String
 
-  func run() async throws {
-    let context = Context.shared
+  func run(in context: Context) async throws {
     try await AuthTarget.with(api, global: global, context: context) { target, tokens in
       let removed = try await tokens.logout(api: target.api.name, environment: target.environment)
       try ValuePrinter.print(

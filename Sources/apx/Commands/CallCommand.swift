@@ -9,7 +9,7 @@ import ArgumentParser
 #endif
 
 /// `apx call API.ENDPOINT [ITEM ...]` or `apx call [METHOD] URL [ITEM ...]`
-struct CallCommand: AsyncParsableCommand {
+struct CallCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "call",
     abstract: "Call a registry endpoint, or any URL, and print the result as JSON.",
@@ -200,7 +200,7 @@ struct CallCommand: AsyncParsableCommand {
       outputFile: outputFile, dryRun: dryRun, curl: curl, showSecrets: showSecrets)
   }
 
-  func run() async throws {
-    try await invocation.run()
+  func run(in context: Context) async throws {
+    try await invocation.run(in: context)
   }
 }

@@ -100,8 +100,7 @@ struct CallInvocation: Equatable {
 
   /// Resolves the endpoint (from the registry, or made on the spot for a URL), binds the
   /// items, and runs the call with output on stdout.
-  func run() async throws {
-    let context = Context.shared
+  func run(in context: Context) async throws {
     let registry = RegistryFiles(directories: context.registryDirectories(global.registry))
     let calls = self.calls
     if calls.count > 1 { return try await runBatch(calls, registry: registry, context: context) }

@@ -3,7 +3,7 @@ import ArgumentParser
 
 /// `apx completions bash|zsh|fish`: prints a completion script. Endpoint
 /// names complete dynamically from the registry at completion time.
-struct CompletionsCommand: ParsableCommand {
+struct CompletionsCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "completions",
     abstract: "Print a shell completion script (bash, zsh or fish).",
@@ -22,11 +22,10 @@ struct CompletionsCommand: ParsableCommand {
   @Argument(help: ArgumentHelp("The shell: bash, zsh or fish.", valueName: "SHELL"))
   var shell: String
 
-  func run() throws {
+  func run(in context: Context) async throws {
     guard let kind = CompletionShell(rawValue: shell) else {
       throw APXError(.usage, "unknown shell \"\(shell)\"", hint: "use bash, zsh or fish")
     }
-    let context = Context.shared
     context.stdout.write(CompletionScript.text(for: kind))
     context.stdout.flush()
   }

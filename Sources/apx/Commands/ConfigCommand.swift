@@ -3,7 +3,7 @@ import ArgumentParser
 
 /// `apx config`: the effective settings and where each comes from (a flag, an environment
 /// variable, the config file, or apx's default), as JSON.
-struct ConfigCommand: ParsableCommand {
+struct ConfigCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "config",
     abstract: "Show the effective settings and where each comes from (flag, environment, config file, default).",
@@ -16,8 +16,7 @@ struct ConfigCommand: ParsableCommand {
 
   @OptionGroup var global: GlobalOptions
 
-  func run() throws {
-    let context = Context.shared
+  func run(in context: Context) async throws {
     let flags = global.values
     // The global options are here so that a flag's effect can be shown; the ones with no
     // setting in this report would be accepted and ignored, so they are refused.

@@ -10,7 +10,7 @@ import ArgumentParser
 
 /// `apx demo [--port N] [--grpc-tls-cert FILE --grpc-tls-key FILE [--grpc-client-ca FILE]]`: the
 /// embedded demo backend in the foreground, gRPC optionally over TLS or mutual TLS.
-struct DemoCommand: AsyncParsableCommand {
+struct DemoCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "demo",
     abstract: "Run the embedded demo backend (books, gifs, classnotes gRPC) on 127.0.0.1 until Ctrl-C.",
@@ -71,8 +71,7 @@ struct DemoCommand: AsyncParsableCommand {
     return DemoGRPCTLS(certificateChainPath: grpcTLSCert, privateKeyPath: grpcTLSKey, clientCAPath: grpcClientCA)
   }
 
-  func run() async throws {
-    let context = Context.shared
+  func run(in context: Context) async throws {
     var options = DemoServerOptions()
     options.httpPort = port
     options.grpcPort = grpcPort

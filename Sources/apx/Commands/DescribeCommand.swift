@@ -9,7 +9,7 @@ import ArgumentParser
 #endif
 
 /// `apx describe API.ENDPOINT`: parameters, types, an example command.
-struct DescribeCommand: AsyncParsableCommand {
+struct DescribeCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "describe", abstract: "Show an endpoint's parameters and an example call, as JSON.")
 
@@ -22,18 +22,18 @@ struct DescribeCommand: AsyncParsableCommand {
     completion: .custom(EndpointCompletion.complete))
   var target: String
 
-  func run() async throws {
-    let context = Context.shared
+  func run(in context: Context) async throws {
     if target.hasPrefix("grpc://") || target.hasPrefix("grpcs://") {
       try ValuePrinter.print(
-        try await GRPCURLDescription.json(target, global: global), global: global, context: context)
+        try await GRPCURLDescription.json(target, global: global, context: context), global: global, context: context)
       return
     }
     let registry = RegistryFiles(directories: context.registryDirectories(global.registry))
     let t = try CallTarget.resolve(target, registry: registry)
     var description = EndpointDescription.json(api: t.api, endpoint: t.endpoint)
     if t.endpoint.kind == .grpc {
-      description = try await GRPCDescription.adding(to: description, api: t.api, endpoint: t.endpoint, global: global)
+      description = try await GRPCDescription.adding(
+        to: description, api: t.api, endpoint: t.endpoint, global: global, context: context)
     }
     try ValuePrinter.print(description, global: global, context: context)
   }
@@ -43,10 +43,9 @@ struct DescribeCommand: AsyncParsableCommand {
 /// JSON template, from the endpoint's schema (a reflection schema asks the
 /// server of the chosen environment, `--base-url` or `--demo`).
 enum GRPCDescription {
-  static func adding(to description: JSONValue, api: APIDefinition, endpoint: Endpoint, global: GlobalOptions)
-    async throws -> JSONValue
-  {
-    let context = Context.shared
+  static func adding(
+    to description: JSONValue, api: APIDefinition, endpoint: Endpoint, global: GlobalOptions, context: Context
+  ) async throws -> JSONValue {
     guard case .object(var members) = description else { return description }
     let summary: GRPCMethodSummary = try await DemoBackend.withOptionalDemo(global.demo) { demo in
       let resolved = try BaseURLResolver.resolve(

@@ -10,19 +10,21 @@ import APXRuntime
 /// `apx describe grpc://HOST:PORT/package.Service[/Method]`: a method's call shape, message
 /// fields and request template, or every method of a service, from server reflection.
 enum GRPCURLDescription {
-  static func json(_ text: String, global: GlobalOptions) async throws -> JSONValue {
+  static func json(_ text: String, global: GlobalOptions, context: Context) async throws -> JSONValue {
     let url = try AdHocURL(parsing: text)
     do {
-      return try await json(url, global: global)
+      return try await json(url, global: global, environment: context.environment)
     } catch {
       // The URL names the server: a refused connection's hint speaks of it, not of --base-url.
       throw Executor.aboutTheURL(error, url: url.origin)
     }
   }
 
-  private static func json(_ url: AdHocURL, global: GlobalOptions) async throws -> JSONValue {
+  private static func json(_ url: AdHocURL, global: GlobalOptions, environment: [String: String]) async throws
+    -> JSONValue
+  {
     let (service, method) = try AdHocGRPCEndpoint.serviceAndMethod(url)
-    let settings = global.grpcSettings(Context.shared.environment)
+    let settings = global.grpcSettings(environment)
     let timeout = global.timeout ?? 10
     guard let method else {
       let methods = try await GRPCInspector.listServices(
@@ -41,7 +43,7 @@ enum GRPCURLDescription {
     let made = try AdHocGRPCEndpoint.make(url: url, items: [], schema: .reflection)
     let found = try await GRPCSession.with(settings) { grpc in
       try await GRPCInspector.describe(
-        api: made.api, endpoint: made.endpoint, baseURL: url.origin, environment: Context.shared.environment,
+        api: made.api, endpoint: made.endpoint, baseURL: url.origin, environment: environment,
         session: grpc, headers: global.headerFields, timeout: timeout)
     }
     return summary(found, url: url)

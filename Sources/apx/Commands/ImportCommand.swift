@@ -114,7 +114,7 @@ struct ImportOutputOptions: ParsableArguments {
 }
 
 /// `apx import openapi SOURCE`.
-struct ImportOpenAPICommand: AsyncParsableCommand {
+struct ImportOpenAPICommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "openapi",
     abstract: "Import an OpenAPI 3.0/3.1/3.2 or Swagger 2.0 description (JSON or YAML file, or http(s) URL).",
@@ -152,8 +152,7 @@ struct ImportOpenAPICommand: AsyncParsableCommand {
     if !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
   }
 
-  func run() async throws {
-    let context = Context.shared
+  func run(in context: Context) async throws {
     let bytes: [UInt8]
     var sourceURL: String?
     let lower = source.lowercased()
@@ -178,7 +177,7 @@ struct ImportOpenAPICommand: AsyncParsableCommand {
 }
 
 /// `apx import grpc TARGET`.
-struct ImportGRPCCommand: AsyncParsableCommand {
+struct ImportGRPCCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "grpc",
     abstract: "Import the services of a gRPC server (reflection), a .proto file or a .protoset.",
@@ -230,8 +229,7 @@ struct ImportGRPCCommand: AsyncParsableCommand {
     if !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
   }
 
-  func run() async throws {
-    let context = Context.shared
+  func run(in context: Context) async throws {
     let lower = target.lowercased()
     let summaries: [GRPCMethodSummary]
     let schema: SchemaSource

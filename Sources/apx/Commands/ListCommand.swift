@@ -3,7 +3,7 @@ import APXRuntime
 import ArgumentParser
 
 /// `apx list [API]`: what the registry holds, as JSON (or a table on request).
-struct ListCommand: AsyncParsableCommand {
+struct ListCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "list", abstract: "List the registry's APIs, or one API's endpoints.")
 
@@ -26,8 +26,7 @@ struct ListCommand: AsyncParsableCommand {
     if grpcAddress != nil, api != nil { throw ValidationError("give either an API or --grpc ADDRESS, not both") }
   }
 
-  func run() async throws {
-    let context = Context.shared
+  func run(in context: Context) async throws {
     // `apx list grpc://HOST:PORT` is `apx list --grpc grpc://HOST:PORT`.
     let grpcAddress = self.grpcAddress ?? api.flatMap { $0.hasPrefix("grpc://") || $0.hasPrefix("grpcs://") ? $0 : nil }
     if let grpcAddress {
@@ -54,7 +53,7 @@ struct ListCommand: AsyncParsableCommand {
     var rows: [JSONValue] = []
     if let api {
       let definition = try registry.load(api: api)
-      let shapes = try await Self.grpcShapes(definition, global: global)
+      let shapes = try await Self.grpcShapes(definition, global: global, context: context)
       for e in definition.endpoints { rows.append(Self.row(definition, e, shape: shapes[e.name])) }
     } else {
       var problems: [String] = []
@@ -79,10 +78,11 @@ struct ListCommand: AsyncParsableCommand {
   /// Call shapes of an API's gRPC endpoints, by endpoint name: file schemas
   /// are read locally, reflection schemas ask the server (skipped, with a
   /// warning, when it cannot be reached).
-  static func grpcShapes(_ api: APIDefinition, global: GlobalOptions) async throws -> [String: String] {
+  static func grpcShapes(_ api: APIDefinition, global: GlobalOptions, context: Context) async throws
+    -> [String: String]
+  {
     let endpoints = api.endpoints.filter { $0.kind == .grpc }
     guard !endpoints.isEmpty else { return [:] }
-    let context = Context.shared
     return try await DemoBackend.withOptionalDemo(global.demo) { demo in
       let base = try? BaseURLResolver.resolve(
         api: api, environment: global.environment, override: global.baseURL, demo: demo,

@@ -12,7 +12,7 @@ import ArgumentParser
 /// the recipe to the runtime's pipeline (parse: `RecipeFile`, `RecipeRunSetup`;
 /// run: `RecipeRunner`; report: `RecipeRunReporter`, `JUnitReport`), then maps
 /// the outcome to the exit status.
-struct RunCommand: AsyncParsableCommand {
+struct RunCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "run",
     abstract: "Run a recipe: chained calls with their data flowing forward; prints the recipe's output as JSON.",
@@ -68,8 +68,7 @@ struct RunCommand: AsyncParsableCommand {
     if dryRun && resume { throw ValidationError("--dry-run and --resume cannot be used together") }
   }
 
-  func run() async throws {
-    let context = Context.shared
+  func run(in context: Context) async throws {
     let environment = context.environment
     let configured = try global.values.applyingConfig(context)
     // Parse: load and validate the recipe, read the inputs, find the run to resume.
@@ -121,7 +120,7 @@ struct RunCommand: AsyncParsableCommand {
       for (name, api) in file.registry.apis {
         let resolved = try BaseURLResolver.resolve(
           api: api, environment: global.environment, override: global.baseURL, demo: demo,
-          processEnvironment: environment, configured: Context.shared.configuredEnvironment(for: api.name))
+          processEnvironment: environment, configured: context.configuredEnvironment(for: api.name))
         targets[name] = RecipeTarget(api: api, baseURL: resolved.baseURL, environmentName: resolved.environmentName)
       }
       if dryRun {

@@ -9,7 +9,7 @@ import ArgumentParser
 #endif
 
 /// `apx validate [PATH ...]`: checks registry (and recipe) files without sending anything.
-struct ValidateCommand: AsyncParsableCommand {
+struct ValidateCommand: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "validate",
     abstract: "Check registry files; print file:line:column errors and exit 3 when any is invalid.",
@@ -38,8 +38,7 @@ struct ValidateCommand: AsyncParsableCommand {
     help: ArgumentHelp("Files or folders to check.", valueName: "PATH"), completion: .file(extensions: ["json"]))
   var paths: [String] = []
 
-  func run() async throws {
-    let context = Context.shared
+  func run(in context: Context) async throws {
     var files: [String] = []
     if paths.isEmpty {
       files = RegistryFiles(directories: context.registryDirectories(registryOptions.registry)).list().map(\.path)
@@ -71,7 +70,8 @@ struct ValidateCommand: AsyncParsableCommand {
         continue
       }
       do {
-        let definition = try DefinitionFile.validate(path: file, registry: registryOptions.registry)
+        let definition = try DefinitionFile.validate(
+          path: file, registryDirectories: context.registryDirectories(registryOptions.registry))
         results.append(
           .object([
             JSONMember("file", .string(file)), JSONMember("ok", .bool(true)),
@@ -112,10 +112,10 @@ enum DefinitionFile {
   }
 
   /// Loads the file as a registry; returns a one-line summary.
-  static func validate(path: String, registry: [String] = []) throws -> String {
+  static func validate(path: String, registryDirectories: [String]) throws -> String {
     // A JSON file with a top-level "steps" key is a recipe: checked against the registry.
     if RecipeFile.isRecipe(path: path) {
-      return try RecipeFile.summary(path: path, registryDirectories: Context.shared.registryDirectories(registry))
+      return try RecipeFile.summary(path: path, registryDirectories: registryDirectories)
     }
     let api = try RegistryFiles.load(path: path)
     let base = PathText.lastComponent(path)

@@ -8,12 +8,9 @@ import APXRuntime
 #endif
 
 /// Everything a command needs from the outside world, gathered once:
-/// streams, terminal facts, environment, registry folders. Commands take it
-/// instead of reaching for globals, so tests and recipes see the same paths.
+/// streams, terminal facts, environment, registry folders. `Main` makes one at start-up and
+/// hands it to the command (`ContextCommand.run(in:)`), so tests and recipes see the same paths.
 final class Context: Sendable {
-  /// The process's context, made once at start-up.
-  static let shared = Context()
-
   let stdout: OutputStream
   let stderr: OutputStream
   let environment: [String: String]

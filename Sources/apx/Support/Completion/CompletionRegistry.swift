@@ -13,8 +13,10 @@ struct CompletionRegistry {
 
   /// The registry the command line names: its `--registry` flags, else `APX_REGISTRY`, the
   /// config file or the default folders, exactly as a command would choose.
-  init(line: CompletionLine) {
-    files = RegistryFiles(directories: Context.shared.registryDirectories(line.values(of: "--registry")))
+  /// ArgumentParser calls completion functions statically, before any command runs, so this
+  /// reads the process's environment and config itself.
+  init(line: CompletionLine, context: Context = Context()) {
+    files = RegistryFiles(directories: context.registryDirectories(line.values(of: "--registry")))
   }
 
   /// Every API name, in registry order (a folder listing; no file is read).
