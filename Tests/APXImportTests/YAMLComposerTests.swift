@@ -54,6 +54,28 @@ struct YAMLComposerTests {
     #expect(value.objectMembers?.map(\.key) == ["base", "copy", "last"])
   }
 
+  @Test func anAliasBombIsRefusedWhileComposingAndModerateAliasesAreNot() throws {
+    // Nine levels of nine aliases: 387 million values if expanded.
+    var bomb = "a0: &a0 [" + Array(repeating: "x", count: 9).joined(separator: ", ") + "]\n"
+    for level in 1..<9 {
+      bomb += "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 9).joined(separator: ", ") + "]\n"
+    }
+    let refused = message(bomb)
+    #expect(refused.contains("too many alias expansions"), "\(refused)")
+    #expect(refused.contains("alias bombs"), "\(refused)")
+    #expect(!refused.contains("not valid YAML"), "\(refused)")
+    // Three levels of ten (1,111 values repeated a few times) is an ordinary document.
+    var moderate = "a0: &a0 [" + Array(repeating: "x", count: 10).joined(separator: ", ") + "]\n"
+    for level in 1..<3 {
+      moderate +=
+        "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]\n"
+    }
+    moderate += "b: [*a2, *a2, *a2]\n"
+    let value = try read(moderate)
+    #expect(value["b"]?.arrayValue?.count == 3)
+    #expect(value["b"]?.arrayValue?.first == value["a2"])
+  }
+
   @Test func duplicatedKeysAreRefusedAsYamsComparedThem() {
     #expect(message("a: 1\nb: 2\na: 3\n").contains("duplicated key(s) 'a'"))
     // Same text, both strings: the same key.

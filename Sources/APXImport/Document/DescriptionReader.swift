@@ -18,6 +18,10 @@ public enum DescriptionReader {
   public static let maxYAMLDepth = 400
   /// A YAML document expanding (through aliases) to more values than this is refused.
   public static let maxYAMLNodes = 20_000_000
+  /// A YAML document whose aliases repeat more values than this in all is refused while it is
+  /// composed, before anything is expanded (an alias bomb, "billion laughs"). Twelve times all
+  /// the values of GitHub's REST description (83,427); about 100 MB once expanded.
+  public static let maxYAMLAliasValues = 1_000_000
 
   /// Parses `bytes`; `source` names the document in messages.
   public static func read(_ bytes: [UInt8], source: String) throws(APXError) -> JSONValue {
@@ -54,7 +58,15 @@ public enum DescriptionReader {
     }
     let node: YAMLNode?
     do {
-      node = try YAMLComposer.compose(bytes)
+      node = try YAMLComposer.compose(bytes, aliasValueLimit: maxYAMLAliasValues)
+    } catch let error where error.isAliasBomb {
+      throw APXError(
+        .invalidDefinition,
+        "\(source) has too many alias expansions: \(error)\napx stops at \(maxYAMLAliasValues) values repeated "
+          + "through aliases, to protect against alias bombs (\"billion laughs\")",
+        hint: "write the repeated parts out or share them with $ref (resolved without copying); "
+          + "is it really an API description?",
+        file: source)
     } catch {
       throw APXError(.invalidDefinition, "\(source) is not valid YAML: \(error)", file: source)
     }

@@ -21,6 +21,8 @@ struct YAMLScalar {
 /// Why a YAML document could not be composed; `description` is the message.
 struct YAMLError: Error, CustomStringConvertible {
   let description: String
+  /// True when the document is valid YAML but its aliases expand past the composer's limit.
+  var isAliasBomb = false
 }
 
 /// Composes the single document of a YAML stream into `YAMLNode`s with LibYAML's event
@@ -28,23 +30,36 @@ struct YAMLError: Error, CustomStringConvertible {
 /// with it ICU's 34 MB of data (a Yams-only static executable strips to 56.8 MB); this is
 /// what Yams's `compose(yaml:)` did for apx: one document, anchors and aliases resolved,
 /// duplicated keys in a mapping refused, explicit tags kept for the caller.
+///
+/// Aliases share the anchored node, so composing costs no more than the text; what the caller
+/// builds from the tree costs what it expands to. The composer counts that as it goes (each
+/// anchor remembers how many values it stands for) and stops at the first alias that takes the
+/// values repeated through aliases past `aliasValueLimit`, before anything is expanded: an
+/// alias bomb ("billion laughs", nine levels of nine aliases: 387 million values in 200 bytes)
+/// is refused at once, in the memory of its text.
 final class YAMLComposer {
   private var parser = yaml_parser_t()
-  private var anchors: [String: YAMLNode] = [:]
+  /// Each anchor's node and the number of values it expands to (itself included).
+  private var anchors: [String: (node: YAMLNode, values: Int)] = [:]
   private let text: [UInt8]
+  private let aliasValueLimit: Int
+  /// Values repeated through aliases so far.
+  private var aliasValues = 0
 
   /// Parses `text` (UTF-8) and returns its document's root, or nil for an empty stream.
-  static func compose(_ text: [UInt8]) throws(YAMLError) -> YAMLNode? {
+  /// Throws (with `isAliasBomb`) once aliases repeat more than `aliasValueLimit` values in all.
+  static func compose(_ text: [UInt8], aliasValueLimit: Int = .max) throws(YAMLError) -> YAMLNode? {
     // LibYAML asserts on a null input pointer, which an empty array may give.
     guard !text.isEmpty else { return nil }
-    let composer = YAMLComposer(text: text)
+    let composer = YAMLComposer(text: text, aliasValueLimit: aliasValueLimit)
     return try text.withUnsafeBufferPointer { (buffer) throws(YAMLError) -> YAMLNode? in
       try composer.run(buffer)
     }
   }
 
-  private init(text: [UInt8]) {
+  private init(text: [UInt8], aliasValueLimit: Int) {
     self.text = text
+    self.aliasValueLimit = aliasValueLimit
     yaml_parser_initialize(&parser)
     yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
   }
@@ -61,7 +76,7 @@ final class YAMLComposer {
       return nil
     }
     yaml_event_delete(&event)  // DOCUMENT-START
-    let root = try node(try next())
+    let root = try node(try next()).node
     event = try next()  // DOCUMENT-END
     yaml_event_delete(&event)
     event = try next()
@@ -79,14 +94,24 @@ final class YAMLComposer {
     return event
   }
 
-  /// Builds the node that starts with `first` (consumed).
-  private func node(_ first: yaml_event_t) throws(YAMLError) -> YAMLNode {
+  /// Builds the node that starts with `first` (consumed), with the number of values it
+  /// expands to (itself included).
+  private func node(_ first: yaml_event_t) throws(YAMLError) -> (node: YAMLNode, values: Int) {
     var event = first
     defer { yaml_event_delete(&event) }
     switch event.type {
     case YAML_ALIAS_EVENT:
       let name = Self.string(event.data.alias.anchor) ?? ""
       guard let target = anchors[name] else { throw composerError("found undefined alias", event) }
+      // Both terms are at most the limit (or the text's length), so the sum cannot overflow.
+      aliasValues += target.values
+      guard aliasValues <= aliasValueLimit else {
+        var error = composerError(
+          "the aliases up to here repeat more than \(aliasValueLimit) values (alias '\(name)' alone stands for \(target.values))",
+          event)
+        error.isAliasBomb = true
+        throw error
+      }
       return target
     case YAML_SCALAR_EVENT:
       let scalar = event.data.scalar
@@ -96,11 +121,11 @@ final class YAMLComposer {
           tag: scalar.quoted_implicit == 1 ? YAMLTag.str : Self.string(scalar.tag),
           isPlain: scalar.style == YAML_PLAIN_SCALAR_STYLE,
           line: event.start_mark.line + 1, column: event.start_mark.column + 1))
-      register(Self.string(scalar.anchor), value)
-      return value
+      return register(Self.string(scalar.anchor), (value, 1))
     case YAML_SEQUENCE_START_EVENT:
       let start = event.data.sequence_start
       var items: [YAMLNode] = []
+      var values = 1
       while true {
         let item = try next()
         if item.type == YAML_SEQUENCE_END_EVENT {
@@ -108,14 +133,16 @@ final class YAMLComposer {
           yaml_event_delete(&end)
           break
         }
-        items.append(try node(item))
+        let child = try node(item)
+        items.append(child.node)
+        values += child.values
       }
       let value = YAMLNode.sequence(items, tag: start.implicit != 0 ? nil : Self.string(start.tag))
-      register(Self.string(start.anchor), value)
-      return value
+      return register(Self.string(start.anchor), (value, values))
     case YAML_MAPPING_START_EVENT:
       let start = event.data.mapping_start
       var pairs: [(key: YAMLNode, value: YAMLNode)] = []
+      var values = 1
       while true {
         let keyEvent = try next()
         if keyEvent.type == YAML_MAPPING_END_EVENT {
@@ -124,7 +151,9 @@ final class YAMLComposer {
           break
         }
         let key = try node(keyEvent)
-        pairs.append((key, try node(try next())))
+        let child = try node(try next())
+        pairs.append((key.node, child.node))
+        values += key.values + child.values
       }
       if let duplicated = YAMLKeys.duplicates(pairs.map(\.key)) {
         throw YAMLError(
@@ -133,16 +162,16 @@ final class YAMLComposer {
             + snippet(duplicated.line, duplicated.column))
       }
       let value = YAMLNode.mapping(pairs, tag: start.implicit != 0 ? nil : Self.string(start.tag))
-      register(Self.string(start.anchor), value)
-      return value
+      return register(Self.string(start.anchor), (value, values))
     default:
       throw composerError("found an unexpected event", event)
     }
   }
 
   /// Anchors may be redefined; an alias refers to the latest definition before it.
-  private func register(_ anchor: String?, _ node: YAMLNode) {
+  private func register(_ anchor: String?, _ node: (node: YAMLNode, values: Int)) -> (node: YAMLNode, values: Int) {
     if let anchor { anchors[anchor] = node }
+    return node
   }
 
   private static func string(_ pointer: UnsafeMutablePointer<UInt8>?) -> String? {
