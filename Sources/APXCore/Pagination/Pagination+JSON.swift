@@ -1,6 +1,10 @@
 extension Pagination {
-  /// The registry's `pagination` block for this value (what `apx describe` shows).
-  public var registryJSON: JSONValue {
+  /// The registry's `pagination` block for this value, defaults included (what `apx describe` shows).
+  public var registryJSON: JSONValue { registryJSON(includingDefaults: true) }
+
+  /// The registry's `pagination` block; without `includingDefaults`, `start` 1 and the default
+  /// `max_pages` are left out (how `RegistryWriter` writes it).
+  public func registryJSON(includingDefaults: Bool) -> JSONValue {
     var members = [JSONMember("style", .string(style.name))]
     if let items { members.append(JSONMember("items", .string(items.text))) }
     switch style {
@@ -11,10 +15,12 @@ extension Pagination {
       members.append(JSONMember("cursor_param", .string(param)))
     case .page(let param, let start, let hasNext):
       members.append(JSONMember("page_param", .string(param)))
-      members.append(JSONMember("start", .int(start)))
+      if includingDefaults || start != 1 { members.append(JSONMember("start", .int(start))) }
       if let hasNext { members.append(JSONMember("has_next", .string(hasNext.text))) }
     }
-    members.append(JSONMember("max_pages", .int(maxPages)))
+    if includingDefaults || maxPages != Pagination.defaultMaxPages {
+      members.append(JSONMember("max_pages", .int(maxPages)))
+    }
     return .object(members)
   }
 }

@@ -74,6 +74,7 @@ public enum RegistryWriter {
     }
     if let t = e.timeout { m.append(JSONMember("timeout", .double(t))) }
     if let sse = e.sse, e.kind == .sse { m += sseMembers(sse) }
+    if let pages = e.pagination { m.append(JSONMember("pagination", pages.registryJSON(includingDefaults: false))) }
     return .object(m)
   }
 

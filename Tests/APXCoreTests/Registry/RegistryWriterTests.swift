@@ -35,8 +35,53 @@ import Testing
         #expect(a.params == b.params, "\(a.name)")
         #expect(a.sse == b.sse && a.grpc == b.grpc && a.expectStatus == b.expectStatus, "\(a.name)")
         #expect(a.jsonrpc == b.jsonrpc, "\(a.name)")
+        #expect(a.pagination == b.pagination, "\(a.name)")
       }
     }
+    // The shipped files page in every style, so the comparison above covers each.
+    let styles = try files.flatMap {
+      try RegistryLoader.load([UInt8](Data(contentsOf: $0)), file: $0.lastPathComponent).endpoints.compactMap {
+        $0.pagination?.style.name
+      }
+    }
+    #expect(Set(styles) == ["link", "cursor", "page"])
+  }
+
+  /// Every key an endpoint of a shipped file sets is written back (none is dropped because the
+  /// writer does not know it); only a key set to its default may be left out.
+  @Test func shippedEndpointsKeepEveryKeyTheyHave() throws {
+    for file in try Self.shippedFiles() {
+      let bytes = [UInt8](try Data(contentsOf: file))
+      let original = try JSONParser.parse(bytes)
+      let written = try JSONParser.parse(
+        Array(RegistryWriter.text(try RegistryLoader.load(bytes, file: file.lastPathComponent)).utf8))
+      for member in original["endpoints"]?.objectMembers ?? [] {
+        let before = Set(member.value.objectMembers?.map(\.key) ?? [])
+        let after = Set(written["endpoints"]?[member.key]?.objectMembers?.map(\.key) ?? [])
+        #expect(
+          before.subtracting(after).isEmpty,
+          "\(file.lastPathComponent) \(member.key) loses \(before.subtracting(after))")
+      }
+    }
+  }
+
+  @Test func paginationIsWrittenWithoutItsDefaults() throws {
+    var e = Endpoint(name: "items.list", kind: .rest, path: "/items")
+    e.params = [Param(name: "page", location: .query, type: .integer)]
+    e.pagination = Pagination(
+      style: .page(param: "page", start: 1, hasNext: nil), items: try JSONPath(parsing: ".data"))
+    #expect(
+      RegistryWriter.endpoint(e)["pagination"]
+        == .object([
+          JSONMember("style", .string("page")), JSONMember("items", .string(".data")),
+          JSONMember("page_param", .string("page")),
+        ]))
+    e.pagination = Pagination(style: .page(param: "page", start: 0, hasNext: nil), maxPages: 5)
+    var api = APIDefinition(name: "demo", sourceFile: "demo.json")
+    api.environments = [NamedEnvironment(name: "local", baseURL: "http://127.0.0.1:8080")]
+    api.endpoints = [e]
+    let reloaded = try RegistryLoader.load(Array(RegistryWriter.text(api).utf8), file: "demo.json")
+    #expect(reloaded.endpoints.first?.pagination == e.pagination)
   }
 
   /// gifs.json is already in the canonical layout: it is written back byte for byte.
