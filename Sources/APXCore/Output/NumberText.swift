@@ -16,4 +16,16 @@ public enum NumberText {
     let magnitude = tenths.magnitude
     return "\(sign)\(magnitude / 10).\(magnitude % 10)"
   }
+
+  /// `512 B`, `12.5 kB`, `3.1 MB`, `1.2 GB` (powers of 1000, as curl and browsers show rates).
+  public static func bytes(_ value: Double) -> String {
+    let units = ["B", "kB", "MB", "GB", "TB"]
+    var scaled = value
+    var unit = 0
+    while scaled >= 1000, unit < units.count - 1 {
+      scaled /= 1000
+      unit += 1
+    }
+    return (unit == 0 ? plain(scaled.rounded()) : oneDecimal(scaled)) + " " + units[unit]
+  }
 }

@@ -95,6 +95,8 @@ public protocol RecipeObserver: AnyObject, Sendable {
   func itemFinished(_ step: RecipeStep, index: Int, result: JSONValue)
   /// One foreach item failed (its call or its `if`).
   func itemFailed(_ step: RecipeStep, index: Int, error: APXError)
+  /// How much of a step's request body (a file, a multipart upload) has been sent.
+  func bodySent(_ step: RecipeStep, bytes: Int, total: Int?)
   /// A step ended.
   func stepFinished(_ step: RecipeStep, record: RecipeStepRecord)
 }
@@ -102,6 +104,7 @@ public protocol RecipeObserver: AnyObject, Sendable {
 extension RecipeObserver {
   /// Observers that only count finished items need not hear about failures.
   public func itemFailed(_ step: RecipeStep, index: Int, error: APXError) {}
+  public func bodySent(_ step: RecipeStep, bytes: Int, total: Int?) {}
 }
 
 /// Options of one run.

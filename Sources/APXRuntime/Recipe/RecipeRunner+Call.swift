@@ -62,7 +62,8 @@ extension RecipeRunner {
       onNote: { note in
         notes.add(note)
         observer?.callNote(step, note: note)
-      }, transportLog: options.transportLog)
+      }, onUpload: { bytes, total in observer?.bodySent(step, bytes: bytes, total: total) },
+      transportLog: options.transportLog)
     var status: Int?
     do {
       if step.all {

@@ -34,6 +34,7 @@ final class StepCapture: CallEventSink {
   private let until: (@Sendable (JSONValue) throws -> Bool)?
   private let onItem: (@Sendable (JSONValue) -> Void)?
   private let onNote: (@Sendable (RecipeCallNote) -> Void)?
+  private let onUpload: (@Sendable (_ bytes: Int, _ total: Int?) -> Void)?
   private let transportLog: (@Sendable (CallEvent) -> Void)?
 
   /// Makes a capture; `resumed` holds stream items journaled before an interruption.
@@ -41,6 +42,7 @@ final class StepCapture: CallEventSink {
     keepBody: Bool, keepEvents: Bool, resumed: [JSONValue] = [], resumedEventID: String? = nil,
     until: (@Sendable (JSONValue) throws -> Bool)?, onItem: (@Sendable (JSONValue) -> Void)?,
     onNote: (@Sendable (RecipeCallNote) -> Void)? = nil,
+    onUpload: (@Sendable (_ bytes: Int, _ total: Int?) -> Void)? = nil,
     transportLog: (@Sendable (CallEvent) -> Void)? = nil
   ) {
     var initial = State()
@@ -54,6 +56,7 @@ final class StepCapture: CallEventSink {
     self.until = until
     self.onItem = onItem
     self.onNote = onNote
+    self.onUpload = onUpload
     self.transportLog = transportLog
   }
 
@@ -91,6 +94,8 @@ final class StepCapture: CallEventSink {
       if let until, try until(item) { throw UntilReached() }
     case .retrying, .reconnecting, .fellBackToPolling, .progress, .note:
       if let note = RecipeCallNote(event) { onNote?(note) }
+    case .bodySent(let bytes, let total):
+      onUpload?(bytes, total)
     case .finished(let status, let attempts, _):
       state.withLock {
         $0.attempts = attempts

@@ -252,17 +252,8 @@ struct ProgressLine {
     value.rounded() == value ? NumberText.plain(value) : NumberText.oneDecimal(value)
   }
 
-  /// `512 B`, `12.5 kB`, `3.1 MB`, `1.2 GB` (powers of 1000, as curl and browsers show rates).
-  static func byteCount(_ value: Double) -> String {
-    let units = ["B", "kB", "MB", "GB", "TB"]
-    var scaled = value
-    var unit = 0
-    while scaled >= 1000, unit < units.count - 1 {
-      scaled /= 1000
-      unit += 1
-    }
-    return (unit == 0 ? NumberText.plain(scaled.rounded()) : NumberText.oneDecimal(scaled)) + " " + units[unit]
-  }
+  /// `512 B`, `12.5 kB`, `3.1 MB`, `1.2 GB`.
+  static func byteCount(_ value: Double) -> String { NumberText.bytes(value) }
 
   static func rate(_ value: Double) -> String {
     value >= 100 ? NumberText.plain(value.rounded()) : NumberText.oneDecimal(value)

@@ -58,11 +58,32 @@ public final class RecipeRunReporter: RecipeObserver, Sendable {
     drawing.withLock { d in
       let now = DispatchTime.now().uptimeNanoseconds
       Self.follow(step, in: &d, now: now)
+      d.loop.bytes = false
       d.loop.done = done
       d.loop.total = total
       d.loop.elapsed = Double(now - d.loopStart) / 1e9
       // Redraw at most every 50 ms: a fast loop must not flood the terminal.
       guard now - d.lastDraw > 50_000_000 || done == total else { return }
+      d.lastDraw = now
+      d.progressShown = true
+      status(RecipeStatusText.progress(step: step, d.loop))
+    }
+  }
+
+  /// A step's request body going out: a byte bar on a terminal, as `apx call` draws it, once
+  /// the upload has run 0.5 s or passed 1 MiB (a small body draws nothing). Not for a
+  /// `foreach`, whose bar counts items.
+  public func bodySent(_ step: RecipeStep, bytes: Int, total: Int?) {
+    guard terminal, step.foreach == nil else { return }
+    drawing.withLock { d in
+      let now = DispatchTime.now().uptimeNanoseconds
+      Self.follow(step, in: &d, now: now)
+      d.loop.bytes = true
+      d.loop.done = bytes
+      d.loop.total = total
+      d.loop.elapsed = Double(now - d.loopStart) / 1e9
+      guard bytes >= 1_048_576 || d.loop.elapsed >= 0.5 else { return }
+      guard now - d.lastDraw > 50_000_000 || bytes == total else { return }
       d.lastDraw = now
       d.progressShown = true
       status(RecipeStatusText.progress(step: step, d.loop))

@@ -62,32 +62,42 @@ public enum RecipeStatusText {
     public var elapsed: Double = 0
     public var retries = 0
     public var failures = 0
+    /// `done` and `total` count bytes (a request body being sent), not items.
+    public var bytes = false
 
     /// Makes the progress of a step.
-    public init(done: Int, total: Int?, elapsed: Double = 0, retries: Int = 0, failures: Int = 0) {
+    public init(
+      done: Int, total: Int?, elapsed: Double = 0, retries: Int = 0, failures: Int = 0, bytes: Bool = false
+    ) {
       self.done = done
       self.total = total
       self.elapsed = elapsed
       self.retries = retries
       self.failures = failures
+      self.bytes = bytes
     }
   }
 
   /// `… upload  [########................]  35/100  35%  12.5/s  ETA 5s  2 retries  1 failed`
   /// for a terminal, overwritten in place (rate and ETA once a second has passed; no bar, percent
-  /// or ETA without a total).
+  /// or ETA without a total). A body being sent counts bytes: `12.0 MB/30.0 MB  40%  5.1 MB/s`.
   public static func progress(step: RecipeStep, _ p: LoopProgress, width: Int = 24) -> String {
     var text = "\r\u{1B}[2K… \(step.id)  "
+    func count(_ n: Int) -> String { p.bytes ? NumberText.bytes(Double(n)) : "\(n)" }
     if let total = p.total, total > 0 {
       let filled = max(0, min(width, p.done * width / total))
       text += "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]  "
-      text += "\(p.done)/\(total)  \(min(100, p.done * 100 / total))%"
+      text += "\(count(p.done))/\(count(total))  \(min(100, p.done * 100 / total))%"
     } else {
-      text += "\(p.done) item\(p.done == 1 ? "" : "s")"
+      text += p.bytes ? "\(count(p.done)) sent" : "\(p.done) item\(p.done == 1 ? "" : "s")"
     }
     if p.elapsed >= 1, p.done > 0 {
       let rate = Double(p.done) / p.elapsed
-      text += "  " + (rate >= 10 ? "\(Int(rate.rounded()))" : format1(rate)) + "/s"
+      if p.bytes {
+        text += "  " + NumberText.bytes(rate) + "/s"
+      } else {
+        text += "  " + (rate >= 10 ? "\(Int(rate.rounded()))" : format1(rate)) + "/s"
+      }
       if let total = p.total, total > p.done {
         text += "  ETA " + seconds(Double(total - p.done) / rate, wholeAbove: 0)
       }
