@@ -132,6 +132,7 @@ struct TerminalProgressTests {
         #expect(drawing.contains("/1.0 GB"), "no download bar:\n\(drawing)")
         try await terminal.press("C-c")
         // The shell's next prompt starts a line of its own (`$?` then says how apx ended).
+        _ = try await terminal.waitForPrompt()
         try await terminal.type("echo END-$?")
         try await terminal.press("Enter")
         let screen = try await terminal.waitForScreen(attempts: 400) { $0.contains("\nEND-") }
@@ -174,6 +175,7 @@ struct TerminalProgressTests {
         let drawing = try await terminal.waitForScreen(attempts: 400) { $0.contains("/200") }
         #expect(drawing.contains("/200"), "no loop bar:\n\(drawing)")
         try await terminal.press("C-c")
+        _ = try await terminal.waitForPrompt()
         try await terminal.type("echo END-$?")
         try await terminal.press("Enter")
         let screen = try await terminal.waitForScreen(attempts: 400) { $0.contains("\nEND-") }

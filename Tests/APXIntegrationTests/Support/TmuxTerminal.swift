@@ -70,6 +70,15 @@ struct TmuxTerminal {
     return shown
   }
 
+  /// Reads the screen until the shell shows its prompt (`$`) on the last line again. Keys typed
+  /// before then are echoed where the interrupted program left the cursor, ahead of the prompt.
+  func waitForPrompt(attempts: Int = 400) async throws -> String {
+    try await waitForScreen(attempts: attempts) { screen in
+      let last = screen.split(separator: "\n").last { !$0.allSatisfy(\.isWhitespace) }
+      return last.map { $0.allSatisfy { $0 == "$" || $0 == " " } } ?? false
+    }
+  }
+
   /// Appends every byte written to the terminal from now on to `file`.
   func log(to file: URL) async throws {
     try await run(["pipe-pane", "-t", "0", "-o", "cat >> '\(file.path)'"])
