@@ -25,13 +25,15 @@ struct TerminalProgressTests {
   }
 
   /// bash without configuration, a `$ ` prompt, the demo registry and the built apx on PATH.
-  static func startBash(in folder: URL, registry: String = APXProcess.endpoints) async throws -> TmuxTerminal {
+  static func startBash(in folder: URL, registry: String = APXProcess.endpoints, width: Int = 120) async throws
+    -> TmuxTerminal
+  {
     let environment = [
       "HOME=\(folder.path)", "TERM=xterm", "LANG=C.UTF-8", "NO_COLOR=1", "APX_REGISTRY=\(registry)",
       "APX_STATE_DIR=\(folder.path)/state", "PATH=\(APXProcess.binary.deletingLastPathComponent().path):/usr/bin:/bin",
     ]
     let terminal = try await TmuxTerminal.start(
-      command: "/bin/bash --norc --noprofile", environment: environment, folder: folder, width: 120, height: 40,
+      command: "/bin/bash --norc --noprofile", environment: environment, folder: folder, width: width, height: 40,
       name: "apx-progress")
     // Typed once bash reads its line (keys typed earlier are echoed twice), then a clear screen.
     _ = try await terminal.waitForScreen { $0.contains("$") || $0.contains("#") }

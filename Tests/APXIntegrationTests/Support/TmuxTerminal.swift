@@ -55,8 +55,11 @@ struct TmuxTerminal {
     for key in keys { try await run(["send-keys", "-t", "0", key]) }
   }
 
-  /// What the screen shows now, one line per row.
-  func screen() async throws -> String { try await run(["capture-pane", "-p", "-t", "0"]).stdout }
+  /// What the screen shows now, one line per row; `joined` puts a line the terminal wrapped
+  /// back together (so a line wider than the terminal shows as one long line).
+  func screen(joined: Bool = false) async throws -> String {
+    try await run(["capture-pane", "-p"] + (joined ? ["-J"] : []) + ["-t", "0"]).stdout
+  }
 
   /// Reads the screen until `done` holds (at most about 10 s, or `attempts` x 50 ms), and
   /// returns the last screen read.
