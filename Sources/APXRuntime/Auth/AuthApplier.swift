@@ -103,10 +103,10 @@ public struct AuthApplier: Sendable {
         }
         plan.credentialHeaders.insert(name.lowercased())
       case .query:
-        let pair =
-          PercentEncoding.encode(name, allowed: .queryComponent) + "="
-          + PercentEncoding.encode(key, allowed: .queryComponent)
-        plan.url += (plan.url.contains("?") ? "&" : "?") + pair
+        // Replaced, not appended: a next-page link may carry the key already.
+        plan.url = QueryParameter.replacing(name, with: key, in: plan.url)
+        // The server may write the key in its links in an encoding of its own: mask the parameter's value.
+        mask.addQueryParameter(name)
       case .path:
         let placeholder = "{\(name)}"
         guard plan.url.contains(placeholder) else {

@@ -18,6 +18,9 @@ public struct SecretMask: Sendable {
   private var forms: [String] = []
   /// Extra header names to mask (an API key header named by the registry).
   public private(set) var extraHeaders: Set<String>
+  /// Query parameters whose values are masked in any URL in text (an API key sent in the
+  /// query: a server's next-page link may encode it in a form `encodings(of:)` does not list).
+  public private(set) var queryParameters: [String] = []
 
   public init(secrets: [String] = [], extraHeaders: Set<String> = []) {
     self.secrets = []
@@ -74,12 +77,61 @@ public struct SecretMask: Sendable {
   /// Registers a header name whose values must be masked.
   public mutating func addHeader(_ name: String) { extraHeaders.insert(name.lowercased()) }
 
+  /// Registers a query parameter whose values must be masked wherever a URL shows it.
+  public mutating func addQueryParameter(_ name: String) {
+    guard !name.isEmpty else { return }
+    for form in [name, PercentEncoding.encode(name, allowed: .queryComponent)] where !queryParameters.contains(form) {
+      queryParameters.append(form)
+    }
+  }
+
+  /// `text` with the value of every `?NAME=` or `&NAME=` pair of a registered name replaced by `***`.
+  static func maskQueryValues(_ text: String, names: [String]) -> String {
+    var bytes = Array(text.utf8)
+    var changed = false
+    for name in names {
+      let pattern = Array((name + "=").utf8)
+      var i = 1
+      while i + pattern.count <= bytes.count {
+        guard bytes[i - 1] == UInt8(ascii: "?") || bytes[i - 1] == UInt8(ascii: "&"),
+          bytes[i..<i + pattern.count].elementsEqual(pattern)
+        else {
+          i += 1
+          continue
+        }
+        let start = i + pattern.count
+        var end = start
+        while end < bytes.count, !Self.endsQueryValue(bytes[end]) { end += 1 }
+        if !bytes[start..<end].elementsEqual("***".utf8) {
+          bytes.replaceSubrange(start..<end, with: "***".utf8)
+          changed = true
+        }
+        i = start + 3
+      }
+    }
+    return changed ? String(decoding: bytes, as: UTF8.self) : text
+  }
+
+  /// Bytes that end a query value where a URL is shown: the next pair or the fragment, and what
+  /// surrounds a URL in headers, logs and JSON (space, quotes, angle brackets, line ends). Not
+  /// `;`, `,` or `\`: a server may leave them unencoded inside the value, which would then show.
+  private static func endsQueryValue(_ b: UInt8) -> Bool {
+    switch b {
+    case UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"),
+      UInt8(ascii: "\n"), UInt8(ascii: ">"), UInt8(ascii: "<"), UInt8(ascii: "\""), UInt8(ascii: "'"):
+      return true
+    default:
+      return false
+    }
+  }
+
   /// `text` with every known secret, in any of its encodings, replaced by `***`.
   public func mask(_ text: String) -> String {
     var out = text
     for form in forms {
       out = out.replacingUTF8(form, with: "***")
     }
+    if !queryParameters.isEmpty { out = Self.maskQueryValues(out, names: queryParameters) }
     return out
   }
 

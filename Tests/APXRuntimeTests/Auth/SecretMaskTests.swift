@@ -31,4 +31,17 @@ import Testing
     let mask = SecretMask(secrets: ["abc", "abcdef"])
     #expect(mask.mask("x abcdef y abc") == "x *** y ***")
   }
+
+  /// An API key sent in the query: its parameter's value is masked in any form a server writes it.
+  @Test func aQueryParameterIsMaskedInAnyEncoding() {
+    var mask = SecretMask(secrets: ["k3y/Secret+Value="])
+    mask.addQueryParameter("api_key")
+    #expect(
+      mask.mask("Link: </items?page=2&api_key=k3y/Secret%2BValue%3D>; rel=\"next\"")
+        == "Link: </items?page=2&api_key=***>; rel=\"next\"")
+    #expect(mask.mask("GET /items?api_key=other#top") == "GET /items?api_key=***#top")
+    #expect(mask.mask("{\"next\": \"/items?x=1&api_key=abc\"}") == "{\"next\": \"/items?x=1&api_key=***\"}")
+    // Only the parameter itself, not a longer name or a name in running text.
+    #expect(mask.mask("/items?my_api_key=abc api_key=def") == "/items?my_api_key=abc api_key=def")
+  }
 }
