@@ -67,6 +67,26 @@ struct FastCallArgumentsTests {
     #expect(FastCallArguments.parse(arguments) == nil)
   }
 
+  /// A negative number is the value of a numeric option: the fast path steps aside (it takes no
+  /// value starting with `-`) and ArgumentParser refuses it with the option's range message, as
+  /// it does 0, not with "Missing value".
+  @Test(arguments: [
+    ["--all", "--max-items"], ["--all", "--max-pages"], ["--max-events"], ["--retry"], ["--timeout"],
+    ["--connect-timeout"], ["--max-message-size"],
+  ])
+  func aNegativeNumberIsTheOptionsValue(_ option: [String]) {
+    for line in [["call", "x.y"] + option + ["-1"], ["call", "x.y"] + option.dropLast() + [option.last! + "=-1"]] {
+      #expect(FastCallArguments.parse(line) == nil, "\(line)")
+      var message = ""
+      do {
+        _ = try APX.parseAsRoot(line)
+      } catch {
+        message = APX.message(for: error)
+      }
+      #expect(message.hasPrefix(option.last! + " must"), "\(line): \(message)")
+    }
+  }
+
   @Test func repeatedValuesKeepTheLastLikeArgumentParser() throws {
     let line = ["call", "x.y", "--env", "a", "--env", "b", "--select", ".x", "--select", ".y"]
     let fast = try #require(FastCallArguments.parse(line))

@@ -81,6 +81,8 @@ struct CallCommand: ContextCommand {
 
   @Option(
     name: .customLong("max-events"),
+    // A negative number is its value (checked, with a clear message), not an unknown flag.
+    parsing: .unconditional,
     help: ArgumentHelp("Stop a stream (SSE events, gRPC messages, NDJSON lines) after N items.", valueName: "N"))
   var maxEvents: Int?
 
@@ -93,11 +95,13 @@ struct CallCommand: ContextCommand {
 
   @Option(
     name: .customLong("max-items"),
+    parsing: .unconditional,
     help: ArgumentHelp("With --all: stop after N items (no further page is fetched).", valueName: "N"))
   var maxItems: Int?
 
   @Option(
     name: .customLong("max-pages"),
+    parsing: .unconditional,
     help: ArgumentHelp(
       "With --all: the page cap (default: the registry's max_pages, else 1000); more pages than this is an error.",
       valueName: "N"))

@@ -22,14 +22,20 @@ struct DemoCommand: ContextCommand {
       --grpc-client-ca to require client certificates signed by that CA (mutual TLS).
       """)
 
-  @Option(name: .customLong("port"), help: ArgumentHelp("HTTP port (0 picks a free one).", valueName: "N"))
+  @Option(
+    name: .customLong("port"),
+    // A negative number is its value (checked, with a clear message), not an unknown flag.
+    parsing: .unconditional, help: ArgumentHelp("HTTP port (0 picks a free one).", valueName: "N"))
   var port = 8080
 
-  @Option(name: .customLong("grpc-port"), help: ArgumentHelp("gRPC port (0 picks a free one).", valueName: "N"))
+  @Option(
+    name: .customLong("grpc-port"),
+    parsing: .unconditional, help: ArgumentHelp("gRPC port (0 picks a free one).", valueName: "N"))
   var grpcPort = 50051
 
   @Option(
     name: .customLong("token-lifetime"),
+    parsing: .unconditional,
     help: ArgumentHelp("Lifetime of issued OAuth tokens in seconds.", valueName: "SECONDS"))
   var tokenLifetime: Double = 3600
 

@@ -137,6 +137,8 @@ struct ImportOpenAPICommand: ContextCommand {
 
   @Option(
     name: .customLong("timeout"),
+    // A negative number is its value (checked, with a clear message), not an unknown flag.
+    parsing: .unconditional,
     help: ArgumentHelp("Give up fetching a URL after this many seconds.", valueName: "SECONDS"))
   var timeout: Double = 30
 
@@ -203,6 +205,7 @@ struct ImportGRPCCommand: ContextCommand {
 
   @Option(
     name: .customLong("timeout"),
+    parsing: .unconditional,
     help: ArgumentHelp("Reflection: give up after this many seconds.", valueName: "SECONDS"))
   var timeout: Double = 10
 

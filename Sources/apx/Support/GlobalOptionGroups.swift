@@ -68,6 +68,8 @@ struct ConnectionOptions: ParsableArguments {
 
   @Option(
     name: .customLong("timeout"),
+    // A negative number is its value (checked, with a clear message), not an unknown flag.
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Give up after this many seconds (all attempts together; also bounds token requests and commands).",
       valueName: "SECONDS"))
@@ -75,11 +77,13 @@ struct ConnectionOptions: ParsableArguments {
 
   @Option(
     name: .customLong("connect-timeout"),
+    parsing: .unconditional,
     help: ArgumentHelp("Give up connecting after this many seconds.", valueName: "SECONDS"))
   var connectTimeout: Double = 10
 
   @Option(
     name: .customLong("retry"),
+    parsing: .unconditional,
     help: ArgumentHelp("Maximum attempts for retryable failures (overrides the registry).", valueName: "N"))
   var retry: Int?
 
@@ -119,6 +123,7 @@ struct GRPCOptions: ParsableArguments {
 
   @Option(
     name: .customLong("max-message-size"),
+    parsing: .unconditional,
     help: ArgumentHelp("gRPC: the largest message sent or received, in bytes (default 4 MiB).", valueName: "BYTES"))
   var maxMessageSize: Int?
 
