@@ -1,6 +1,8 @@
 import APXCore
 import GRPCCore
 import GRPCNIOTransportHTTP2
+import NIOCore
+import NIOPosix
 import NIOSSL
 
 #if canImport(FoundationEssentials)
@@ -27,14 +29,19 @@ enum GRPCConnection {
     return try await withGRPCClient(transport: transport) { client in try await body(client) }
   }
 
-  static func makeTransport(_ target: GRPCTarget, settings: GRPCSettings) throws -> GRPCTransport {
+  /// - Parameter eventLoopGroup: where the connection runs; NIO's shared group when nil.
+  static func makeTransport(
+    _ target: GRPCTarget, settings: GRPCSettings, eventLoopGroup: (any EventLoopGroup)? = nil
+  ) throws -> GRPCTransport {
     var config = GRPCTransport.Config.defaults
     config.http2.authority = try authority(target, settings: settings)
     // apx decides about retries; a dead server should fail the call quickly rather than be redialled.
     config.backoff = .init(initial: .milliseconds(100), max: .seconds(1), multiplier: 1.6, jitter: 0.2)
     let security = try transportSecurity(target, settings: settings)
     do {
-      return try GRPCTransport(target: target.resolvable, transportSecurity: security, config: config)
+      return try GRPCTransport(
+        target: target.resolvable, transportSecurity: security, config: config,
+        eventLoopGroup: eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton)
     } catch {
       // Each file parsed on its own (see `checkPEMFiles`), so a failure here is about how they fit together.
       let hint =

@@ -1,6 +1,7 @@
 import APXCore
 import APXProtobuf
 import GRPCCore
+import NIOCore
 import Synchronization
 
 /// The gRPC state of one run (a command or a recipe): its settings, one
@@ -12,6 +13,8 @@ import Synchronization
 public final class GRPCSession: Sendable {
   /// Settings for every call of the run.
   public let settings: GRPCSettings
+  /// Where the run's connections run (the HTTP session's loop, when the run has one).
+  private let eventLoopGroup: (any EventLoopGroup)?
   let schemas = SchemaCache()
   private let clients = Mutex<[String: RunningClient]>([:])
 
@@ -20,16 +23,22 @@ public final class GRPCSession: Sendable {
     let connections: Task<Void, Never>
   }
 
-  private init(settings: GRPCSettings) {
+  private init(settings: GRPCSettings, eventLoopGroup: (any EventLoopGroup)?) {
     self.settings = settings
+    self.eventLoopGroup = eventLoopGroup
   }
 
   /// Runs `body` with a new session; its clients are shut down when `body` returns or throws.
+  ///
+  /// - Parameter http: the run's HTTP session, whose event loop the gRPC connections share:
+  ///   a call then starts one loop thread, not NIO's shared group of one per core as well
+  ///   (their start-up was a measurable part of a short gRPC call). Without it, NIO's shared
+  ///   group runs them.
   public static func with<T: Sendable>(
-    _ settings: GRPCSettings, _ body: (GRPCSession) async throws -> T
+    _ settings: GRPCSettings, sharing http: HTTPSession? = nil, _ body: (GRPCSession) async throws -> T
   ) async throws -> T {
     try settings.validate()
-    let session = GRPCSession(settings: settings)
+    let session = GRPCSession(settings: settings, eventLoopGroup: http?.eventLoop)
     do {
       let result = try await body(session)
       await session.close()
@@ -47,7 +56,8 @@ public final class GRPCSession: Sendable {
     if clients.withLock({ $0[key] == nil }) { try await GRPCHostCheck.resolve(target) }
     return try clients.withLock { clients in
       if let running = clients[key] { return running.client }
-      let client = GRPCClient(transport: try GRPCConnection.makeTransport(target, settings: settings))
+      let client = GRPCClient(
+        transport: try GRPCConnection.makeTransport(target, settings: settings, eventLoopGroup: eventLoopGroup))
       // Ends once `close()` begins the shutdown and the last call is over.
       let connections = Task { _ = try? await client.runConnections() }
       clients[key] = RunningClient(client: client, connections: connections)

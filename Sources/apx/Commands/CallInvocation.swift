@@ -201,7 +201,7 @@ struct CallInvocation: Equatable {
       let tokens = TokenManager(
         session: session, environment: context.environment,
         store: TokenFileStore.standard(environment: context.environment), timeout: global.timeout)
-      _ = try await GRPCSession.with(global.grpcSettings(context.environment)) { grpc in
+      _ = try await GRPCSession.with(global.grpcSettings(context.environment), sharing: session) { grpc in
         let executor = Executor(
           session: session, grpc: grpc, environment: context.environment, tokens: tokens,
           tokenOverride: tokenOverride)

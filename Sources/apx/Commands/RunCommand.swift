@@ -138,7 +138,7 @@ struct RunCommand: ContextCommand {
         let tokens = TokenManager(
           session: session, environment: environment, store: TokenFileStore.standard(environment: environment),
           timeout: configured.timeout)
-        return try await GRPCSession.with(global.grpcSettings(environment)) { grpc in
+        return try await GRPCSession.with(global.grpcSettings(environment), sharing: session) { grpc in
           let executor = Executor(session: session, grpc: grpc, environment: environment, tokens: tokens)
           let runner = RecipeRunner(
             recipe: file.recipe, targets: targets, executor: executor, options: options, journal: journal,
