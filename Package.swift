@@ -8,7 +8,9 @@ import PackageDescription
 // Members are visible only from modules a file imports itself (SE-0444): otherwise full
 // Foundation's String extensions leak in through dependencies that import it, and one such
 // call links all of Foundation and ICU's 34 MB of data into apx (issue 14).
-let ownImportsOnly: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+let ownImportsOnly: [SwiftSetting] = [
+  .enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("ExistentialAny"),
+]
 
 let package = Package(
   name: "apx",
