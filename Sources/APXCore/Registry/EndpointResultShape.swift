@@ -64,6 +64,15 @@ extension EndpointKind {
     }
   }
 
+  /// An answer may be an event stream (`text/event-stream`), which `--until-event` can stop:
+  /// an SSE endpoint, or a REST call that answers with one.
+  public var mayAnswerWithEvents: Bool {
+    switch self {
+    case .rest, .sse: true
+    case .jsonrpc, .grpc: false
+    }
+  }
+
   /// With no parameters declared, any message field may be given: the fields
   /// come from the service's schema (gRPC reflection or descriptors).
   public var fieldsFromSchema: Bool {

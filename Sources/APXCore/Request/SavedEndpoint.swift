@@ -50,7 +50,8 @@ public enum SavedEndpoint {
       }
     }
     for (name, bound) in grouped {
-      var param = endpoint.param(named: name) ?? Param(name: name, location: endpoint.kind == .grpc ? .message : .body)
+      var param =
+        endpoint.param(named: name) ?? Param(name: name, location: endpoint.kind.isHTTPRequest ? .body : .message)
       if case .file = bound[0] {
         param.required = true
       } else {

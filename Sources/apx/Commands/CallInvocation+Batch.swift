@@ -16,7 +16,7 @@ extension CallInvocation {
     for call in calls {
       let items = try call.params.map { text throws(APXError) in try RequestItem(parsing: text) }
       let one = try PreparedCall.registry(target: call.target, items: items, registry: registry)
-      guard one.endpoint.kind == .jsonrpc else {
+      guard one.endpoint.kind.batches else {
         throw APXError(
           .usage, "\(call.target) is a \(one.endpoint.kind.rawValue) endpoint: only JSON-RPC calls can be batched",
           hint: "call it on its own, without +")

@@ -242,7 +242,7 @@ struct CallInvocation: Equatable {
       prepared.endpoint.sse = SSEOptions()
     }
     guard !untilEvent.isEmpty else { return }
-    guard prepared.endpoint.kind == .sse || prepared.endpoint.kind == .rest else {
+    guard prepared.endpoint.kind.mayAnswerWithEvents else {
       throw APXError(
         .usage, "--until-event stops an event stream, and this call is \(prepared.endpoint.kind.rawValue)",
         hint: "use it with an sse endpoint, or a REST call whose answer is text/event-stream; "

@@ -81,7 +81,7 @@ struct ListCommand: ContextCommand {
   static func grpcShapes(_ api: APIDefinition, global: GlobalOptions, context: Context) async throws
     -> [String: String]
   {
-    let endpoints = api.endpoints.filter { $0.kind == .grpc }
+    let endpoints = api.endpoints.filter { $0.grpc != nil }
     guard !endpoints.isEmpty else { return [:] }
     return try await DemoBackend.withOptionalDemo(global.demo) { demo in
       let base = try? BaseURLResolver.resolve(
@@ -118,11 +118,10 @@ struct ListCommand: ContextCommand {
       JSONMember("endpoint", .string("\(api.name).\(e.name)")),
       JSONMember("kind", .string(e.kind.rawValue)),
     ]
-    switch e.kind {
-    case .grpc:
-      members.append(JSONMember("target", .string("\(e.grpc?.service ?? "")/\(e.grpc?.method ?? "")")))
+    if let grpc = e.grpc {
+      members.append(JSONMember("target", .string("\(grpc.service)/\(grpc.method)")))
       if let shape { members.append(JSONMember("shape", .string(shape))) }
-    default:
+    } else {
       members.append(JSONMember("target", .string("\(e.method) \(e.path)")))
     }
     members.append(JSONMember("description", e.description.map(JSONValue.string) ?? .null))

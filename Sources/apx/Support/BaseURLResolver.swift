@@ -33,7 +33,7 @@ enum BaseURLResolver {
     if let override {
       return Resolved(baseURL: override.hasSuffix("/") ? String(override.dropLast()) : override, environmentName: name)
     }
-    let isGRPC = env.map { $0.baseURL.hasPrefix("grpc") } ?? api.endpoints.contains { $0.kind == .grpc }
+    let isGRPC = env.map { $0.baseURL.hasPrefix("grpc") } ?? api.endpoints.contains { !$0.kind.isHTTPRequest }
     if let demo {
       if isGRPC {
         guard demo.grpcPort > 0 else {
