@@ -55,19 +55,7 @@ public final class RecipeRunReporter: RecipeObserver, Sendable {
 
   public func stepProgress(_ step: RecipeStep, done: Int, total: Int?) {
     guard terminal else { return }
-    drawing.withLock { d in
-      let now = DispatchTime.now().uptimeNanoseconds
-      Self.follow(step, in: &d, now: now)
-      d.loop.bytes = false
-      d.loop.done = done
-      d.loop.total = total
-      d.loop.elapsed = Double(now - d.loopStart) / 1e9
-      // Redraw at most every 50 ms: a fast loop must not flood the terminal.
-      guard now - d.lastDraw > 50_000_000 || done == total else { return }
-      d.lastDraw = now
-      d.progressShown = true
-      status(RecipeStatusText.progress(step: step, d.loop))
-    }
+    draw(step, done: done, total: total, bytes: false)
   }
 
   /// A step's request body going out: a byte bar on a terminal, as `apx call` draws it, once
@@ -75,15 +63,23 @@ public final class RecipeRunReporter: RecipeObserver, Sendable {
   /// `foreach`, whose bar counts items.
   public func bodySent(_ step: RecipeStep, bytes: Int, total: Int?) {
     guard terminal, step.foreach == nil else { return }
+    draw(step, done: bytes, total: total, bytes: true) { loop in bytes >= 1_048_576 || loop.elapsed >= 0.5 }
+  }
+
+  /// Records `step`'s progress and redraws its bar, at most every 50 ms (a fast loop must not
+  /// flood the terminal) unless it is complete, and only once `worthShowing` holds.
+  private func draw(
+    _ step: RecipeStep, done: Int, total: Int?, bytes: Bool,
+    worthShowing: (RecipeStatusText.LoopProgress) -> Bool = { _ in true }
+  ) {
     drawing.withLock { d in
       let now = DispatchTime.now().uptimeNanoseconds
       Self.follow(step, in: &d, now: now)
-      d.loop.bytes = true
-      d.loop.done = bytes
+      d.loop.bytes = bytes
+      d.loop.done = done
       d.loop.total = total
       d.loop.elapsed = Double(now - d.loopStart) / 1e9
-      guard bytes >= 1_048_576 || d.loop.elapsed >= 0.5 else { return }
-      guard now - d.lastDraw > 50_000_000 || bytes == total else { return }
+      guard worthShowing(d.loop), now - d.lastDraw > 50_000_000 || done == total else { return }
       d.lastDraw = now
       d.progressShown = true
       status(RecipeStatusText.progress(step: step, d.loop))
