@@ -396,6 +396,26 @@ struct RecipeTests {
     }
   }
 
+  /// classnotes.lessons.status declares `"progress": {"fraction": ".progress"}`: each streamed gRPC
+  /// message is a progress event of its step, as an SSE event is.
+  @Test func aGRPCStreamStepReportsTheDeclaredProgress() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(
+        ["run", Self.recipe("lesson-lifecycle.json"), "--events", "--base-url", "grpc://127.0.0.1:\(server.grpcPort)"],
+        environment: ["APX_STATE_DIR": Self.stateDirectory()])
+      #expect(r.status == 0, "\(r.stderr)")
+      let values = try r.stdout.split(separator: "\n").map { try Self.json(String($0)) }
+      let progress = values.filter { $0["type"] == .string("progress") }
+      #expect(progress.allSatisfy { $0["step"] == .string("processing") }, "\(r.stdout)")
+      // QUEUED 0, OCR 1/3, ANALYSIS 2/3 (COMPLETED ends the step's `until`).
+      let fractions = progress.compactMap { $0["fraction"]?.doubleValue }
+      #expect(fractions.count >= 3, "\(r.stdout)")
+      #expect(fractions.first == 0, "\(r.stdout)")
+      #expect(fractions == fractions.sorted(), "\(r.stdout)")
+      #expect(abs((fractions.dropFirst().first ?? 0) - 1.0 / 3) < 0.001, "\(r.stdout)")
+    }
+  }
+
   @Test func anInterruptedForeachOfUploadsResumesWithoutRepeatingAnItem() async throws {
     // Eight non-idempotent uploads (no Idempotency-Key), three at a time. Item 4's file does not
     // exist on the first run, so that item fails before sending anything: no new item starts, the

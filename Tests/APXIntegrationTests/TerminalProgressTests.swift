@@ -117,6 +117,36 @@ struct TerminalProgressTests {
     }
   }
 
+  /// A gRPC stream whose endpoint declares `progress` (classnotes.lessons.status: `.progress` of
+  /// each message) draws the bar an SSE watch draws; the finished bar stays on its own line.
+  @Test(.enabled(if: TmuxTerminal.tmux != nil, TmuxTerminal.missing))
+  func aGRPCStreamDrawsItsDeclaredProgress() async throws {
+    let folder = try Self.workFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let log = folder.appendingPathComponent("terminal.log")
+    try await withDemoServer { server in
+      let terminal = try await Self.startBash(in: folder)
+      do {
+        try await terminal.log(to: log)
+        let line =
+          "apx call classnotes.lessons.status lesson_id=les_0001 count:=4 delay_ms:=200"
+          + " --base-url grpc://127.0.0.1:\(server.grpcPort) > out.ndjson"
+        let screen = try await Self.runLine(line, on: terminal, mark: "END")
+        #expect(screen.contains("END-0"), "\(line) failed:\n\(screen)")
+        let written = Self.logged(log, from: 0)
+        #expect(written.contains("[#"), "no progress bar: \(written)")
+        #expect(written.contains(" 33%"), "no bar for the second message: \(written)")
+        #expect(screen.contains("100%"), "the finished bar is not on screen:\n\(screen)")
+        let out = try String(contentsOf: folder.appendingPathComponent("out.ndjson"), encoding: .utf8)
+        #expect(out.split(separator: "\n").count == 4, "\(out)")
+      } catch {
+        await terminal.stop()
+        throw error
+      }
+      await terminal.stop()
+    }
+  }
+
   @Test(.enabled(if: TmuxTerminal.tmux != nil, TmuxTerminal.missing))
   func ctrlCErasesTheBarAndLeavesACleanPrompt() async throws {
     let folder = try Self.workFolder()

@@ -170,7 +170,7 @@ public struct PollFallback: Sendable, Hashable {
   }
 }
 
-/// Where progress lives in a stream's events (jq-style paths into event data).
+/// Where progress lives in a stream's items (jq-style paths into SSE event data or gRPC messages).
 public struct ProgressFields: Sendable, Hashable {
   public var fraction: String?
   public var done: String?
@@ -191,12 +191,18 @@ public struct GRPCOptions: Sendable, Hashable {
   public var schema: SchemaSource
   /// Status codes (names like `UNAVAILABLE`) the retry policy retries.
   public var retryableCodes: [String]?
+  /// Where progress lives in each response message (jq-style paths into its JSON), as for SSE.
+  public var progress: ProgressFields?
 
-  public init(service: String, method: String, schema: SchemaSource, retryableCodes: [String]? = nil) {
+  public init(
+    service: String, method: String, schema: SchemaSource, retryableCodes: [String]? = nil,
+    progress: ProgressFields? = nil
+  ) {
     self.service = service
     self.method = method
     self.schema = schema
     self.retryableCodes = retryableCodes
+    self.progress = progress
   }
 }
 

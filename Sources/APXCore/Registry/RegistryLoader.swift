@@ -216,13 +216,13 @@ public enum RegistryLoader {
           p + [.key(key)], "\"\(key)\" does not apply to kind \"grpc\"",
           hint: "a gRPC endpoint is named by \"service\" and \"method\"; its params are message fields")
       }
-      // Checked like the SSE block so that a typo is reported, though gRPC progress is read at call time.
-      if let value = f.first(where: { $0.key == "progress" })?.value {
-        _ = SSEOptionsDecoder.decodeProgress(value, at: p + [.key("progress")], &r)
+      // Read from each response message, as SSE progress is from each event's data.
+      let progress = f.first(where: { $0.key == "progress" }).flatMap {
+        SSEOptionsDecoder.decodeProgress($0.value, at: p + [.key("progress")], &r)
       }
       e.grpc = GRPCOptions(
         service: service, method: e.method, schema: schema,
-        retryableCodes: RetryConfigDecoder.grpcCodeNames(f, "retry_codes", at: p, &r))
+        retryableCodes: RetryConfigDecoder.grpcCodeNames(f, "retry_codes", at: p, &r), progress: progress)
     }
     if let paramsValue = f.first(where: { $0.key == "params" })?.value,
       let params = r.object(paramsValue, at: p + [.key("params")])

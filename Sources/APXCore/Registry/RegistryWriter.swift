@@ -74,6 +74,7 @@ public enum RegistryWriter {
     }
     if let t = e.timeout { m.append(JSONMember("timeout", .double(t))) }
     if let sse = e.sse, e.kind == .sse { m += sseMembers(sse) }
+    if let p = e.grpc?.progress, e.kind == .grpc { m.append(JSONMember("progress", progress(p))) }
     if let pages = e.pagination { m.append(JSONMember("pagination", pages.registryJSON(includingDefaults: false))) }
     return .object(m)
   }
@@ -174,13 +175,16 @@ public enum RegistryWriter {
       if !f.failWhen.isEmpty { fm.append(JSONMember("fail_when", .array(f.failWhen))) }
       m.append(JSONMember("fallback", .object(fm)))
     }
-    if let p = o.progress {
-      var pm: [JSONMember] = []
-      if let v = p.fraction { pm.append(JSONMember("fraction", .string(v))) }
-      if let v = p.done { pm.append(JSONMember("done", .string(v))) }
-      if let v = p.total { pm.append(JSONMember("total", .string(v))) }
-      m.append(JSONMember("progress", .object(pm)))
-    }
+    if let p = o.progress { m.append(JSONMember("progress", progress(p))) }
     return m
+  }
+
+  /// A `progress` block (SSE or gRPC).
+  static func progress(_ p: ProgressFields) -> JSONValue {
+    var pm: [JSONMember] = []
+    if let v = p.fraction { pm.append(JSONMember("fraction", .string(v))) }
+    if let v = p.done { pm.append(JSONMember("done", .string(v))) }
+    if let v = p.total { pm.append(JSONMember("total", .string(v))) }
+    return .object(pm)
   }
 }

@@ -18,7 +18,7 @@ struct SSEDelivery: Sendable {
   let untilEvent: Set<String>
   let failOnEvent: Set<String>
   let maxEvents: Int?
-  let progress: SSEProgressReader?
+  let progress: StreamProgressReader?
   /// Items handed to the sink (events and poll results).
   private(set) var delivered = 0
   /// Events dropped because a resumed stream sent them again.
@@ -31,7 +31,7 @@ struct SSEDelivery: Sendable {
     self.failOnEvent = Set(options.failOnEvent)
     self.maxEvents = maxEvents
     self.progress = try options.progress.map { fields throws(APXError) in
-      try SSEProgressReader(fields, endpoint: endpointName)
+      try StreamProgressReader(fields, endpoint: endpointName)
     }
   }
 

@@ -208,6 +208,8 @@ import Testing
     #expect(list.auth == .tokenCommand(command: ["cloud-cli", "print-token"], lifetime: 3000))
     let watch = try #require(api.endpoint(named: "lessons.watch"))
     #expect(watch.grpc?.schema == .protoFiles(files: ["classnotes.proto"], importPaths: ["protos"]))
+    #expect(watch.grpc?.progress == ProgressFields(fraction: ".fraction"))
+    #expect(list.grpc?.progress == nil)
   }
 
   @Test func jsonrpcDefaults() throws {

@@ -178,7 +178,7 @@ import Testing
       var rpc = Endpoint(name: "rpc", kind: .grpc, method: "Get")
       rpc.grpc = GRPCOptions(
         service: "a.v1.S", method: "Get", schema: .protoFiles(files: ["a.proto"], importPaths: ["protos"]),
-        retryableCodes: ["UNAVAILABLE"])
+        retryableCodes: ["UNAVAILABLE"], progress: ProgressFields(done: ".n", total: ".of"))
       api.endpoints = [sse, get, rpc]
       let text = RegistryWriter.text(api)
       let back = try RegistryLoader.load(Array(text.utf8), file: "a.json")

@@ -58,6 +58,46 @@ struct GRPCCallShapeTests {
     }
   }
 
+  /// classnotes.json declares `"progress": {"fraction": ".progress"}` on lessons.status: each message
+  /// brings a progress event, as an SSE event does.
+  @Test func serverStreamingReportsTheDeclaredProgressOfEachMessage() async throws {
+    try await GRPCHarness.run { h in
+      let log = try await h.call(
+        try h.endpoint("lessons.status"), values: [("lesson_id", .string("les_0001")), ("count", .string("5"))])
+      let fractions = log.all.compactMap { if case .progress(let f, _, _) = $0 { f } else { nil } }
+      #expect(fractions == [0, 0.25, 0.5, 0.75, 1])
+      // Each progress event follows its message.
+      let kinds = log.all.compactMap { event -> String? in
+        switch event {
+        case .message: "message"
+        case .progress: "progress"
+        default: nil
+        }
+      }
+      #expect(kinds == Array(repeating: ["message", "progress"], count: 5).flatMap { $0 })
+      // done/total paths are read too; a path that holds no number gives no event.
+      let counted = try await h.call(
+        try h.endpoint("lessons.status") { $0.grpc?.progress = ProgressFields(done: ".sequence", total: ".nothing") },
+        values: [("lesson_id", .string("les_0001"))])
+      let done = counted.all.compactMap { if case .progress(_, let d, _) = $0 { d } else { nil } }
+      #expect(done == [1, 2, 3, 4])
+      let none = try await h.call(
+        try h.endpoint("lessons.status") { $0.grpc?.progress = ProgressFields(fraction: ".message") },
+        values: [("lesson_id", .string("les_0001"))])
+      #expect(!none.all.contains { if case .progress = $0 { true } else { false } })
+    }
+  }
+
+  @Test func aBadProgressPathIsADefinitionError() async throws {
+    try await GRPCHarness.run { h in
+      let error = await h.failure(
+        try h.endpoint("lessons.status") { $0.grpc?.progress = ProgressFields(fraction: "progress[") },
+        values: [("lesson_id", .string("les_0001"))])
+      #expect(error?.status == .invalidDefinition, "\(String(describing: error))")
+      #expect(error?.message.contains("progress path") == true, "\(String(describing: error))")
+    }
+  }
+
   @Test func serverStreamingStopsAfterMaxEvents() async throws {
     try await GRPCHarness.run { h in
       let log = try await h.call(

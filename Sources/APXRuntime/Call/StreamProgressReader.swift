@@ -1,8 +1,9 @@
 import APXCore
 
-/// Reads a job's progress out of stream items, at the jq-style paths an
-/// endpoint declares (`"progress": {"fraction": ".progress", "done": ...}`).
-struct SSEProgressReader: Sendable {
+/// Reads a job's progress out of stream items (an SSE event's data, a poll
+/// result, a gRPC response message), at the jq-style paths an endpoint
+/// declares (`"progress": {"fraction": ".progress", "done": ...}`).
+struct StreamProgressReader: Sendable {
   let fraction: JSONPath?
   let done: JSONPath?
   let total: JSONPath?
@@ -26,7 +27,7 @@ struct SSEProgressReader: Sendable {
     total = try parse(fields.total, "total")
   }
 
-  /// The progress in `value` (an event's data or a poll result), or nil when
+  /// The progress in `value` (an event's data, a poll result or a message), or nil when
   /// none of the declared fields holds a number. The fraction is computed
   /// from done/total when only those are present.
   func read(_ value: JSONValue) -> CallEvent? {
