@@ -220,6 +220,29 @@ struct AdHocCallTests {
     #expect(r.stderr.contains("check the spelling of \(hint)"), "\(r.stderr)")
   }
 
+  /// A name the resolver says does not exist (`.invalid` never resolves, RFC 6761) is tried once
+  /// however many attempts `--retry` allows, for REST, SSE and gRPC alike: it will not resolve on
+  /// a retry (curl's `--retry` does not retry it either). Skipped, saying why, where this machine's
+  /// resolver cannot be reached: its "temporary failure" may pass, so apx rightly retries it.
+  @Test(
+    .enabled(if: ResolverAnswer.invalidNameIsNotFound, "the resolver gave no definite answer for a .invalid name"),
+    arguments: [
+      ["call", "http://nonexistent.invalid/x"],
+      ["call", "books.imports.watch", "job_id=j", "--no-auth", "--base-url", "http://nonexistent.invalid"],
+      ["call", "grpc://nonexistent.invalid:50051/a.B/C", "-d", "{}"],
+    ])
+  func aHostThatDoesNotExistIsTriedOnce(_ command: [String]) async throws {
+    let r = try await APXProcess.run(command + ["--retry", "3", "-v"], timeout: 60)
+    #expect(r.status == 6, "\(r.stderr)")
+    #expect(r.stderr.contains("could not resolve the host nonexistent.invalid"), "\(r.stderr)")
+    #expect(!r.stderr.contains("retrying") && !r.stderr.contains("reconnecting"), "\(r.stderr)")
+    #expect(!r.stderr.contains("attempt 2"), "\(r.stderr)")
+    #expect(r.stderr.components(separatedBy: "> GET ").count <= 2, "one request at most: \(r.stderr)")
+    if command[1].hasPrefix("http") || command[1].hasPrefix("books") {
+      #expect(r.stderr.contains("not retried: a host name that does not resolve"), "\(r.stderr)")
+    }
+  }
+
   @Test(arguments: [
     ("noseparator", "noseparator"), ("=value", "=value"), ("Bad Header:x", "Bad Header:x"),
     ("n:=[1,", "n:="), ("f@", "f@"), ("X-Evil:a\r\nb", "X-Evil"), ("==x", "==x"), (":=1", ":=1"),

@@ -8,6 +8,10 @@ public enum RetryOutcome: Sendable, Hashable {
   case timeout
   /// A gRPC call ended with this status code (after the connection was made).
   case grpcStatus(Int)
+  /// The host name does not exist: the resolver's definite answer (NXDOMAIN, "name not
+  /// known"), unlike a resolver that could not be reached. Never retried: the name will not
+  /// resolve on the next attempt either (curl's `--retry` does not retry it either).
+  case hostNotFound
 }
 
 /// Why no further attempt is made.
@@ -26,6 +30,8 @@ public enum RetryGiveUpReason: Sendable, Hashable, CustomStringConvertible {
   case notSafeToRetry
   /// Waiting `wait` seconds would use up the `remaining` time budget.
   case budgetExhausted(wait: Double, remaining: Double)
+  /// The host name does not exist (`RetryOutcome.hostNotFound`).
+  case hostNotFound
 
   /// A sentence for logs and error causes.
   public var description: String {
@@ -42,6 +48,8 @@ public enum RetryGiveUpReason: Sendable, Hashable, CustomStringConvertible {
       "gRPC status \(code) is not retried"
     case .notSafeToRetry:
       "the request is not idempotent (mark the endpoint idempotent or send an Idempotency-Key to allow retries)"
+    case .hostNotFound:
+      "a host name that does not resolve will not resolve on another attempt"
     case .budgetExhausted(let wait, let remaining):
       "waiting \(RetryGiveUpReason.seconds(wait)) would exceed the remaining time budget of \(RetryGiveUpReason.seconds(remaining))"
     }
@@ -97,6 +105,8 @@ extension RetryPolicy {
       if !retryOnTimeout { return .giveUp(.timeoutNotRetryable) }
     case .grpcStatus(let code):
       if !retryOnGRPCCodes.contains(code) { return .giveUp(.grpcStatusNotRetryable(code)) }
+    case .hostNotFound:
+      return .giveUp(.hostNotFound)
     }
     if !retrySafe { return .giveUp(.notSafeToRetry) }
     if attempt >= maxAttempts { return .giveUp(.attemptsExhausted(maxAttempts: maxAttempts)) }

@@ -288,6 +288,8 @@ public struct Executor: Sendable {
       let why: String =
         if case .notReplayable(let text) = safety { "not retried: \(text)" } else { "not retried: \(reason)" }
       error.hint = error.hint.map { $0 + "; " + why } ?? why
+    case .hostNotFound:
+      error.hint = error.hint.map { $0 + "; not retried: \(reason)" } ?? "not retried: \(reason)"
     case .statusNotRetryable, .connectionFailureNotRetryable, .timeoutNotRetryable, .grpcStatusNotRetryable:
       if attempts > 1 { error.message += " (after \(attempts) attempts)" }
     }

@@ -4,6 +4,14 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Maps transport failures to `APXError`s that say what happened and what to
 /// try, with the documented exit status (network or timeout).
 enum NetworkErrorMapper {
@@ -91,6 +99,7 @@ enum NetworkErrorMapper {
   /// (a bad URL, a cancelled call).
   static func retryOutcome(of error: any Error, mapped: APXError) -> RetryOutcome? {
     if isDeterministicTLSFailure(error) { return nil }
+    if isHostNotFound(error) { return .hostNotFound }
     switch mapped.status {
     case .network: return .connectionFailure
     case .timeout: return .timeout
@@ -112,6 +121,16 @@ enum NetworkErrorMapper {
     guard typeName.contains("NIOSSL") || typeName.contains("BoringSSL") else { return false }
     let text = String(describing: error)
     return deterministicTLSReasons.contains { text.contains($0) }
+  }
+
+  /// Whether every lookup of a connection attempt got the resolver's definite "no such name"
+  /// (EAI_NONAME: NXDOMAIN, "Name or service not known"). A resolver that could not be reached
+  /// (EAI_AGAIN, "Temporary failure in name resolution") may answer next time and is not this.
+  static func isHostNotFound(_ error: any Error) -> Bool {
+    guard let e = error as? NIOConnectionError, e.connectionErrors.isEmpty else { return false }
+    let lookups = [e.dnsAError, e.dnsAAAAError].compactMap { $0 }
+    return !lookups.isEmpty
+      && lookups.allSatisfy { ($0 as? SocketAddressError.UnknownHost)?.errorCode == Int(EAI_NONAME) }
   }
 
   /// A host name that does not resolve (REST, SSE and gRPC alike).

@@ -142,6 +142,9 @@ public struct SSEWatch: Sendable {
         return outcome
       } catch let failure as AttemptFailure {
         guard failure.outcome != nil, !failure.credentialsRejected else { throw failure.error }
+        if failure.outcome == .hostNotFound {
+          throw Executor.gaveUp(failure.error, reason: .hostNotFound, attempts: attempt, safety: .safe)
+        }
         lastFailure = stream.interruptionError ?? lastFailure
       }
       let reason = stream.interruption ?? lastFailure?.message ?? "the connection ended"

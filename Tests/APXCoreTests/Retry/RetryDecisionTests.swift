@@ -51,6 +51,14 @@ import Testing
     #expect(decide(.timeout, policy: policy) == .giveUp(.timeoutNotRetryable))
   }
 
+  /// A name the resolver says does not exist will not exist on the next attempt (curl's `--retry`
+  /// does not retry it either), whatever the policy allows for connection failures.
+  @Test func aHostThatDoesNotExistIsNeverRetried() {
+    #expect(decide(.hostNotFound) == .giveUp(.hostNotFound))
+    #expect(decide(.hostNotFound, attempt: 1, budget: 100) == .giveUp(.hostNotFound))
+    #expect(RetryGiveUpReason.hostNotFound.description.contains("does not resolve"))
+  }
+
   @Test func unsafeRequestsAreNotRetried() {
     #expect(decide(.status(503), safe: false) == .giveUp(.notSafeToRetry))
     #expect(decide(.connectionFailure, safe: false) == .giveUp(.notSafeToRetry))
