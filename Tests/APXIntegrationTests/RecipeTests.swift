@@ -319,6 +319,52 @@ struct RecipeTests {
     }
   }
 
+  /// Waits (bounded) until the journal in `runs` holds the upload step and a few stream events
+  /// of import-csv's watch.
+  static func waitUntilWatching(runs: String) async throws {
+    let deadline = Date().addingTimeInterval(30)
+    var journal = ""
+    while Date() < deadline {
+      if let name = try? FileManager.default.contentsOfDirectory(atPath: runs).first,
+        let text = try? String(contentsOfFile: runs + "/" + name, encoding: .utf8)
+      {
+        journal = text
+        if text.contains("\"id\":\"upload\",\"state\":\"ok\""),
+          text.components(separatedBy: "\"type\":\"event\"").count > 3
+        {
+          break
+        }
+      }
+      try await Task.sleep(nanoseconds: 10_000_000)
+    }
+    #expect(journal.contains("\"id\":\"upload\""), "the upload was journaled: \(journal)")
+  }
+
+  /// Under `--events`, the step Ctrl-C stopped ends with a `step` event of state `interrupted`.
+  @Test func anInterruptedStepIsAnEvent() async throws {
+    let state = Self.stateDirectory()
+    try await withDemoServer { server in
+      let arguments = [
+        "run", Self.recipe("import-csv.json"), "row_delay_ms=300", "--events", "--base-url", server.httpBaseURL,
+      ]
+      let interrupted = try await ChildProcess.run(
+        APXProcess.binary.path, arguments, environment: APXProcess.environment(adding: ["APX_STATE_DIR": state]),
+        timeout: 120
+      ) { run in
+        try await Self.waitUntilWatching(runs: state + "/runs")
+        run.send(SIGINT)
+      }
+      #expect(!interrupted.signaled && interrupted.status == 130)
+      let stdout = String(decoding: interrupted.stdout, as: UTF8.self)
+      let values = try stdout.split(separator: "\n").map { try Self.json(String($0)) }
+      let steps = values.filter { $0["type"] == .string("step") }
+      #expect(steps.map { $0["step"] } == [.string("upload"), .string("watch")], "\(stdout)")
+      #expect(steps.map { $0["state"] } == [.string("ok"), .string("interrupted")], "\(stdout)")
+      #expect(steps.last?["error"]?.stringValue?.contains("interrupted during step") == true, "\(stdout)")
+      #expect(values.last?["type"] == .string("step"), "nothing follows it (no output): \(stdout)")
+    }
+  }
+
   @Test func interruptedRunResumesWithoutASecondUpload() async throws {
     let state = Self.stateDirectory()
     try await withDemoServer { server in
@@ -330,28 +376,14 @@ struct RecipeTests {
         APXProcess.binary.path, arguments, environment: APXProcess.environment(adding: ["APX_STATE_DIR": state]),
         timeout: 120
       ) { run in
-        // Wait (bounded) until the journal holds the upload step and a few stream events.
-        let deadline = Date().addingTimeInterval(30)
-        var journal = ""
-        while Date() < deadline {
-          if let name = try? FileManager.default.contentsOfDirectory(atPath: runs).first,
-            let text = try? String(contentsOfFile: runs + "/" + name, encoding: .utf8)
-          {
-            journal = text
-            if text.contains("\"id\":\"upload\",\"state\":\"ok\""),
-              text.components(separatedBy: "\"type\":\"event\"").count > 3
-            {
-              break
-            }
-          }
-          try await Task.sleep(nanoseconds: 10_000_000)
-        }
-        #expect(journal.contains("\"id\":\"upload\""), "the upload was journaled: \(journal)")
+        try await Self.waitUntilWatching(runs: runs)
         run.send(SIGINT)
       }
       #expect(!interrupted.signaled && interrupted.status == 130)
       let stderr = String(decoding: interrupted.stderr, as: UTF8.self)
       #expect(stderr.contains("--resume"), "\(stderr)")
+      // The step that was running says so, as finished steps do.
+      #expect(stderr.contains("step watch (books.imports.watch): interrupted, "), "\(stderr)")
       #expect(server.stats.importsCreated == 1)
       let files = try FileManager.default.contentsOfDirectory(atPath: runs)
       #expect(files.count == 1)

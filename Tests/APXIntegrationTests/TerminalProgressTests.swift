@@ -213,6 +213,8 @@ struct TerminalProgressTests {
         let screen = try await terminal.waitForScreen(attempts: 400) { $0.contains("\nEND-") }
         #expect(screen.contains("\nEND-130"), "Ctrl-C should end the run with 130:\n\(screen)")
         #expect(screen.contains("was interrupted"), "\(screen)")
+        // The loop's own line says it was stopped, as a finished step's line says how it ended.
+        #expect(screen.contains("! loop  slow.stall  interrupted  "), "\(screen)")
         #expect(screen.contains("\n$ echo END-$?\n"), "the prompt is not on a clean line:\n\(screen)")
         #expect(Self.barLines(screen).isEmpty && !screen.contains("/200"), "a bar is left on screen:\n\(screen)")
       } catch {

@@ -10,6 +10,8 @@ public enum RecipeStepState: String, Sendable, Hashable {
   case skipped
   /// It had finished in the run being resumed, so it was not run again.
   case resumed
+  /// Ctrl-C stopped it while it ran (shown on its status line; a resumed run runs it again).
+  case interrupted
 }
 
 /// The outcome of one `expect` check (for a foreach step, summed over its items).

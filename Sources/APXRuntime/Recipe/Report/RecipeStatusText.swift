@@ -41,6 +41,7 @@ public enum RecipeStatusText {
     case .failed: (mark, color) = ("✗", "31")
     case .skipped: (mark, color) = ("-", "33")
     case .resumed: (mark, color) = ("↷", "36")
+    case .interrupted: (mark, color) = ("!", "33")
     }
     let head = colors ? "\u{1B}[\(color)m\(mark)\u{1B}[0m" : mark
     var text = "\(head) \(step.id)  \(step.call)"
@@ -48,6 +49,8 @@ public enum RecipeStatusText {
       text += "  skipped"
     } else if record.state == .resumed {
       text += "  done before (resumed)"
+    } else if record.state == .interrupted {
+      text += "  interrupted"
     }
     if !details.isEmpty, record.state != .resumed { text += "  " + details.joined(separator: "  ") }
     if let error = record.error, record.state == .failed { text += "\n    " + error.message }
