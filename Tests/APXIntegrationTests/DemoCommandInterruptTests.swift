@@ -32,7 +32,8 @@ struct DemoCommandInterruptTests {
       try await client.waitForAnswer()
       demo.send(signal)
     }
-    #expect(run.signaled && run.status == signal, "status \(run.status): \(String(decoding: run.stderr, as: UTF8.self))")
+    #expect(
+      run.signaled && run.status == signal, "status \(run.status): \(String(decoding: run.stderr, as: UTF8.self))")
   }
 }
 
@@ -51,7 +52,9 @@ private struct OpenConnection {
     address.sin_port = in_port_t(UInt16(port).bigEndian)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     }
     guard fd >= 0, connected == 0 else { throw SSEWatchTests.TestFailure("cannot connect to 127.0.0.1:\(port)") }
     let text = Array((request + "\r\nHost: 127.0.0.1\r\n\r\n").utf8)
