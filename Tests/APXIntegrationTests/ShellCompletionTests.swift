@@ -21,6 +21,9 @@ struct ShellCompletionTests {
     ("apx list ca", ["Tab"], "apx list calc X"),
     ("apx auth login gi", ["Tab"], "apx auth login gifs X"),
     ("apx run recipe.json na", ["Tab"], "apx run recipe.json name=X"),
+    // A space in a path after @ is escaped as the shell needs it, typed or completed.
+    ("apx call books.imports.create csv=@my\\ f", ["Tab"], "apx call books.imports.create csv=@my\\ file.csv X"),
+    ("apx call -d @my\\ d", ["Tab", "Tab"], "apx call -d @my\\ dir/inner\\ one.csv X"),
   ]
 
   @Test(.enabled(if: Shell.bash.isInstalled, Shell.bash.missing))
@@ -122,6 +125,11 @@ struct ShellCompletionTests {
       try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     }
     try Data("title\nA\n".utf8).write(to: folder.appendingPathComponent("data/books.csv"))
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("my dir"), withIntermediateDirectories: true)
+    for name in ["my file.csv", "my dir/inner one.csv"] {
+      try Data("title\nA\n".utf8).write(to: folder.appendingPathComponent(name))
+    }
     try Data(#"{"inputs": {"name": {"type": "string"}}, "steps": []}"#.utf8)
       .write(to: folder.appendingPathComponent("recipe.json"))
     let generated = try await APXProcess.run(["completions", shell.rawValue])

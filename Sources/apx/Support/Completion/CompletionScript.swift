@@ -22,13 +22,18 @@ enum CompletionScript {
   static let bashAddition = """
 
     # apx: an item (name=, csv=@) or a path after @ is one word the user goes on typing:
-    # insert it unescaped and, when it ends in =, @ or /, without a space after it.
+    # insert it with = and @ as they are (-o filenames would escape them) but what the shell
+    # splits escaped (a space in a file name: %q), and when it ends in =, @ or /, without a
+    # space after it.
     __apx_complete_items() {
         _apx "${@}"
-        local candidate
+        local candidate index
         for candidate in "${COMPREPLY[@]}"; do
             if [[ "${candidate}" == *=* || "${candidate}" == @* ]]; then
                 compopt +o filenames 2>/dev/null
+                for index in "${!COMPREPLY[@]}"; do
+                    printf -v "COMPREPLY[${index}]" '%q' "${COMPREPLY[${index}]}"
+                done
                 if [[ "${#COMPREPLY[@]}" -eq 1 && "${COMPREPLY[0]}" == *[=@/] ]]; then
                     compopt -o nospace 2>/dev/null
                 fi

@@ -13,7 +13,8 @@ import APXRuntime
 /// with `/` so the next TAB goes on inside them; hidden names need a typed `.`.
 enum PathCompletion {
   /// The names that complete `partial`, each as `lead + path`.
-  static func complete(_ partial: String, lead: String) -> [String] {
+  static func complete(_ typed: String, lead: String) -> [String] {
+    let partial = unescaped(typed)
     let slash = partial.lastIndex(of: "/")
     let folderPart = slash.map { String(partial[...$0]) } ?? ""
     let namePart = slash.map { String(partial[partial.index(after: $0)...]) } ?? partial
@@ -25,6 +26,22 @@ enum PathCompletion {
       let full = (folder.hasSuffix("/") ? folder : folder + "/") + name
       let isFolder = FileKind.isDirectory(full) == true
       out.append(lead + folderPart + name + (isFolder ? "/" : ""))
+    }
+    return out
+  }
+
+  /// The path as the shell will read it: bash and zsh hand the word over as typed, so the
+  /// `my\ f` of a completed `my file.csv` (or one typed so) is `my f`.
+  static func unescaped(_ typed: String) -> String {
+    var out = ""
+    var escaping = false
+    for c in typed {
+      if c == "\\", !escaping {
+        escaping = true
+        continue
+      }
+      escaping = false
+      out.append(c)
     }
     return out
   }
