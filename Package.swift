@@ -11,6 +11,10 @@ import PackageDescription
 let ownImportsOnly: [SwiftSetting] = [
   .enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("ExistentialAny"),
 ]
+// Imports are internal unless a file says `public import` (SE-0409), so a module's public API
+// names every module it exposes. Not for APXDemoServer: its generated gRPC code comes from
+// protoc plugins run without UseAccessLevelOnImports, and it is a test fixture, not API.
+let internalImports: [SwiftSetting] = ownImportsOnly + [.enableUpcomingFeature("InternalImportsByDefault")]
 
 let package = Package(
   name: "apx",
@@ -49,7 +53,7 @@ let package = Package(
   ],
   targets: [
     // Pure: bytes and values in, values out. No sockets, files, environment or clock.
-    .target(name: "APXCore"),
+    .target(name: "APXCore", swiftSettings: internalImports),
     // Dynamic protobuf: descriptor pool + proto3 JSON <-> wire codec.
     .target(
       name: "APXProtobuf",
@@ -57,7 +61,7 @@ let package = Package(
         "APXCore",
         .product(name: "SwiftProtobuf", package: "swift-protobuf"),
       ],
-      swiftSettings: ownImportsOnly
+      swiftSettings: internalImports
     ),
     // LibYAML's parser (vendored from Yams 6.2.2's copy, MIT; see its LICENSE) for YAML API
     // descriptions. Yams itself links all of Foundation and so ICU's 34 MB of data.
@@ -70,7 +74,8 @@ let package = Package(
     // registry values and diagnostics out. No sockets, files or environment.
     .target(
       name: "APXImport",
-      dependencies: ["APXCore", "CLibYAML"]
+      dependencies: ["APXCore", "CLibYAML"],
+      swiftSettings: internalImports
     ),
     // Side effects: HTTP, SSE sessions, gRPC, auth, executor, recipe runner.
     .target(
@@ -93,7 +98,7 @@ let package = Package(
         // token_command and protoc (Process/ChildProcessRunner.swift).
         .product(name: "Subprocess", package: "swift-subprocess"),
       ],
-      swiftSettings: ownImportsOnly
+      swiftSettings: internalImports
     ),
     // The embedded demo backend (REST, SSE, gRPC) with fault injection.
     .target(
@@ -122,7 +127,7 @@ let package = Package(
         "APXDemoServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      swiftSettings: ownImportsOnly
+      swiftSettings: internalImports
     ),
     // In-process benchmarks (scripts/bench/bench.py runs the release build).
     .executableTarget(

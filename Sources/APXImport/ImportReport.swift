@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// What an import produced: the registry values and what the user should know.
 public struct ImportReport: Sendable {

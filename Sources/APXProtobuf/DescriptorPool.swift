@@ -1,5 +1,5 @@
-import APXCore
-import SwiftProtobuf
+public import APXCore
+public import SwiftProtobuf
 
 /// All message, enum and service types of a set of .proto files, resolved and
 /// ready for the JSON <-> wire codec. Built once from a protoset (a serialized

@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// JSON <-> protobuf wire conversion for the pool's message types, following
 /// the proto3 JSON mapping (https://protobuf.dev/programming-guides/json/),

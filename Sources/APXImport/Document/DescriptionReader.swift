@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// Reads an API description (JSON or YAML bytes) into an ordered `JSONValue`
 /// tree. JSON goes through apx's own `JSONParser` (order-keeping, exact

@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// Resolves `$ref`s of one document lazily, only where the importer looks,
 /// so a reference cycle, a dangling reference or a `$ref` inside example data

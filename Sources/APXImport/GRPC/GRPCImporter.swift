@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// Builds a registry from the methods a gRPC schema describes (read by the
 /// caller from reflection, a protoset or .proto files): one endpoint per

@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// Turns an OpenAPI 3.0/3.1/3.2 or Swagger 2.0 document into a registry
 /// `APIDefinition`, one endpoint per operation it can call, and a report of

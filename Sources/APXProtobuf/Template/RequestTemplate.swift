@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// Example request JSON for a message type, for `apx describe`: every field
 /// with a placeholder of the right JSON type, nested messages expanded up to a

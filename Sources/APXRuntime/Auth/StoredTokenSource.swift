@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 import Synchronization
 
 #if canImport(FoundationEssentials)

@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// Supplies bearer tokens for auth types that must fetch them (OAuth2 client
 /// credentials, `token_command`). One source serves a whole run, so

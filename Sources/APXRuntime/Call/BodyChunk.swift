@@ -1,4 +1,4 @@
-import NIOCore
+public import NIOCore
 
 /// A piece of a response body as it came off the network, without a copy.
 ///

@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// What happens during one call, whatever its protocol. Formatters, progress
 /// display and recipes consume these and never care which transport made them.

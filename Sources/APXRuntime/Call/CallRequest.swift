@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// One call as the user asked for it, after the CLI (or a recipe) has parsed
 /// arguments and read files: the input to `Executor.call`.

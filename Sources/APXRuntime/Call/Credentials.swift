@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// The credentials the auth layer chose for one attempt, and the only way a
 /// transport gets at them: it asks them to sign its request (HTTP headers,

@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 extension RequestPreview {
   /// The JSON `apx call --dry-run` prints (README, "Seeing a call before sending it"):

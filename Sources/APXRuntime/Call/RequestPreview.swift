@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// What a call would send, resolved exactly as `Executor.call` resolves its
 /// first attempt (templates, registry headers, auth, `-H`), for

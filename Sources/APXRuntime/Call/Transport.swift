@@ -1,5 +1,5 @@
-import APXCore
-import NIOCore
+public import APXCore
+public import NIOCore
 
 /// Moves one resolved attempt of a call over the wire and reports what
 /// happens as `CallEvent`s. REST (`RESTCall`), SSE (`SSEConnection`), gRPC

@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// Transport and output settings of the gRPC calls of one run (from the
 /// command line: `--authority`, `--emit-defaults`, `--max-message-size`,

@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 import GRPCCore
 import GRPCNIOTransportHTTP2
 

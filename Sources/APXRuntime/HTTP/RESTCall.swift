@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1

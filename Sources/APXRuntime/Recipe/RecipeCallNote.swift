@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 import Synchronization
 
 /// What a step's call went through on its way to an answer, taken from the

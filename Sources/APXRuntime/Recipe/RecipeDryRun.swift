@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// `apx run --dry-run`: the requests a recipe would send, one JSON object per
 /// step, with secrets masked — and nothing sent (auth tokens are not fetched

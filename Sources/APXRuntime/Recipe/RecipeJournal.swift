@@ -1,10 +1,10 @@
-import APXCore
+public import APXCore
 import Synchronization
 
 #if canImport(FoundationEssentials)
-  import FoundationEssentials
+  public import FoundationEssentials
 #else
-  import Foundation
+  public import Foundation
 #endif
 
 #if canImport(Glibc)

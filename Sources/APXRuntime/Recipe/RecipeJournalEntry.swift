@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// One line of a run's journal, typed: the only encoder (`json`) and the only
 /// decoder (`init(json:)`) of the journal format, so the runner, the CLI and

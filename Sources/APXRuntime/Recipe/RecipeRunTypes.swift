@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// How a step ended.
 public enum RecipeStepState: String, Sendable, Hashable {

@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// The run's secret policy: what must never reach a journal, a status line,
 /// an event line, a report or dry-run output.

@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// What one call of a recipe step produced, typed. Its fields follow the
 /// endpoint's `EndpointResultShape`: `body` when the shape has one, the

@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 extension RetryPolicy {
   /// The policy built from a registry `retry` block; unset fields take the

@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// Resolves `${env:NAME}` templates in registry strings (headers, base URLs,
 /// auth fields) against the process environment. Values taken from the

@@ -1,6 +1,6 @@
 import APXCore
 import APXRuntime
-import ArgumentParser
+public import ArgumentParser
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

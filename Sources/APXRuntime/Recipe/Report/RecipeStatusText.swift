@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// The text of a run's status display on stderr: one line per step, and a
 /// progress bar for loops and streams on a terminal. Pure text; the CLI
