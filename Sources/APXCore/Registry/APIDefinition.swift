@@ -60,14 +60,11 @@ public struct NamedEnvironment: Sendable, Hashable {
   /// `http(s)://host:port[/prefix]` for REST/SSE, `grpc(s)://host:port` for gRPC.
   public var baseURL: String
   public var description: String?
-  /// Extra `${env:...}`-free variables an environment may define (reserved).
-  public var variables: [String: String]
 
-  public init(name: String, baseURL: String, description: String? = nil, variables: [String: String] = [:]) {
+  public init(name: String, baseURL: String, description: String? = nil) {
     self.name = name
     self.baseURL = baseURL
     self.description = description
-    self.variables = variables
   }
 }
 

@@ -113,7 +113,16 @@ public enum RegistryLoader {
     {
       for env in envs {
         let p: [JSONPathComponent] = [.key("environments"), .key(env.key)]
-        guard let fields = r.object(env.value, at: p, allowed: ["base_url", "description"]) else { continue }
+        var envValue = env.value
+        // Refused with advice rather than as an unknown key: it is the name one reaches for.
+        if case .object(let members) = env.value, members.contains(where: { $0.key == "variables" }) {
+          r.fail(
+            p + [.key("variables")], "an environment has no \"variables\"",
+            hint: "an environment holds base_url and description; a value that changes per environment "
+              + "comes from the process environment: ${env:NAME} in base_url, headers or auth")
+          envValue = .object(members.filter { $0.key != "variables" })
+        }
+        guard let fields = r.object(envValue, at: p, allowed: ["base_url", "description"]) else { continue }
         let description = r.optionalString(fields, "description", at: p)
         guard let base = r.requiredString(fields, "base_url", at: p) else { continue }
         if !isSupportedBaseURL(base) {

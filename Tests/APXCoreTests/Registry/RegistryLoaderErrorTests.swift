@@ -115,6 +115,22 @@ import Testing
       hint: "did you mean \"base_url\"?")
   }
 
+  /// Environments hold a base URL and a description only: values that change per environment
+  /// come from `${env:NAME}`. A `variables` block is refused with that advice (it was once a
+  /// field of the model that nothing read).
+  @Test func environmentsHaveNoVariables() {
+    let text = """
+      {"api": "a",
+       "environments": {"demo": {"base_url": "http://x", "variables": {"tenant": "t1"}}},
+       "endpoints": {}}
+      """
+    expectError(
+      text, message: "an environment has no \"variables\"", path: ".environments.demo.variables",
+      at: "{\"tenant\"",
+      hint: "an environment holds base_url and description; a value that changes per environment "
+        + "comes from the process environment: ${env:NAME} in base_url, headers or auth")
+  }
+
   // MARK: wrong types
 
   @Test func wrongTypes() {
