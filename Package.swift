@@ -137,6 +137,10 @@ let package = Package(
       ],
       path: "Sources/apx-bench"
     ),
+    // Test helpers shared by the test targets (whether a protoc is installed, asked as apx asks).
+    .target(
+      name: "APXTestSupport", dependencies: ["APXRuntime"], path: "Tests/APXTestSupport",
+      swiftSettings: internalImports),
     .testTarget(
       name: "APXCoreTests",
       dependencies: ["APXCore", .product(name: "PropertyBased", package: "swift-property-based")]),
@@ -148,7 +152,7 @@ let package = Package(
     .testTarget(
       name: "APXRuntimeTests",
       dependencies: [
-        "APXRuntime", "APXCore", "APXDemoServer",
+        "APXRuntime", "APXCore", "APXDemoServer", "APXTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -166,7 +170,7 @@ let package = Package(
     .testTarget(
       name: "APXIntegrationTests",
       dependencies: [
-        "APXDemoServer", "APXCore", .product(name: "NIOCore", package: "swift-nio"),
+        "APXDemoServer", "APXCore", "APXTestSupport", .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "Subprocess", package: "swift-subprocess"),
         // The hostile HTTP test server (Support/HostileHTTPServer.swift).
         .product(name: "NIOPosix", package: "swift-nio"),

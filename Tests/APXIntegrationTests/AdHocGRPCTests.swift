@@ -1,5 +1,6 @@
 import APXCore
 import APXDemoServer
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -72,7 +73,7 @@ struct AdHocGRPCTests {
 
   // Skipped, saying so, without a compiler (apx's message for that case is tested in
   // APXRuntimeTests' protocMissingSaysHowToGetIt).
-  @Test(.enabled(ProtocAvailability.missing) { await ProtocAvailability.found() })
+  @Test(.enabled(Comment(rawValue: ProtocAvailability.missing)) { await ProtocAvailability.found() })
   func protoFilesCompiledWithProtoc() async throws {
     let root = APXProcess.packageRoot.appendingPathComponent("Protos").path
     try await withDemoServer { server in

@@ -1,4 +1,5 @@
 import APXCore
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -19,7 +20,7 @@ struct GRPCSchemaSourceTests {
   // Skipped, saying so, where no compiler is found the way apx finds one ($APX_PROTOC, protoc
   // on PATH, Python's grpcio-tools); .ci/run installs grpcio-tools. protocMissingSaysHowToGetIt
   // covers the message apx gives then.
-  @Test(.enabled(ProtocAvailability.missing) { await ProtocAvailability.found() })
+  @Test(.enabled(Comment(rawValue: ProtocAvailability.missing)) { await ProtocAvailability.found() })
   func protoFilesCompiledWithProtoc() async throws {
     try await GRPCHarness.run { h in
       let endpoint = try h.endpoint("lessons.get") {
@@ -84,15 +85,5 @@ struct GRPCSchemaSourceTests {
       #expect(summary.requestTemplate["lessonId"] == .string(""))
       #expect(summary.responseType == "classnotes.v1.ProcessingStatus")
     }
-  }
-}
-
-/// Whether `apx` can compile .proto files here: the compiler it would run, found as it finds it.
-enum ProtocAvailability {
-  static let missing: Comment =
-    "neither protoc nor grpcio-tools is installed (pip install grpcio-tools, as .ci/run does; or set APX_PROTOC)"
-
-  static func found() async -> Bool {
-    await ProtocCompiler(environment: ProcessInfo.processInfo.environment).findCompiler() != nil
   }
 }

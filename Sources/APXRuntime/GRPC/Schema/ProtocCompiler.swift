@@ -15,10 +15,15 @@ import APXCore
 /// (`--include_imports --descriptor_set_out`), for endpoints whose schema is
 /// `{"proto": [...]}`. Uses `$APX_PROTOC`, else `protoc` on PATH, else
 /// Python's grpcio-tools (`python3 -m grpc_tools.protoc`, with its bundled
-/// well-known .proto files on the import path).
-struct ProtocCompiler {
+/// well-known .proto files on the import path). `package`: the tests ask it whether a
+/// compiler is installed (Tests/APXTestSupport), so they look where apx looks.
+package struct ProtocCompiler {
   /// The process environment (PATH, APX_PROTOC).
   let environment: [String: String]
+
+  package init(environment: [String: String]) {
+    self.environment = environment
+  }
 
   /// The protoset bytes for `files`, with `importPaths` as `-I` folders.
   /// Relative paths are resolved against `baseDirectory`.
@@ -62,7 +67,7 @@ struct ProtocCompiler {
   }
 
   /// The compiler to run and the arguments that precede protoc's own.
-  func findCompiler() async -> (String, [String])? {
+  package func findCompiler() async -> (String, [String])? {
     if let explicit = environment["APX_PROTOC"], !explicit.isEmpty { return (explicit, []) }
     if let protoc = which("protoc") { return (protoc, []) }
     guard let python = which("python3") ?? which("python") else { return nil }
