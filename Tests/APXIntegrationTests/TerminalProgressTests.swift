@@ -1,3 +1,4 @@
+import APXDemoServer
 import Foundation
 import Testing
 
@@ -62,44 +63,54 @@ struct TerminalProgressTests {
     screen.split(separator: "\n").filter { $0.contains("[#") || $0.contains("[..") || $0.contains("%  ") }
   }
 
-  @Test(.enabled(if: TmuxTerminal.tmux != nil, TmuxTerminal.missing))
-  func anUploadShowsItsBarThenErasesIt() async throws {
-    let folder = try Self.workFolder()
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let csv = try Self.bigCSV(in: folder)
+  /// Runs `body` with the demo backend and a bash in `folder` whose terminal output is logged to
+  /// `folder/terminal.log` (the log's URL is handed over); the terminal is stopped afterwards.
+  static func inLoggedBash(
+    in folder: URL, _ body: (DemoServer, TmuxTerminal, URL) async throws -> Void
+  ) async throws {
     let log = folder.appendingPathComponent("terminal.log")
     try await withDemoServer { server in
       let terminal = try await Self.startBash(in: folder)
       do {
         try await terminal.log(to: log)
-        // A registry file parameter (the raw body), then an ad-hoc multipart file part.
-        let lines = [
-          "apx call books.imports.create csv=@big.csv row_delay_ms=0 --base-url \(server.httpBaseURL)",
-          "apx call \(server.httpBaseURL)/api/v2/imports --form file@big.csv",
-        ]
-        for (index, line) in lines.enumerated() {
-          let offset = (try? Data(contentsOf: log).count) ?? 0
-          let screen = try await Self.runLine(line, on: terminal, mark: "END\(index)")
-          #expect(screen.contains("END\(index)-0"), "\(line) failed:\n\(screen)")
-          let written = Self.logged(log, from: offset)
-          // Drawn: bytes of the known total, and percent.
-          #expect(written.contains(" MB/30.0 MB"), "no upload bar: \(written)")
-          #expect(written.contains("100%"), "the bar never reached 100%: \(written)")
-          // Erased before the answer: the last bar is followed by a line erase, then the JSON.
-          let lastBar = try #require(written.range(of: "MB/30.0 MB", options: .backwards))
-          let answer = try #require(written.range(of: "job_id"), "no answer: \(written)")
-          #expect(lastBar.upperBound < answer.lowerBound, "the answer was printed before the bar ended")
-          let between = written[lastBar.upperBound..<answer.lowerBound]
-          #expect(between.contains("\r\u{1B}[2K"), "the bar was not erased before the answer")
-          #expect(Self.barLines(screen).isEmpty, "a bar is left on screen:\n\(screen)")
-          try await terminal.type("clear")
-          try await terminal.press("Enter")
-        }
+        try await body(server, terminal, log)
       } catch {
         await terminal.stop()
         throw error
       }
       await terminal.stop()
+    }
+  }
+
+  @Test(.enabled(if: TmuxTerminal.tmux != nil, TmuxTerminal.missing))
+  func anUploadShowsItsBarThenErasesIt() async throws {
+    let folder = try Self.workFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let csv = try Self.bigCSV(in: folder)
+    try await Self.inLoggedBash(in: folder) { server, terminal, log in
+      // A registry file parameter (the raw body), then an ad-hoc multipart file part.
+      let lines = [
+        "apx call books.imports.create csv=@big.csv row_delay_ms=0 --base-url \(server.httpBaseURL)",
+        "apx call \(server.httpBaseURL)/api/v2/imports --form file@big.csv",
+      ]
+      for (index, line) in lines.enumerated() {
+        let offset = (try? Data(contentsOf: log).count) ?? 0
+        let screen = try await Self.runLine(line, on: terminal, mark: "END\(index)")
+        #expect(screen.contains("END\(index)-0"), "\(line) failed:\n\(screen)")
+        let written = Self.logged(log, from: offset)
+        // Drawn: bytes of the known total, and percent.
+        #expect(written.contains(" MB/30.0 MB"), "no upload bar: \(written)")
+        #expect(written.contains("100%"), "the bar never reached 100%: \(written)")
+        // Erased before the answer: the last bar is followed by a line erase, then the JSON.
+        let lastBar = try #require(written.range(of: "MB/30.0 MB", options: .backwards))
+        let answer = try #require(written.range(of: "job_id"), "no answer: \(written)")
+        #expect(lastBar.upperBound < answer.lowerBound, "the answer was printed before the bar ended")
+        let between = written[lastBar.upperBound..<answer.lowerBound]
+        #expect(between.contains("\r\u{1B}[2K"), "the bar was not erased before the answer")
+        #expect(Self.barLines(screen).isEmpty, "a bar is left on screen:\n\(screen)")
+        try await terminal.type("clear")
+        try await terminal.press("Enter")
+      }
     }
   }
 
@@ -123,27 +134,18 @@ struct TerminalProgressTests {
   func aGRPCStreamDrawsItsDeclaredProgress() async throws {
     let folder = try Self.workFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let log = folder.appendingPathComponent("terminal.log")
-    try await withDemoServer { server in
-      let terminal = try await Self.startBash(in: folder)
-      do {
-        try await terminal.log(to: log)
-        let line =
-          "apx call classnotes.lessons.status lesson_id=les_0001 count:=4 delay_ms:=200"
-          + " --base-url grpc://127.0.0.1:\(server.grpcPort) > out.ndjson"
-        let screen = try await Self.runLine(line, on: terminal, mark: "END")
-        #expect(screen.contains("END-0"), "\(line) failed:\n\(screen)")
-        let written = Self.logged(log, from: 0)
-        #expect(written.contains("[#"), "no progress bar: \(written)")
-        #expect(written.contains(" 33%"), "no bar for the second message: \(written)")
-        #expect(screen.contains("100%"), "the finished bar is not on screen:\n\(screen)")
-        let out = try String(contentsOf: folder.appendingPathComponent("out.ndjson"), encoding: .utf8)
-        #expect(out.split(separator: "\n").count == 4, "\(out)")
-      } catch {
-        await terminal.stop()
-        throw error
-      }
-      await terminal.stop()
+    try await Self.inLoggedBash(in: folder) { server, terminal, log in
+      let line =
+        "apx call classnotes.lessons.status lesson_id=les_0001 count:=4 delay_ms:=200"
+        + " --base-url grpc://127.0.0.1:\(server.grpcPort) > out.ndjson"
+      let screen = try await Self.runLine(line, on: terminal, mark: "END")
+      #expect(screen.contains("END-0"), "\(line) failed:\n\(screen)")
+      let written = Self.logged(log, from: 0)
+      #expect(written.contains("[#"), "no progress bar: \(written)")
+      #expect(written.contains(" 33%"), "no bar for the second message: \(written)")
+      #expect(screen.contains("100%"), "the finished bar is not on screen:\n\(screen)")
+      let out = try String(contentsOf: folder.appendingPathComponent("out.ndjson"), encoding: .utf8)
+      #expect(out.split(separator: "\n").count == 4, "\(out)")
     }
   }
 
@@ -151,31 +153,22 @@ struct TerminalProgressTests {
   func ctrlCErasesTheBarAndLeavesACleanPrompt() async throws {
     let folder = try Self.workFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let log = folder.appendingPathComponent("terminal.log")
-    try await withDemoServer { server in
-      let terminal = try await Self.startBash(in: folder)
-      do {
-        try await terminal.log(to: log)
-        // 1 GB at 64 KiB every 100 ms: the download lasts far longer than the test.
-        let url = "\(server.httpBaseURL)/_demo/drip?size=1000000000&every_ms=100"
-        try await terminal.type("apx call '\(url)' -o raw > body.bin")
-        try await terminal.press("Enter")
-        let drawing = try await terminal.waitForScreen(attempts: 400) { $0.contains("/1.0 GB") }
-        #expect(drawing.contains("/1.0 GB"), "no download bar:\n\(drawing)")
-        try await terminal.press("C-c")
-        // The shell's next prompt starts a line of its own (`$?` then says how apx ended).
-        _ = try await terminal.waitForPrompt()
-        try await terminal.type("echo END-$?")
-        try await terminal.press("Enter")
-        let screen = try await terminal.waitForScreen(attempts: 400) { $0.contains("\nEND-") }
-        #expect(screen.contains("\n$ echo END-$?\n"), "the prompt is not on a clean line:\n\(screen)")
-        #expect(screen.contains("\nEND-130"), "Ctrl-C should end apx with 130:\n\(screen)")
-        #expect(Self.barLines(screen).isEmpty && !screen.contains("GB"), "a bar is left on screen:\n\(screen)")
-      } catch {
-        await terminal.stop()
-        throw error
-      }
-      await terminal.stop()
+    try await Self.inLoggedBash(in: folder) { server, terminal, log in
+      // 1 GB at 64 KiB every 100 ms: the download lasts far longer than the test.
+      let url = "\(server.httpBaseURL)/_demo/drip?size=1000000000&every_ms=100"
+      try await terminal.type("apx call '\(url)' -o raw > body.bin")
+      try await terminal.press("Enter")
+      let drawing = try await terminal.waitForScreen(attempts: 400) { $0.contains("/1.0 GB") }
+      #expect(drawing.contains("/1.0 GB"), "no download bar:\n\(drawing)")
+      try await terminal.press("C-c")
+      // The shell's next prompt starts a line of its own (`$?` then says how apx ended).
+      _ = try await terminal.waitForPrompt()
+      try await terminal.type("echo END-$?")
+      try await terminal.press("Enter")
+      let screen = try await terminal.waitForScreen(attempts: 400) { $0.contains("\nEND-") }
+      #expect(screen.contains("\n$ echo END-$?\n"), "the prompt is not on a clean line:\n\(screen)")
+      #expect(screen.contains("\nEND-130"), "Ctrl-C should end apx with 130:\n\(screen)")
+      #expect(Self.barLines(screen).isEmpty && !screen.contains("GB"), "a bar is left on screen:\n\(screen)")
     }
   }
 
