@@ -3,6 +3,10 @@
 ///
 /// The message and hint must never contain a secret; callers mask values with
 /// `SecretMask` before building one.
+///
+/// The status is the domain's verdict (`ExitStatus`); only the `apx` target
+/// turns it into a process exit number. A wrapped lower-level error stays in
+/// `underlying`, so code that must tell failures apart asks it, not `cause`.
 public struct APXError: Error, Sendable, CustomStringConvertible {
   public var status: ExitStatus
   public var message: String
@@ -11,12 +15,21 @@ public struct APXError: Error, Sendable, CustomStringConvertible {
   public var location: SourceLocation?
   /// A jq-style path into the file's JSON, e.g. `.endpoints["imports.create"].method`.
   public var path: String?
-  /// A lower-level explanation (the system error, the server's body).
+  /// A lower-level explanation (the system error, the server's body), as the user reads it.
   public var cause: String?
+  /// The lower-level error this one wraps (a NIO, AsyncHTTPClient, gRPC or file-system
+  /// error), kept as it was thrown for code that decides on the kind of failure. Never
+  /// printed: its text may hold what `cause` masks.
+  public var underlying: (any Error & Sendable)?
 
+  /// - Parameters:
+  ///   - cause: the text shown as `cause:`; nil shows `underlying`'s description (pass a
+  ///     masked text when that description may hold a secret).
+  ///   - underlying: the lower-level error being wrapped.
   public init(
     _ status: ExitStatus, _ message: String, hint: String? = nil, file: String? = nil,
-    location: SourceLocation? = nil, path: String? = nil, cause: String? = nil
+    location: SourceLocation? = nil, path: String? = nil, cause: String? = nil,
+    underlying: (any Error & Sendable)? = nil
   ) {
     self.status = status
     self.message = message
@@ -24,7 +37,8 @@ public struct APXError: Error, Sendable, CustomStringConvertible {
     self.file = file
     self.location = location
     self.path = path
-    self.cause = cause
+    self.cause = cause ?? underlying.map { String(describing: $0) }
+    self.underlying = underlying
   }
 
   /// `file:line:column: message (at path)`, then cause and hint on their own lines.

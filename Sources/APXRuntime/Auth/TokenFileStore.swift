@@ -128,7 +128,7 @@ public struct TokenFileStore: Sendable {
     } catch {
       throw APXError(
         .auth, "cannot create the token folder \(directory)",
-        hint: "check the permissions, or set APX_STATE_DIR to a writable folder", cause: "\(error)")
+        hint: "check the permissions, or set APX_STATE_DIR to a writable folder", underlying: error)
     }
   }
 

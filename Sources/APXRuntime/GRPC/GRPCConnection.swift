@@ -47,7 +47,7 @@ enum GRPCConnection {
       let hint =
         target.useTLS && settings.clientCertificatePath != nil
         ? "check that --key is the private key of the certificate given with --cert" : "check the host and port"
-      throw APXError(.usage, "cannot set up a gRPC connection to \(target)", hint: hint, cause: "\(error)")
+      throw APXError(.usage, "cannot set up a gRPC connection to \(target)", hint: hint, underlying: error)
     }
   }
 
@@ -131,7 +131,7 @@ enum GRPCConnection {
         throw APXError(
           .usage, "--key \(key) is not a PEM private key",
           hint: "pass the unencrypted private key of --cert in PEM form",
-          cause: "\(error)")
+          underlying: error)
       }
     }
   }

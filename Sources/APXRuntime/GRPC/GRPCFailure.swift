@@ -40,10 +40,11 @@ struct GRPCFailure: Sendable {
       message = tls.summary(target)
       hintText = tls.hint(target)
     }
-    return APXError(
-      .grpc(code: code), mask.mask("\(path) failed with \(name): \(message)"),
-      hint: hintText,
-      cause: causes.isEmpty ? nil : mask.mask(causes.joined(separator: "\n  ")))
+    var error = APXError(
+      .grpc(code: code), mask.mask("\(path) failed with \(name): \(message)"), hint: hintText, underlying: rpc)
+    // Only the masked details are shown (the status message may echo a secret), or none.
+    error.cause = causes.isEmpty ? nil : mask.mask(causes.joined(separator: "\n  "))
+    return error
   }
 
   /// How a failed attempt counts for retries: a connection that could not be

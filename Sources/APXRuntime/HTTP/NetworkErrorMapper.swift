@@ -37,32 +37,33 @@ enum NetworkErrorMapper {
       case .invalidURL, .emptyHost, .emptyScheme:
         return APXError(.usage, "\(url) is not a valid URL", hint: "check --base-url and the environment's base_url")
       case .redirectLimitReached, .redirectCycleDetected:
-        return APXError(.network, "too many redirects from \(target)", cause: e.description)
+        return APXError(.network, "too many redirects from \(target)", cause: e.description, underlying: e)
       case .cancelled:
         return APXError(.interrupted, "the request to \(target) was cancelled")
       default:
         if e.description.contains("unsupportedScheme") {
           return APXError(.usage, "unsupported URL scheme in \(url)", hint: "use http:// or https://")
         }
-        return APXError(.network, "the request to \(target) failed", cause: e.description)
+        return APXError(.network, "the request to \(target) failed", cause: e.description, underlying: e)
       }
     }
     if let e = error as? NIOConnectionError {
       if e.connectionErrors.isEmpty, e.dnsAError != nil || e.dnsAAAAError != nil {
-        return unresolvedHost(e.host, cause: String(describing: e.dnsAError ?? e.dnsAAAAError!))
+        return unresolvedHost(e.host, cause: String(describing: e.dnsAError ?? e.dnsAAAAError!), underlying: e)
       }
-      return connectionFailure(target, cause: e.connectionErrors.first.map { String(describing: $0.error) })
+      return connectionFailure(
+        target, cause: e.connectionErrors.first.map { String(describing: $0.error) }, underlying: e)
     }
     if let e = error as? IOError {
-      if e.errnoCode == ECONNREFUSED { return connectionFailure(target, cause: nil) }
-      return APXError(.network, "network error talking to \(target)", cause: String(describing: e))
+      if e.errnoCode == ECONNREFUSED { return connectionFailure(target, cause: nil, underlying: e) }
+      return APXError(.network, "network error talking to \(target)", underlying: e)
     }
     if let e = error as? ChannelError {
       switch e {
       case .connectTimeout:
         return APXError(.timeout, "could not connect to \(target) in time", hint: "check the host and port")
       default:
-        return APXError(.network, "network error talking to \(target)", cause: String(describing: e))
+        return APXError(.network, "network error talking to \(target)", underlying: e)
       }
     }
     let typeName = String(reflecting: type(of: error))
@@ -77,19 +78,19 @@ enum NetworkErrorMapper {
       }
       return APXError(
         .network, "the compressed response from \(target) is corrupt", hint: "try -H 'Accept-Encoding: identity'",
-        cause: described)
+        cause: described, underlying: error)
     }
     if typeName.contains("NIOSSL") || typeName.contains("BoringSSL") {
       return APXError(
         .network, "TLS failed with \(target)",
         hint: "check that the URL should use https://, that the certificate is valid for this host, "
           + "or pass --cacert FILE for a private CA (--insecure skips verification; avoid it)",
-        cause: String(describing: error))
+        underlying: error)
     }
     if error is CancellationError {
       return APXError(.interrupted, "the request to \(target) was cancelled")
     }
-    return APXError(.network, "the request to \(target) failed", cause: String(describing: error))
+    return APXError(.network, "the request to \(target) failed", underlying: error)
   }
 
   /// How a failed request counts for retries: connection problems and
@@ -134,22 +135,28 @@ enum NetworkErrorMapper {
   }
 
   /// A host name that does not resolve (REST, SSE and gRPC alike).
-  static func unresolvedHost(_ host: String, cause: String) -> APXError {
+  static func unresolvedHost(_ host: String, cause: String, underlying: (any Error & Sendable)? = nil) -> APXError {
     APXError(
       .network, "could not resolve the host \(host)",
-      hint: "check the spelling of the host in \(inTheBaseURL), and your DNS or network connection", cause: cause)
+      hint: "check the spelling of the host in \(inTheBaseURL), and your DNS or network connection", cause: cause,
+      underlying: underlying)
   }
 
   /// Where an unresolved host comes from for registry calls, which `Executor.aboutTheURL`
   /// replaces for a URL the user typed.
   static let inTheBaseURL = "the base URL"
 
-  static func connectionFailure(_ target: String, cause: String?) -> APXError {
-    APXError(
+  static func connectionFailure(_ target: String, cause: String?, underlying: (any Error & Sendable)? = nil)
+    -> APXError
+  {
+    var error = APXError(
       .network, "could not connect to \(target): connection refused",
       hint: "is the server running? Check the port, or \(pointElsewhere) "
         + "(for the demo backend: apx demo, or add --demo)",
-      cause: cause)
+      underlying: underlying)
+    // A plain refusal says it all: no cause line, even when an error is kept.
+    error.cause = cause
+    return error
   }
 
   /// The advice of a refused connection's hint for registry calls (REST, SSE, gRPC), which

@@ -62,7 +62,7 @@ struct JSONRPCCall: Transport {
         do {
           body = try JSONParser.parse(bytes)
         } catch {
-          throw APXError(.usage, "\(name): the params are not valid JSON", cause: "\(error)")
+          throw APXError(.usage, "\(name): the params are not valid JSON", underlying: error)
         }
       }
       let id = options.notification ? nil : index + 1

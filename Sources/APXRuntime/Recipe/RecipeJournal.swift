@@ -39,7 +39,7 @@ public final class RecipeJournal: Sendable {
     } catch {
       throw APXError(
         .usage, "cannot create the journal folder \(dir)", hint: "set APX_STATE_DIR to a writable folder",
-        cause: "\(error)")
+        underlying: error)
     }
     self.runID = runID
     self.path = dir + "/" + runID + ".jsonl"

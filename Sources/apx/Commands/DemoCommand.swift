@@ -93,7 +93,7 @@ struct DemoCommand: ContextCommand {
           ? "is another process using the port? Try --port 0 --grpc-port 0 for free ports"
           : "is another process using the port (try --port 0 --grpc-port 0), or are the TLS files not a PEM "
             + "certificate chain and its matching private key?",
-        cause: "\(error)")
+        underlying: error)
     }
     let info: JSONValue = .object([
       JSONMember("http", .string(server.httpBaseURL)),

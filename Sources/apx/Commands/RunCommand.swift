@@ -173,7 +173,7 @@ struct RunCommand: ContextCommand {
       } catch {
         throw APXError(
           .usage, "cannot write the report \(report[1])", hint: "check the folder exists and is writable",
-          cause: "\(error)")
+          underlying: error)
       }
     }
     if test { context.warn("\(counts.passed) passed, \(counts.failed) failed") }

@@ -118,7 +118,7 @@ struct AdHocSave {
     } catch {
       throw APXError(
         .usage, "--save: cannot write \(plan.path)", hint: "check the folder's permissions",
-        cause: FileErrorText.describe(error))
+        cause: FileErrorText.describe(error), underlying: error)
     }
   }
 }
