@@ -22,7 +22,7 @@ enum GRPCHostCheck {
     if GRPCTarget.isIPv4(host) || host.contains(":") { return }
     let port = target.port
     // getaddrinfo blocks: on NIO's thread pool, never on a thread of Swift's cooperative pool.
-    let failure: String? = try await NIOThreadPool.singleton.runIfActive {
+    let failure: (text: String, notFound: Bool)? = try await NIOThreadPool.singleton.runIfActive {
       var hints = addrinfo()
       #if canImport(Glibc)
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)  // an enum on Glibc
@@ -32,10 +32,12 @@ enum GRPCHostCheck {
       var result: UnsafeMutablePointer<addrinfo>?
       let status = getaddrinfo(host, String(port), &hints, &result)
       if let result { freeaddrinfo(result) }
-      return status == 0 ? nil : String(cString: gai_strerror(status))
+      return status == 0 ? nil : (String(cString: gai_strerror(status)), status == EAI_NONAME)
     }
     if let failure {
-      throw NetworkErrorMapper.unresolvedHost(host, cause: "\(failure) for host \(host), port \(port)")
+      let error = NetworkErrorMapper.unresolvedHost(host, cause: "\(failure.text) for host \(host), port \(port)")
+      // Said as the retry layer says it for REST and SSE (a check before any attempt is never retried).
+      throw failure.notFound ? Executor.gaveUp(error, reason: .hostNotFound, attempts: 1, safety: .safe) : error
     }
   }
 }
