@@ -340,12 +340,15 @@ struct RecipeTests {
     #expect(journal.contains("\"id\":\"upload\""), "the upload was journaled: \(journal)")
   }
 
-  /// Under `--events`, the step Ctrl-C stopped ends with a `step` event of state `interrupted`.
+  /// Under `--events`, the step Ctrl-C stopped ends with a `step` event of state `interrupted`;
+  /// the JUnit report lists it as skipped, interrupted.
   @Test func anInterruptedStepIsAnEvent() async throws {
     let state = Self.stateDirectory()
     try await withDemoServer { server in
+      let report = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml").path
       let arguments = [
-        "run", Self.recipe("import-csv.json"), "row_delay_ms=300", "--events", "--base-url", server.httpBaseURL,
+        "run", Self.recipe("import-csv.json"), "row_delay_ms=300", "--events", "--report", "junit", report,
+        "--base-url", server.httpBaseURL,
       ]
       let interrupted = try await ChildProcess.run(
         APXProcess.binary.path, arguments, environment: APXProcess.environment(adding: ["APX_STATE_DIR": state]),
@@ -362,6 +365,12 @@ struct RecipeTests {
       #expect(steps.map { $0["state"] } == [.string("ok"), .string("interrupted")], "\(stdout)")
       #expect(steps.last?["error"]?.stringValue?.contains("interrupted during step") == true, "\(stdout)")
       #expect(values.last?["type"] == .string("step"), "nothing follows it (no output): \(stdout)")
+      // The report lists it as skipped, saying it was interrupted; the step after it never ran.
+      let xml = try String(contentsOfFile: report, encoding: .utf8)
+      let watch = try #require(xml.range(of: "name=\"watch: books.imports.watch\""), "\(xml)")
+      let watchCase = String(xml[watch.lowerBound...]).components(separatedBy: "</testcase>").first ?? ""
+      #expect(watchCase.contains("<skipped/>") && watchCase.contains("interrupted while it ran"), "\(xml)")
+      #expect(xml.contains("name=\"status: not run\""), "\(xml)")
     }
   }
 

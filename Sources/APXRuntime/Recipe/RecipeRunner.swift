@@ -100,7 +100,7 @@ public struct RecipeRunner: Sendable {
         if apx.status == .interrupted {
           interrupted = true
           journal?.append(.interrupted(step: step.id))
-          reportInterrupted(step, started: started, notes: notes, error: apx)
+          records.append(reportInterrupted(step, started: started, notes: notes, error: apx))
           break
         }
         record = RecipeStepRecord(
@@ -111,7 +111,9 @@ public struct RecipeRunner: Sendable {
       record.notes = notes.current
       if Task.isCancelled, record.state == .failed {
         interrupted = true
-        reportInterrupted(step, started: started, notes: notes, error: Self.apxError(CancellationError(), step: step))
+        records.append(
+          reportInterrupted(step, started: started, notes: notes, error: Self.apxError(CancellationError(), step: step))
+        )
         break
       }
       let kept = (laterRetention[step.id] ?? .none).trim(record.result)
@@ -149,14 +151,17 @@ public struct RecipeRunner: Sendable {
   }
 
   /// Tells the observer that Ctrl-C stopped `step` while it ran, as a step of its own state
-  /// (its status line and `--events`). It is not a record: nothing of it is kept or journaled
-  /// as done, and a resumed run runs it again.
-  func reportInterrupted(_ step: RecipeStep, started: UInt64, notes: StepNotes, error: APXError) {
+  /// (its status line and `--events`), and returns its record for the report. Nothing of it is
+  /// kept in the scope or journaled as done: a resumed run runs it again.
+  func reportInterrupted(_ step: RecipeStep, started: UInt64, notes: StepNotes, error: APXError)
+    -> RecipeStepRecord
+  {
     var record = RecipeStepRecord(
       id: step.id, call: step.call, state: .interrupted, result: RecipeStepResult.failed(error.message), checks: [],
       duration: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9, error: error, calls: 0)
     record.notes = notes.current
     observer?.stepFinished(step, record: record)
+    return record
   }
 
   /// Runs one step: its `if`, then a plain call, a loop, or a repeated call.

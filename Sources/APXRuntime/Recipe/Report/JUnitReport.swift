@@ -41,9 +41,12 @@ public struct JUnitReport: Sendable {
       cases.append(
         Case(
           classname: record.id, name: "\(record.id): \(record.call)", time: record.duration,
-          failure: callFailed ? record.error?.message ?? "failed" : nil, skipped: record.state == .skipped,
+          failure: callFailed ? record.error?.message ?? "failed" : nil,
+          // An interrupted step neither passed nor failed: skipped, saying so (a resumed run runs it).
+          skipped: record.state == .skipped || record.state == .interrupted,
           output: record.notes.lines
-            + (record.notes.omitted > 0 ? ["(\(record.notes.omitted) more not shown)"] : [])))
+            + (record.notes.omitted > 0 ? ["(\(record.notes.omitted) more not shown)"] : [])
+            + (record.state == .interrupted ? ["interrupted while it ran"] : [])))
       if record.skippedItems > 0 {
         let total = record.calls + record.skippedItems + record.resumedItems
         cases.append(
