@@ -25,10 +25,11 @@ struct GRPCErrorTests {
 
   @Test func refusedConnectionIsUnavailableWithAHint() async throws {
     try await GRPCHarness.run { h in
-      let port = try closedLoopbackPort()
-      let error = await h.failure(
-        try h.endpoint("lessons.get"), values: [("id", .string("les_0001"))], maxAttempts: 1,
-        baseURL: "grpc://127.0.0.1:\(port)")
+      let error = try await withClosedLoopbackPort { port in
+        await h.failure(
+          try h.endpoint("lessons.get"), values: [("id", .string("les_0001"))], maxAttempts: 1,
+          baseURL: "grpc://127.0.0.1:\(port)")
+      }
       #expect(error?.status.code == 78)
       #expect(error?.message.contains("UNAVAILABLE") == true)
       #expect(error?.hint?.contains("is the server running") == true)

@@ -58,13 +58,14 @@ struct GRPCRetryTests {
 
   @Test func refusedConnectionIsRetriedWithoutATLSHint() async throws {
     try await GRPCHarness.run { h in
-      let port = try closedLoopbackPort()
       let log = GRPCEventLog()
       var failure: APXError?
       do {
-        try await h.call(
-          try h.endpoint("lessons.get"), values: [("id", .string("les_0001"))], maxAttempts: 3,
-          baseURL: "grpc://127.0.0.1:\(port)", log: log, clock: NoWaitClock())
+        try await withClosedLoopbackPort { port in
+          try await h.call(
+            try h.endpoint("lessons.get"), values: [("id", .string("les_0001"))], maxAttempts: 3,
+            baseURL: "grpc://127.0.0.1:\(port)", log: log, clock: NoWaitClock())
+        }
       } catch let error as APXError {
         failure = error
       }

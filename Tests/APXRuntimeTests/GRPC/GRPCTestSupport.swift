@@ -132,22 +132,31 @@ struct GRPCHarness: Sendable {
   }
 }
 
-/// A TCP port on 127.0.0.1 that nothing listens on (bound, then closed).
-func closedLoopbackPort() throws -> Int {
+/// Runs `body` with a TCP port on 127.0.0.1 that refuses connections for as long as `body` runs.
+///
+/// A socket stays bound to the port and never listens, so connecting gets a reset at once. A
+/// port that was bound and released instead could be handed to a server that a parallel test
+/// started meanwhile, and the call then met that server: under load a refused-connection test
+/// took 19 s and saw another hint.
+func withClosedLoopbackPort<T>(_ body: (Int) async throws -> T) async throws -> T {
   #if canImport(Glibc)
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   #else
     let fd = socket(AF_INET, SOCK_STREAM, 0)
   #endif
+  guard fd >= 0 else { throw POSIXError(.EMFILE) }
   defer { close(fd) }
   var addr = sockaddr_in()
   addr.sin_family = sa_family_t(AF_INET)
   addr.sin_port = 0
   addr.sin_addr.s_addr = inet_addr("127.0.0.1")
   var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-  _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+  let bound = withUnsafePointer(to: &addr) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) }
+  }
+  guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
   _ = withUnsafeMutablePointer(to: &addr) {
     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
   }
-  return Int(UInt16(bigEndian: addr.sin_port))
+  return try await body(Int(UInt16(bigEndian: addr.sin_port)))
 }
