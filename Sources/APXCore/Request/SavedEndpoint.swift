@@ -35,7 +35,8 @@ public enum SavedEndpoint {
       }
       return true
     }
-    if endpoint.kind != .grpc {
+    // Only an HTTP request has a URL whose path and query become parameters.
+    if endpoint.kind.isHTTPRequest {
       let (path, query, pathParams) = parameterise(endpoint.path)
       saved.path = path
       saved.params += pathParams

@@ -2,12 +2,6 @@ import APXCore
 import NIOCore
 import Synchronization
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 /// Runs calls of every kind through one pipeline.
 ///
 /// DESIGN: a call goes **resolve -> auth -> retry -> transport**, the same for
@@ -17,7 +11,8 @@ import Synchronization
 ///    `JSONRPCCall`) turns one resolved attempt into `CallEvent`s and throws an
 ///    `AttemptFailure` that says how it failed (HTTP status, gRPC code,
 ///    connection failure, timeout, or "never repeat"). It knows nothing of
-///    tokens or retry policy.
+///    tokens or retry policy. `TransportCatalog` is the one place that picks
+///    the transport of an endpoint kind; the executor names none.
 /// 2. *Retry* (`retrying`) asks the one policy engine (`RetryPolicy.decide`, in
 ///    APXCore) whether a failed attempt is repeated, reports `.retrying`, waits
 ///    on the injected clock within the call's `--timeout`, and says why it gave up.
@@ -68,43 +63,9 @@ public struct Executor: Sendable {
   public func call(_ request: CallRequest, sink: any CallEventSink) async throws -> CallOutcome {
     let attempts = AttemptCounter()
     do {
-      let outcome: CallOutcome
-      switch request.endpoint.kind {
-      case .rest:
-        // An `idempotency_key: true` endpoint gets one key per call, sent on every attempt.
-        var transport = RESTCall(
-          session: session, environment: environment, timeout: request.timeout ?? request.endpoint.timeout,
-          expectStatus: request.endpoint.expectStatus,
-          idempotencyKey: request.endpoint.idempotencyKey ? UUID().uuidString.lowercased() : nil,
-          idempotent: request.endpoint.idempotent)
-        transport.maxEvents = request.maxEvents
-        transport.untilEvent = request.endpoint.sse?.untilEvent ?? []
-        // An answer of type text/event-stream is followed by the SSE layer, from its open body on.
-        transport.followEventStream = { open, sink in
-          try await SSEWatch(executor: self).follow(request, from: open, sink: sink, attempts: attempts)
-        }
-        outcome = try await perform(
-          transport, request, policy: try retryPolicy(request), attempts: attempts, sink: sink)
-      case .jsonrpc:
-        let transport = JSONRPCCall(
-          session: session, environment: environment, timeout: request.timeout ?? request.endpoint.timeout, batch: [])
-        outcome = try await perform(
-          transport, request, policy: try retryPolicy(request), attempts: attempts, sink: sink)
-      case .sse:
-        // Reconnection, Last-Event-ID, polling fallback and progress: see SSEWatch.
-        outcome = try await SSEWatch(executor: self).run(request, sink: sink, attempts: attempts)
-      case .grpc:
-        // Schema loading, the four call shapes, metadata and TLS: see GRPCCall.
-        guard let grpc else {
-          throw APXError(
-            .internalFailure, "a gRPC call was made without a gRPC session",
-            hint: "this is a bug in apx: the command must open one with GRPCSession.with")
-        }
-        var policy = try retryPolicy(request)
-        policy.retryOnGRPCCodes = try GRPCRetry.codes(for: request)
-        outcome = try await perform(
-          GRPCCall(session: grpc, environment: environment), request, policy: policy, attempts: attempts, sink: sink)
-      }
+      // The kind's transport (or, for SSE, the watch over it) through this pipeline.
+      let outcome = try await TransportCatalog.route(for: request.endpoint.kind).call(
+        request, executor: self, attempts: attempts, sink: sink)
       try sink.receive(.finished(status: outcome.status, attempts: outcome.attempts, failure: nil))
       return outcome
     } catch {
@@ -142,19 +103,16 @@ public struct Executor: Sendable {
     return error
   }
 
-  /// Performs several JSON-RPC calls as one batch request: the answers are
-  /// matched by id and printed as one array in request order (a notification
-  /// has no answer). The calls must go to one URL; the first one's retry
+  /// Performs several calls of a kind that batches (`EndpointKind.batches`: JSON-RPC) as one
+  /// request: the answers are matched by id and printed as one array in request order (a
+  /// notification has no answer). The calls must go to one URL; the first one's retry
   /// policy and timeout apply. Ends with one `.finished` event.
   public func call(batch requests: [CallRequest], sink: any CallEventSink) async throws -> CallOutcome {
     let attempts = AttemptCounter()
     do {
       guard let first = requests.first else { throw APXError(.usage, "a batch needs at least one call") }
-      let transport = JSONRPCCall(
-        session: session, environment: environment, timeout: first.timeout ?? first.endpoint.timeout,
-        batch: requests)
-      let outcome = try await perform(
-        transport, first, policy: try retryPolicy(first), attempts: attempts, sink: sink)
+      let outcome = try await TransportCatalog.route(for: first.endpoint.kind).call(
+        batch: requests, executor: self, attempts: attempts, sink: sink)
       try sink.receive(.finished(status: outcome.status, attempts: outcome.attempts, failure: nil))
       return outcome
     } catch {

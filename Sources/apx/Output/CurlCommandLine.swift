@@ -15,7 +15,7 @@ enum CurlCommandLine {
     let plan = preview.plan
     let mask = masked ? preview.mask : SecretMask()
     var words = ["curl"]
-    if preview.kind == .sse { words.append("-N") }  // print each event as it arrives
+    if preview.kind.resultShape.stream { words.append("-N") }  // print each event as it arrives
     words += transportFlags(global)
     let hasBody: Bool = if case .none = plan.body { false } else { true }
     switch plan.method {

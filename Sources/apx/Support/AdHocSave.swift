@@ -57,7 +57,8 @@ struct AdHocSave {
           hint: "give the fields as items (name=value, name:=json) or as -d '{...}'")
       }
       for member in members {
-        if endpoint.kind != .grpc { endpoint.params.append(Param(name: member.key, location: .body)) }
+        // A gRPC message takes any field of its schema: only an HTTP body declares its members.
+        if endpoint.kind.isHTTPRequest { endpoint.params.append(Param(name: member.key, location: .body)) }
         values.append((member.key, .json(member.value)))
       }
       AdHocEndpoint.settleTypes(&endpoint, values: values)
@@ -78,7 +79,7 @@ struct AdHocSave {
       baseURL = env.baseURL
       environmentName = env.name
     }
-    if endpoint.kind != .grpc {
+    if endpoint.kind.isHTTPRequest {
       let basePath = (try? AdHocURL(parsing: baseURL)).map { $0.path == "/" ? "" : $0.path } ?? ""
       endpoint.path = String(url.pathAndQuery.dropFirst(basePath.hasSuffix("/") ? basePath.count - 1 : basePath.count))
     }
