@@ -11,34 +11,34 @@ public struct DescriptorPool: Sendable {
   let storage: PoolStorage
 
   /// Builds a pool from the bytes of a serialized `google.protobuf.FileDescriptorSet`.
-  public init(protoset bytes: [UInt8]) throws(APXError) {
+  public init(protoset bytes: [UInt8]) throws(ProtobufError) {
     let set: Google_Protobuf_FileDescriptorSet
     do {
       set = try Google_Protobuf_FileDescriptorSet(serializedBytes: bytes)
     } catch {
-      throw APXError(
-        .invalidDefinition, "the protoset is not a valid serialized FileDescriptorSet",
+      throw ProtobufError(
+        .invalidSchema, "the protoset is not a valid serialized FileDescriptorSet",
         hint: "make it with `protoc --include_imports --descriptor_set_out=FILE.protoset FILE.proto`",
-        cause: "\(error)")
+        underlying: error)
     }
     try self.init(files: set.file)
   }
 
   /// Builds a pool from file descriptors in any order (imports are matched by file name).
-  public init(files: [Google_Protobuf_FileDescriptorProto]) throws(APXError) {
+  public init(files: [Google_Protobuf_FileDescriptorProto]) throws(ProtobufError) {
     storage = try PoolBuilder.build(files: files)
   }
 
   /// Builds a pool from serialized `FileDescriptorProto`s, as gRPC reflection returns them.
-  public init(serializedFiles: [[UInt8]]) throws(APXError) {
+  public init(serializedFiles: [[UInt8]]) throws(ProtobufError) {
     var files: [Google_Protobuf_FileDescriptorProto] = []
     for (i, bytes) in serializedFiles.enumerated() {
       do {
         files.append(try Google_Protobuf_FileDescriptorProto(serializedBytes: bytes))
       } catch {
-        throw APXError(
-          .invalidDefinition, "file descriptor #\(i + 1) is not a valid serialized FileDescriptorProto",
-          cause: "\(error)")
+        throw ProtobufError(
+          .invalidSchema, "file descriptor #\(i + 1) is not a valid serialized FileDescriptorProto",
+          underlying: error)
       }
     }
     try self.init(files: files)
@@ -59,11 +59,11 @@ public struct DescriptorPool: Sendable {
     return storage.messageIndex[name].map { MessageDescriptor(storage: storage, index: $0) }
   }
 
-  /// The message type with this name, or a `.usage` error with close matches.
-  public func message(named fullName: String) throws(APXError) -> MessageDescriptor {
+  /// The message type with this name, or an `.unknownName` error with close matches.
+  public func message(named fullName: String) throws(ProtobufError) -> MessageDescriptor {
     if let m = message(fullName) { return m }
-    throw APXError(
-      .usage, "unknown message type '\(fullName)'",
+    throw ProtobufError(
+      .unknownName, "unknown message type '\(fullName)'",
       hint: NameSuggestions.hint(for: fullName, in: storage.messages.map(\.fullName), kind: "message type"))
   }
 
@@ -74,18 +74,18 @@ public struct DescriptorPool: Sendable {
   }
 
   /// Method names of a service, in declaration order.
-  public func methods(of service: String) throws(APXError) -> [String] {
+  public func methods(of service: String) throws(ProtobufError) -> [String] {
     try findService(service).methods.map(\.name)
   }
 
   /// Resolves `service` (fully qualified, or a unique short name) and `method`
   /// to their message types and streaming shape; unknown names get a
   /// "did you mean" hint listing the valid ones.
-  public func method(service: String, method: String) throws(APXError) -> MethodInfo {
+  public func method(service: String, method: String) throws(ProtobufError) -> MethodInfo {
     let s = try findService(service)
     guard let m = s.methods.first(where: { $0.name == method }) else {
-      throw APXError(
-        .usage, "service '\(s.fullName)' has no method '\(method)'",
+      throw ProtobufError(
+        .unknownName, "service '\(s.fullName)' has no method '\(method)'",
         hint: NameSuggestions.hint(for: method, in: s.methods.map(\.name), kind: "method"))
     }
     return MethodInfo(
@@ -94,13 +94,13 @@ public struct DescriptorPool: Sendable {
       serverStreaming: m.serverStreaming)
   }
 
-  private func findService(_ name: String) throws(APXError) -> ServiceNode {
+  private func findService(_ name: String) throws(ProtobufError) -> ServiceNode {
     let wanted = name.hasPrefix(".") ? String(name.dropFirst()) : name
     if let s = storage.services.first(where: { $0.fullName == wanted }) { return s }
     let byShortName = storage.services.filter { $0.fullName.split(separator: ".").last.map(String.init) == wanted }
     if byShortName.count == 1 { return byShortName[0] }
-    throw APXError(
-      .usage, "unknown service '\(name)'",
+    throw ProtobufError(
+      .unknownName, "unknown service '\(name)'",
       hint: NameSuggestions.hint(for: wanted, in: storage.services.map(\.fullName), kind: "service"))
   }
 }

@@ -5,10 +5,10 @@ public import APXCore
 /// well-known types included. `Any` type URLs are resolved through this pool.
 extension DescriptorPool {
   /// Encodes `json` (a JSON object for a message, or a well-known type's JSON form)
-  /// as protobuf wire bytes of `type`. Bad input throws a `.usage` error whose
+  /// as protobuf wire bytes of `type`. Bad input throws an `.invalidJSON` error whose
   /// message starts with the JSON path, e.g. `.lesson.labels[0]: expected a string value, got 3`.
   public func encode(_ json: JSONValue, as type: MessageDescriptor, options: EncodeOptions = EncodeOptions())
-    throws(APXError) -> [UInt8]
+    throws(ProtobufError) -> [UInt8]
   {
     var buffer: [UInt8] = []
     try encode(json, as: type, into: &buffer, options: options)
@@ -19,7 +19,7 @@ extension DescriptorPool {
   /// to avoid reallocating). On error the buffer is left as it was.
   public func encode(
     _ json: JSONValue, as type: MessageDescriptor, into buffer: inout [UInt8], options: EncodeOptions = EncodeOptions()
-  ) throws(APXError) {
+  ) throws(ProtobufError) {
     let encoder = JSONToWire(storage: type.storage, anyTypes: storage, options: options)
     var writer = WireWriter(capacity: 0)
     swap(&writer.bytes, &buffer)
@@ -30,17 +30,17 @@ extension DescriptorPool {
     } catch {
       writer.bytes.removeSubrange(start...)
       swap(&writer.bytes, &buffer)
-      var e = error.apxError()
+      var e = error.protobufError()
       e.message = "cannot encode \(type.fullName) from JSON: " + e.message
       throw e
     }
   }
 
   /// Decodes protobuf wire bytes of `type` into JSON. Malformed bytes throw a
-  /// `.remoteFailure` error naming the field path and byte offset; never traps.
+  /// `.malformedMessage` error naming the field path and byte offset; never traps.
   public func decode(
     _ bytes: some Collection<UInt8>, as type: MessageDescriptor, options: DecodeOptions = DecodeOptions()
-  ) throws(APXError) -> JSONValue {
+  ) throws(ProtobufError) -> JSONValue {
     let result: Result<JSONValue, CodecError>? = bytes.withContiguousStorageIfAvailable { buffer in
       decodeContiguous(buffer, type, options)
     }
@@ -48,7 +48,7 @@ extension DescriptorPool {
     switch outcome {
     case .success(let json): return json
     case .failure(let error):
-      var e = error.apxError()
+      var e = error.protobufError()
       e.message = "cannot decode \(type.fullName) from protobuf bytes: " + e.message
       throw e
     }

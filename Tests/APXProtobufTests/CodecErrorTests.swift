@@ -2,22 +2,23 @@ import APXCore
 import APXProtobuf
 import Testing
 
-/// Bad JSON gets a precise `.usage` error with the JSON path; bad bytes get an
+/// Bad JSON gets a precise `.invalidJSON` error with the JSON path; bad bytes get an
 /// error, never a crash.
 @Suite struct CodecErrorTests {
-  func encodeError(_ json: String, as typeName: String = "apxtest.v1.Everything") throws -> APXError? {
+  func encodeError(_ json: String, as typeName: String = "apxtest.v1.Everything") throws -> ProtobufError? {
     let pool = try Fixtures.requirePool()
     let type = try pool.message(named: typeName)
     let value = try JSONParser.parse(json)
-    return #expect(throws: APXError.self) { try pool.encode(value, as: type) }
+    return #expect(throws: ProtobufError.self) { try pool.encode(value, as: type) }
   }
 
   @Test func wrongTypeNamesThePath() throws {
     let error = try encodeError(#"{"lesson": {"labels": ["a", 3]}}"#, as: "apxtest.v1.CreateLessonRequest")
-    #expect(error?.status == .usage)
+    #expect(error?.kind == .invalidJSON)
     #expect(
       error?.message
         == "cannot encode apxtest.v1.CreateLessonRequest from JSON: .lesson.labels[1]: expected a string value, got 3")
+    #expect(error?.fieldPath == ".lesson.labels[1]")
   }
 
   @Test func pathsThroughMapsAndLists() throws {
@@ -88,7 +89,7 @@ import Testing
     for (json, expected) in cases {
       let error = try encodeError(json)
       #expect(error?.message.hasSuffix(expected) == true, "\(json): \(error?.message ?? "no error")")
-      #expect(error?.status == .usage)
+      #expect(error?.kind == .invalidJSON)
     }
   }
 
@@ -109,17 +110,17 @@ import Testing
 
   // MARK: malformed bytes
 
-  func decodeError(_ bytes: [UInt8], as typeName: String = "apxtest.v1.Everything") throws -> APXError? {
+  func decodeError(_ bytes: [UInt8], as typeName: String = "apxtest.v1.Everything") throws -> ProtobufError? {
     let pool = try Fixtures.requirePool()
     let type = try pool.message(named: typeName)
-    return #expect(throws: APXError.self) { try pool.decode(bytes, as: type) }
+    return #expect(throws: ProtobufError.self) { try pool.decode(bytes, as: type) }
   }
 
   @Test func truncatedVarint() throws {
     let error = try decodeError([0x18, 0xff, 0xff])
     #expect(
       error?.message == "cannot decode apxtest.v1.Everything from protobuf bytes: .fInt32: truncated varint at byte 3")
-    #expect(error?.status == .remoteFailure)
+    #expect(error?.kind == .malformedMessage)
   }
 
   @Test func lengthPastTheEnd() throws {
@@ -200,7 +201,7 @@ import Testing
   @Test func hugeExponentsAreErrorsNotTraps() throws {
     for number in ["1e-9223372036854775808", "1e9223372036854775807", "1e400"] {
       let error = try encodeError(#"{"fInt64": \#(number)}"#)
-      #expect(error?.status == .usage, "\(number)")
+      #expect(error?.kind == .invalidJSON, "\(number)")
     }
   }
 

@@ -42,20 +42,20 @@ import Testing
 
   @Test func unknownMethodSuggestsValidNames() throws {
     let pool = try Fixtures.requirePool()
-    let error = #expect(throws: APXError.self) {
+    let error = #expect(throws: ProtobufError.self) {
       try pool.method(service: "apxtest.v1.LessonService", method: "CreateLeson")
     }
-    #expect(error?.status == .usage)
+    #expect(error?.kind == .unknownName)
     #expect(error?.message == "service 'apxtest.v1.LessonService' has no method 'CreateLeson'")
     #expect(error?.hint?.contains("did you mean 'CreateLesson'?") == true)
     #expect(error?.hint?.contains("valid methods: Chat, CreateLesson, UploadLessons, WatchLesson") == true)
 
-    let serviceError = #expect(throws: APXError.self) {
+    let serviceError = #expect(throws: ProtobufError.self) {
       try pool.method(service: "apxtest.v1.LesonService", method: "Chat")
     }
     #expect(serviceError?.hint?.contains("did you mean 'apxtest.v1.LessonService'?") == true)
 
-    let typeError = #expect(throws: APXError.self) { try pool.message(named: "apxtest.v1.Lessen") }
+    let typeError = #expect(throws: ProtobufError.self) { try pool.message(named: "apxtest.v1.Lessen") }
     #expect(typeError?.hint?.contains("'apxtest.v1.Lesson'") == true)
   }
 
@@ -104,8 +104,8 @@ import Testing
 
   @Test func missingDependencyIsAClearError() throws {
     let files = try Self.reflectionFiles().filter { $0.name != "google/protobuf/timestamp.proto" }
-    let error = #expect(throws: APXError.self) { try DescriptorPool(serializedFiles: files.map(\.bytes)) }
-    #expect(error?.status == .invalidDefinition)
+    let error = #expect(throws: ProtobufError.self) { try DescriptorPool(serializedFiles: files.map(\.bytes)) }
+    #expect(error?.kind == .invalidSchema)
     #expect(
       error?.message
         == "descriptor file 'apxtest.proto' imports 'google/protobuf/timestamp.proto', which is not among the 7 loaded file(s)"
@@ -120,7 +120,9 @@ import Testing
   }
 
   @Test func garbageProtosetIsAnError() {
-    let error = #expect(throws: APXError.self) { try DescriptorPool(protoset: [0x0a, 0xff, 0xff]) }
-    #expect(error?.status == .invalidDefinition)
+    let error = #expect(throws: ProtobufError.self) { try DescriptorPool(protoset: [0x0a, 0xff, 0xff]) }
+    #expect(error?.kind == .invalidSchema)
+    // SwiftProtobuf's own error is kept, not only its text.
+    #expect(error?.underlying != nil)
   }
 }

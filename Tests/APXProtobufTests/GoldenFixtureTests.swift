@@ -85,7 +85,7 @@ import Testing
     let pool = try Fixtures.requirePool()
     let type = try pool.message(named: c.string("type"))
     let input = try JSONParser.parse(c.string("input"))
-    let error = #expect(throws: APXError.self) { try pool.encode(input, as: type) }
-    #expect(error?.status == .usage, "\(String(describing: error))")
+    let error = #expect(throws: ProtobufError.self) { try pool.encode(input, as: type) }
+    #expect(error?.kind == .invalidJSON, "\(String(describing: error))")
   }
 }

@@ -37,7 +37,7 @@ import Testing
     var buffer: [UInt8] = [0xAA]
     try pool.encode(try JSONParser.parse(#"{"id": "a"}"#), as: type, into: &buffer)
     #expect(buffer == [0xAA, 0x0a, 0x01, 0x61])
-    #expect(throws: APXError.self) {
+    #expect(throws: ProtobufError.self) {
       try pool.encode(try JSONParser.parse(#"{"id": "b", "title": 5}"#), as: type, into: &buffer)
     }
     #expect(buffer == [0xAA, 0x0a, 0x01, 0x61])

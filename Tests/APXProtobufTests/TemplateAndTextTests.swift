@@ -106,7 +106,7 @@ import Testing
       #expect(try pool.decode(bytes, as: type) == .string("+/8="), "\(input)")
     }
     for bad in ["+/8==", "a", "ab=c", "é"] {
-      #expect(throws: APXError.self, "\(bad)") { try pool.encode(.string(bad), as: type) }
+      #expect(throws: ProtobufError.self, "\(bad)") { try pool.encode(.string(bad), as: type) }
     }
   }
 
@@ -128,7 +128,7 @@ import Testing
       "2023-02-29T00:00:00Z", "2024-01-01T00:00:00", "2024-01-01 00:00:00Z", "10000-01-01T00:00:00Z",
       "2024-01-01T00:00:00.1234567890Z", "0000-12-31T23:59:59Z",
     ] {
-      #expect(throws: APXError.self, "\(bad)") { try pool.encode(.string(bad), as: type) }
+      #expect(throws: ProtobufError.self, "\(bad)") { try pool.encode(.string(bad), as: type) }
     }
   }
 
@@ -143,7 +143,7 @@ import Testing
       #expect(try pool.decode(bytes, as: type) == .string(expected), "\(input)")
     }
     for bad in ["1.5", "s", "1.s", "315576000001s", "1m", "--1s"] {
-      #expect(throws: APXError.self, "\(bad)") { try pool.encode(.string(bad), as: type) }
+      #expect(throws: ProtobufError.self, "\(bad)") { try pool.encode(.string(bad), as: type) }
     }
   }
 }

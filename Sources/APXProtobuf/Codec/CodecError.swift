@@ -4,21 +4,21 @@ import APXCore
 /// component (`.lesson`, `[2]`, `["key"]`) as the error passes, so the happy
 /// path pays nothing for path tracking.
 struct CodecError: Error {
-  var status: ExitStatus
+  var kind: ProtobufError.Kind
   var message: String
   var hint: String?
   /// Path components, innermost first.
   var reversedPath: [String] = []
 
-  init(_ status: ExitStatus, _ message: String, hint: String? = nil) {
-    self.status = status
+  init(_ kind: ProtobufError.Kind, _ message: String, hint: String? = nil) {
+    self.kind = kind
     self.message = message
     self.hint = hint
   }
 
   /// A bad request: the JSON does not fit the message type.
-  static func usage(_ message: String, hint: String? = nil) -> CodecError {
-    CodecError(.usage, message, hint: hint)
+  static func invalidJSON(_ message: String, hint: String? = nil) -> CodecError {
+    CodecError(.invalidJSON, message, hint: hint)
   }
 
   func adding(_ component: String) -> CodecError {
@@ -29,10 +29,11 @@ struct CodecError: Error {
 
   var path: String { reversedPath.reversed().joined() }
 
-  /// `.lesson.labels: expected a string value, got 3`.
-  func apxError(prefix: String = "") -> APXError {
+  /// `PREFIX.lesson.labels: expected a string value, got 3`.
+  func protobufError(prefix: String = "") -> ProtobufError {
     let p = path
-    return APXError(status, prefix + (p.isEmpty ? message : "\(p): \(message)"), hint: hint)
+    return ProtobufError(
+      kind, prefix + (p.isEmpty ? message : "\(p): \(message)"), fieldPath: p.isEmpty ? nil : p, hint: hint)
   }
 
   /// `.name` for identifier-like keys, `["odd key"]` otherwise.

@@ -24,7 +24,7 @@ struct JSONToWire {
 
   func encodeMessage(_ json: JSONValue, _ msg: MessageNode, into w: inout WireWriter, depth: Int) throws(CodecError) {
     guard depth < ProtobufLimits.maxDepth else {
-      throw .usage("messages nested deeper than \(ProtobufLimits.maxDepth) levels")
+      throw .invalidJSON("messages nested deeper than \(ProtobufLimits.maxDepth) levels")
     }
     if msg.wellKnown != .none {
       try encodeWellKnown(json, msg, into: &w, depth: depth)
@@ -47,7 +47,7 @@ struct JSONToWire {
     for (m, member) in members.enumerated() {
       guard let f = msg.byName[member.key] else {
         if options.ignoreUnknownFields { continue }
-        throw CodecError.usage(
+        throw CodecError.invalidJSON(
           "unknown field \(JSONSnippet.quote(member.key)) in message \(msg.fullName)",
           hint: NameSuggestions.hint(for: member.key, in: msg.fields.map(\.jsonName), kind: "field"))
       }
@@ -60,7 +60,7 @@ struct JSONToWire {
       for i in 1..<assigned.count where assigned[i].field == assigned[i - 1].field {
         let a = members[assigned[i - 1].member].key
         let b = members[assigned[i].member].key
-        throw CodecError.usage(
+        throw CodecError.invalidJSON(
           a == b
             ? "field \(JSONSnippet.quote(a)) is set twice in message \(msg.fullName)"
             : "\(JSONSnippet.quote(a)) and \(JSONSnippet.quote(b)) both set field \(msg.fields[assigned[i].field].name) of \(msg.fullName)"
@@ -101,7 +101,7 @@ struct JSONToWire {
       guard o >= 0, !msg.oneofs[o].isSynthetic else { continue }
       if firstSet[o] >= 0 {
         let other = members[firstSet[o]].key
-        throw CodecError.usage(
+        throw CodecError.invalidJSON(
           "\(JSONSnippet.quote(other)) and \(JSONSnippet.quote(members[m].key)) are both members of oneof '\(msg.oneofs[o].name)' in \(msg.fullName); set only one"
         )
       }
@@ -136,7 +136,7 @@ struct JSONToWire {
         for (i, item) in items.enumerated() {
           do throws(CodecError) {
             if case .null = item, !nullable {
-              throw CodecError.usage("null is not allowed as an element of repeated field \(field.name)")
+              throw CodecError.invalidJSON("null is not allowed as an element of repeated field \(field.name)")
             }
             try encodeSingular(item, field, always: true, into: &w, depth: depth)
           } catch {
@@ -210,7 +210,7 @@ struct JSONToWire {
         let start = w.beginLengthDelimited()
         try encodeMapKey(member.key, keyField, into: &w)
         if case .null = member.value, !valueNullable {
-          throw CodecError.usage("null is not allowed as a map value")
+          throw CodecError.invalidJSON("null is not allowed as a map value")
         }
         try encodeSingular(member.value, valueField, always: true, into: &w, depth: depth)
         w.endLengthDelimited(start)
@@ -228,7 +228,7 @@ struct JSONToWire {
       w.string(key)
     case .bool:
       guard key == "true" || key == "false" else {
-        throw CodecError.usage("map key \(JSONSnippet.quote(key)) is not \"true\" or \"false\"")
+        throw CodecError.invalidJSON("map key \(JSONSnippet.quote(key)) is not \"true\" or \"false\"")
       }
       w.tag(1, .varint)
       w.varint(key == "true" ? 1 : 0)
@@ -237,7 +237,7 @@ struct JSONToWire {
       do throws(CodecError) {
         bits = try ScalarFromJSON.bits(keyField.type, .string(key), enumNode: nil)
       } catch {
-        throw CodecError.usage("map key \(JSONSnippet.quote(key)) is not a valid \(keyField.type.protoName)")
+        throw CodecError.invalidJSON("map key \(JSONSnippet.quote(key)) is not a valid \(keyField.type.protoName)")
       }
       let wt = keyField.type.wireType
       w.tag(1, wt)

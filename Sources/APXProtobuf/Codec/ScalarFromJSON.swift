@@ -6,7 +6,7 @@ import APXCore
 /// by name or number, bytes from standard or URL-safe base64.
 enum ScalarFromJSON {
   static func expected(_ what: String, _ value: JSONValue) -> CodecError {
-    .usage("expected \(what), got \(JSONSnippet.describe(value))")
+    .invalidJSON("expected \(what), got \(JSONSnippet.describe(value))")
   }
 
   static func signed(_ value: JSONValue, bits: Int, typeName: String) throws(CodecError) -> Int64 {
@@ -20,7 +20,7 @@ enum ScalarFromJSON {
       throw expected("an integer (\(typeName))", value)
     }
     if bits == 32 && (v < Int64(Int32.min) || v > Int64(Int32.max)) {
-      throw .usage("\(JSONSnippet.describe(value)) is out of range for \(typeName) (-2147483648...2147483647)")
+      throw .invalidJSON("\(JSONSnippet.describe(value)) is out of range for \(typeName) (-2147483648...2147483647)")
     }
     return v
   }
@@ -36,7 +36,7 @@ enum ScalarFromJSON {
       throw expected("a non-negative integer (\(typeName))", value)
     }
     if bits == 32 && v > UInt64(UInt32.max) {
-      throw .usage("\(JSONSnippet.describe(value)) is out of range for \(typeName) (0...4294967295)")
+      throw .invalidJSON("\(JSONSnippet.describe(value)) is out of range for \(typeName) (0...4294967295)")
     }
     return v
   }
@@ -45,7 +45,7 @@ enum ScalarFromJSON {
     switch value {
     case .number(let t):
       if let v = JSONNumberText.double(t) { return v }
-      throw .usage("\(t) is out of range for \(typeName)")
+      throw .invalidJSON("\(t) is out of range for \(typeName)")
     case .string(let t):
       switch t {
       case "NaN": return .nan
@@ -63,7 +63,7 @@ enum ScalarFromJSON {
     let d = try double(value, typeName: "float")
     // Values just above FLT_MAX that round to it (json_format prints FLT_MAX as 3.4028235e+38) are fine.
     if d.isFinite && !Float(d).isFinite {
-      throw .usage("\(JSONSnippet.describe(value)) is out of range for float")
+      throw .invalidJSON("\(JSONSnippet.describe(value)) is out of range for float")
     }
     return Float(d)
   }
@@ -81,7 +81,7 @@ enum ScalarFromJSON {
   static func bytes(_ value: JSONValue) throws(CodecError) -> [UInt8] {
     guard case .string(let s) = value else { throw expected("a base64 string", value) }
     guard let b = Base64.decode(s) else {
-      throw .usage("\(JSONSnippet.describe(value)) is not valid base64 (standard or URL-safe)")
+      throw .invalidJSON("\(JSONSnippet.describe(value)) is not valid base64 (standard or URL-safe)")
     }
     return b
   }
@@ -91,15 +91,15 @@ enum ScalarFromJSON {
     case .string(let name):
       if let n = e.byName[name] { return n }
       if let n = Int32(name), !e.isClosed || e.byNumber[n] != nil { return n }
-      throw .usage(
+      throw .invalidJSON(
         "\(JSONSnippet.quote(name)) is not a value of enum \(e.fullName)",
         hint: NameSuggestions.hint(for: name, in: e.values.map(\.name), kind: "value"))
     case .number(let t):
       guard let v = JSONNumberText.int64(t), let n = Int32(exactly: v) else {
-        throw .usage("\(t) is not a valid enum number for \(e.fullName)")
+        throw .invalidJSON("\(t) is not a valid enum number for \(e.fullName)")
       }
       if e.isClosed && e.byNumber[n] == nil {
-        throw .usage(
+        throw .invalidJSON(
           "\(t) is not a value of closed enum \(e.fullName)",
           hint: NameSuggestions.hint(for: t, in: e.values.map(\.name), kind: "value"))
       }
@@ -136,10 +136,10 @@ enum ScalarFromJSON {
     case .double:
       return try double(value, typeName: "double").bitPattern
     case .enum:
-      guard let enumNode else { throw CodecError(.invalidDefinition, "enum field without an enum type") }
+      guard let enumNode else { throw CodecError(.invalidSchema, "enum field without an enum type") }
       return UInt64(bitPattern: Int64(try enumNumber(value, enumNode)))
     case .string, .bytes, .message, .group:
-      throw CodecError(.internalFailure, "\(type.protoName) is not a numeric scalar")
+      throw CodecError(.internalInconsistency, "\(type.protoName) is not a numeric scalar")
     }
   }
 }

@@ -71,7 +71,7 @@ enum ScalarToJSON {
         throw WireFailure(message: "\(type.protoName) is not a scalar")
       }
     } catch {
-      throw CodecError(.remoteFailure, error.message)
+      throw CodecError(.malformedMessage, error.message)
     }
   }
 

@@ -35,7 +35,7 @@ struct WireToJSON {
 
   func decodeMessage(_ ranges: [Range<Int>], _ msg: MessageNode, depth: Int) throws(CodecError) -> JSONValue {
     guard depth < ProtobufLimits.maxDepth else {
-      throw CodecError(.remoteFailure, "messages nested deeper than \(ProtobufLimits.maxDepth) levels")
+      throw CodecError(.malformedMessage, "messages nested deeper than \(ProtobufLimits.maxDepth) levels")
     }
     if msg.wellKnown != .none { return try decodeWellKnown(ranges, msg, depth: depth) }
     var slots = [Slot](repeating: .empty, count: msg.fields.count)
@@ -47,13 +47,13 @@ struct WireToJSON {
         do throws(WireFailure) {
           (number, wireType) = try r.tag()
         } catch {
-          throw CodecError(.remoteFailure, error.message)
+          throw CodecError(.malformedMessage, error.message)
         }
         guard let f = msg.fieldIndex(number: number) else {
           do throws(WireFailure) {
             try r.skip(number: number, wireType: wireType, depth: depth)
           } catch {
-            throw CodecError(.remoteFailure, "unknown field \(number): \(error.message)")
+            throw CodecError(.malformedMessage, "unknown field \(number): \(error.message)")
           }
           continue
         }
@@ -106,7 +106,7 @@ struct WireToJSON {
 
   private func wireTypeError(_ field: FieldNode, got: WireType) -> CodecError {
     CodecError(
-      .remoteFailure,
+      .malformedMessage,
       "wire type \(got.label) does not fit field \(field.number) (\(field.type.protoName)), which uses \(field.type.wireType.label)",
       hint: "the bytes were probably written with a different .proto than the one loaded")
   }
@@ -248,7 +248,7 @@ struct WireToJSON {
     do throws(WireFailure) {
       return try body()
     } catch {
-      throw CodecError(.remoteFailure, error.message)
+      throw CodecError(.malformedMessage, error.message)
     }
   }
 }

@@ -1,4 +1,3 @@
-import APXCore
 import SwiftProtobuf
 
 /// Turns FileDescriptorProtos (in any order) into resolved `PoolStorage`:
@@ -24,16 +23,16 @@ struct PoolBuilder {
   private var enumIndex: [String: Int] = [:]
   private var symbolFile: [String: String] = [:]
 
-  /// Builds the storage or throws `.invalidDefinition` naming the broken file, type or field.
-  static func build(files input: [Google_Protobuf_FileDescriptorProto]) throws(APXError) -> PoolStorage {
+  /// Builds the storage or throws `.invalidSchema` naming the broken file, type or field.
+  static func build(files input: [Google_Protobuf_FileDescriptorProto]) throws(ProtobufError) -> PoolStorage {
     // Reflection may answer the same file more than once: keep the first copy.
     var files: [Google_Protobuf_FileDescriptorProto] = []
     var seen = Set<String>()
     for f in input where seen.insert(f.name).inserted { files.append(f) }
     for f in files {
       for dep in f.dependency where !seen.contains(dep) {
-        throw APXError(
-          .invalidDefinition,
+        throw ProtobufError(
+          .invalidSchema,
           "descriptor file '\(f.name)' imports '\(dep)', which is not among the \(files.count) loaded file(s)",
           hint:
             "build the protoset with `protoc --include_imports --descriptor_set_out=...`, or make sure the server's reflection answers include '\(dep)'"
@@ -45,16 +44,16 @@ struct PoolBuilder {
     return try builder.resolve(files: files)
   }
 
-  private mutating func claim(_ fullName: String, file: String) throws(APXError) {
+  private mutating func claim(_ fullName: String, file: String) throws(ProtobufError) {
     if let other = symbolFile[fullName] {
-      throw APXError(
-        .invalidDefinition, "'\(fullName)' is defined twice, in '\(other)' and in '\(file)'",
+      throw ProtobufError(
+        .invalidSchema, "'\(fullName)' is defined twice, in '\(other)' and in '\(file)'",
         hint: "remove one of the two definitions or give them different packages")
     }
     symbolFile[fullName] = file
   }
 
-  private mutating func register(file: Google_Protobuf_FileDescriptorProto) throws(APXError) {
+  private mutating func register(file: Google_Protobuf_FileDescriptorProto) throws(ProtobufError) {
     let features = EffectiveFeatures.forFile(file)
     let prefix = file.package.isEmpty ? "" : file.package + "."
     for m in file.messageType {
@@ -67,7 +66,7 @@ struct PoolBuilder {
 
   private mutating func register(
     message: Google_Protobuf_DescriptorProto, prefix: String, fileName: String, features parent: EffectiveFeatures
-  ) throws(APXError) {
+  ) throws(ProtobufError) {
     let fullName = prefix + message.name
     try claim(fullName, file: fileName)
     var features = parent
@@ -84,7 +83,7 @@ struct PoolBuilder {
 
   private mutating func register(
     enum e: Google_Protobuf_EnumDescriptorProto, prefix: String, fileName: String, features parent: EffectiveFeatures
-  ) throws(APXError) {
+  ) throws(ProtobufError) {
     let fullName = prefix + e.name
     try claim(fullName, file: fileName)
     var features = parent
@@ -111,15 +110,15 @@ struct PoolBuilder {
     }
   }
 
-  private func resolve(files: [Google_Protobuf_FileDescriptorProto]) throws(APXError) -> PoolStorage {
+  private func resolve(files: [Google_Protobuf_FileDescriptorProto]) throws(ProtobufError) -> PoolStorage {
     var messageNodes: [MessageNode] = []
     messageNodes.reserveCapacity(messages.count)
     for pending in messages {
       messageNodes.append(try resolveMessage(pending))
     }
-    let enumNodes = try enums.map { (e: PendingEnum) throws(APXError) -> EnumNode in
+    let enumNodes = try enums.map { (e: PendingEnum) throws(ProtobufError) -> EnumNode in
       if e.proto.value.isEmpty {
-        throw APXError(.invalidDefinition, "enum '\(e.fullName)' declares no values")
+        throw ProtobufError(.invalidSchema, "enum '\(e.fullName)' declares no values")
       }
       return EnumNode(fullName: e.fullName, values: e.proto.value.map { ($0.name, $0.number) }, isClosed: e.closed)
     }
@@ -133,8 +132,8 @@ struct PoolBuilder {
           guard let input = lookup(m.inputType, scope: file.package), input.isMessage,
             let output = lookup(m.outputType, scope: file.package), output.isMessage
           else {
-            throw APXError(
-              .invalidDefinition,
+            throw ProtobufError(
+              .invalidSchema,
               "method '\(fullName).\(m.name)' uses message type '\(m.inputType)' or '\(m.outputType)', which is not defined in the loaded files"
             )
           }
@@ -149,25 +148,25 @@ struct PoolBuilder {
     return PoolStorage(messages: messageNodes, enums: enumNodes, services: services, fileNames: files.map(\.name))
   }
 
-  private func resolveMessage(_ pending: PendingMessage) throws(APXError) -> MessageNode {
+  private func resolveMessage(_ pending: PendingMessage) throws(ProtobufError) -> MessageNode {
     let proto = pending.proto
     var fields: [(node: FieldNode, declaredOneof: Int)] = []
     var numbers = Set<Int32>()
     for f in proto.field {
       let where_ = "field '\(pending.fullName).\(f.name)'"
       guard f.number >= 1 && f.number <= 536_870_911 else {
-        throw APXError(.invalidDefinition, "\(where_) has invalid number \(f.number) (must be 1...536870911)")
+        throw ProtobufError(.invalidSchema, "\(where_) has invalid number \(f.number) (must be 1...536870911)")
       }
       guard numbers.insert(f.number).inserted else {
-        throw APXError(.invalidDefinition, "\(where_) reuses field number \(f.number)")
+        throw ProtobufError(.invalidSchema, "\(where_) reuses field number \(f.number)")
       }
       var type: ProtoFieldType
       var typeIndex = -1
       var typeName = ""
       if f.hasTypeName && !f.typeName.isEmpty {
         guard let hit = lookup(f.typeName, scope: pending.fullName) else {
-          throw APXError(
-            .invalidDefinition, "\(where_) refers to type '\(f.typeName)', which is not defined in the loaded files",
+          throw ProtobufError(
+            .invalidSchema, "\(where_) refers to type '\(f.typeName)', which is not defined in the loaded files",
             hint: "include the file that defines it (protoc --include_imports)")
         }
         typeIndex = hit.index
@@ -176,7 +175,7 @@ struct PoolBuilder {
           type = t
           let wantsMessage = t == .message || t == .group
           guard wantsMessage == hit.isMessage, t == .enum || wantsMessage else {
-            throw APXError(.invalidDefinition, "\(where_) has type \(t.protoName) but names '\(typeName)'")
+            throw ProtobufError(.invalidSchema, "\(where_) has type \(t.protoName) but names '\(typeName)'")
           }
         } else {
           type = hit.isMessage ? .message : .enum
@@ -184,7 +183,7 @@ struct PoolBuilder {
       } else {
         guard f.hasType, let t = ProtoFieldType(rawValue: f.type.rawValue), t != .message, t != .enum, t != .group
         else {
-          throw APXError(.invalidDefinition, "\(where_) has no usable type")
+          throw ProtobufError(.invalidSchema, "\(where_) has no usable type")
         }
         type = t
       }
@@ -203,7 +202,7 @@ struct PoolBuilder {
       }
       let inOneof = f.hasOneofIndex
       if inOneof && (f.oneofIndex < 0 || Int(f.oneofIndex) >= proto.oneofDecl.count) {
-        throw APXError(.invalidDefinition, "\(where_) has oneof index \(f.oneofIndex) out of range")
+        throw ProtobufError(.invalidSchema, "\(where_) has oneof index \(f.oneofIndex) out of range")
       }
       let hasPresence =
         !isRepeated
@@ -231,8 +230,8 @@ struct PoolBuilder {
     }
     let isMapEntry = proto.options.mapEntry
     if isMapEntry && !(nodes.count == 2 && nodes[0].number == 1 && nodes[1].number == 2) {
-      throw APXError(
-        .invalidDefinition, "map entry '\(pending.fullName)' must have exactly fields key = 1 and value = 2")
+      throw ProtobufError(
+        .invalidSchema, "map entry '\(pending.fullName)' must have exactly fields key = 1 and value = 2")
     }
     return MessageNode(
       fullName: pending.fullName, name: proto.name, fileName: pending.fileName, fields: nodes, oneofs: oneofs,

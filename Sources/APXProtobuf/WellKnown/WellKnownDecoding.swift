@@ -23,7 +23,7 @@ extension WireToJSON {
         ? ProtoTimeText.formatTimestamp(seconds: seconds, nanos: nanos)
         : ProtoTimeText.formatDuration(seconds: seconds, nanos: nanos)
       guard let text else {
-        throw CodecError(.remoteFailure, "\(msg.fullName) out of range: seconds \(seconds), nanos \(nanos)")
+        throw CodecError(.malformedMessage, "\(msg.fullName) out of range: seconds \(seconds), nanos \(nanos)")
       }
       return .string(text)
     case .fieldMask:
@@ -32,7 +32,8 @@ extension WireToJSON {
         guard number == 1, wireType == .lengthDelimited else { return false }
         guard case .string(let path) = try ScalarToJSON.read(.string, &r, enumNode: nil).0 else { return true }
         guard let camel = FieldMaskText.toCamel(path) else {
-          throw CodecError(.remoteFailure, "field mask path \(JSONSnippet.quote(path)) has no lowerCamelCase JSON form")
+          throw CodecError(
+            .malformedMessage, "field mask path \(JSONSnippet.quote(path)) has no lowerCamelCase JSON form")
         }
         paths.append(camel)
         return true
@@ -81,7 +82,7 @@ extension WireToJSON {
   /// Struct: `map<string, Value> fields = 1` -> a JSON object.
   private func structObject(_ ranges: [Range<Int>], depth: Int) throws(CodecError) -> JSONValue {
     guard depth < ProtobufLimits.maxDepth else {
-      throw CodecError(.remoteFailure, "messages nested deeper than \(ProtobufLimits.maxDepth) levels")
+      throw CodecError(.malformedMessage, "messages nested deeper than \(ProtobufLimits.maxDepth) levels")
     }
     var members: [JSONMember] = []
     var index: [String: Int] = [:]
@@ -121,7 +122,7 @@ extension WireToJSON {
   /// ListValue: `repeated Value values = 1` -> a JSON array.
   private func listArray(_ ranges: [Range<Int>], depth: Int) throws(CodecError) -> JSONValue {
     guard depth < ProtobufLimits.maxDepth else {
-      throw CodecError(.remoteFailure, "messages nested deeper than \(ProtobufLimits.maxDepth) levels")
+      throw CodecError(.malformedMessage, "messages nested deeper than \(ProtobufLimits.maxDepth) levels")
     }
     var items: [JSONValue] = []
     try scan(ranges, depth: depth) { (number, wireType, r) throws(CodecError) in
@@ -140,7 +141,7 @@ extension WireToJSON {
   /// Value: whichever kind was set last; an unset Value prints as null (as json_format does).
   private func valueJSON(_ ranges: [Range<Int>], depth: Int) throws(CodecError) -> JSONValue {
     guard depth < ProtobufLimits.maxDepth else {
-      throw CodecError(.remoteFailure, "messages nested deeper than \(ProtobufLimits.maxDepth) levels")
+      throw CodecError(.malformedMessage, "messages nested deeper than \(ProtobufLimits.maxDepth) levels")
     }
     enum Kind {
       case scalar(JSONValue)
@@ -198,7 +199,7 @@ extension WireToJSON {
     let name = typeURL.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? typeURL
     guard let index = anyTypes.messageIndex[name] else {
       throw CodecError(
-        .remoteFailure, "Any holds type \(JSONSnippet.quote(typeURL)), which is not in the descriptor pool",
+        .malformedMessage, "Any holds type \(JSONSnippet.quote(typeURL)), which is not in the descriptor pool",
         hint: "load the .proto that defines it (protoset with --include_imports, or reflection)")
     }
     let inner = anyTypes.messages[index]

@@ -24,7 +24,8 @@ extension JSONToWire {
       guard !s.isEmpty else { return }
       for path in s.split(separator: ",", omittingEmptySubsequences: false) {
         guard let snake = FieldMaskText.toSnake(String(path)), !snake.isEmpty else {
-          throw CodecError.usage("\(JSONSnippet.quote(String(path))) is not a valid lowerCamelCase field mask path")
+          throw CodecError.invalidJSON(
+            "\(JSONSnippet.quote(String(path))) is not a valid lowerCamelCase field mask path")
         }
         w.tag(1, .lengthDelimited)
         w.string(snake)
@@ -32,7 +33,7 @@ extension JSONToWire {
     case .empty:
       guard case .object(let members) = json else { throw ScalarFromJSON.expected("{}", json) }
       if let first = members.first, !options.ignoreUnknownFields {
-        throw CodecError.usage("google.protobuf.Empty has no fields, got \(JSONSnippet.quote(first.key))")
+        throw CodecError.invalidJSON("google.protobuf.Empty has no fields, got \(JSONSnippet.quote(first.key))")
       }
     case .structValue:
       guard case .object(let members) = json else { throw ScalarFromJSON.expected("a JSON object (Struct)", json) }
@@ -89,7 +90,7 @@ extension JSONToWire {
   /// Struct: `map<string, Value> fields = 1`.
   private func writeStructFields(_ members: [JSONMember], into w: inout WireWriter, depth: Int) throws(CodecError) {
     guard depth < ProtobufLimits.maxDepth else {
-      throw .usage("JSON nested deeper than \(ProtobufLimits.maxDepth) levels")
+      throw .invalidJSON("JSON nested deeper than \(ProtobufLimits.maxDepth) levels")
     }
     let ordered =
       options.deterministic ? members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : members
@@ -113,7 +114,7 @@ extension JSONToWire {
   /// ListValue: `repeated Value values = 1`.
   private func writeListItems(_ items: [JSONValue], into w: inout WireWriter, depth: Int) throws(CodecError) {
     guard depth < ProtobufLimits.maxDepth else {
-      throw .usage("JSON nested deeper than \(ProtobufLimits.maxDepth) levels")
+      throw .invalidJSON("JSON nested deeper than \(ProtobufLimits.maxDepth) levels")
     }
     for (i, item) in items.enumerated() {
       w.tag(1, .lengthDelimited)
@@ -135,7 +136,7 @@ extension JSONToWire {
       w.tag(1, .varint)
       w.varint(0)
     case .number(let t):
-      guard let d = JSONNumberText.double(t) else { throw CodecError.usage("\(t) is out of range for a double") }
+      guard let d = JSONNumberText.double(t) else { throw CodecError.invalidJSON("\(t) is out of range for a double") }
       w.tag(2, .fixed64)
       w.fixed64(d.bitPattern)
     case .string(let s):
@@ -164,7 +165,7 @@ extension JSONToWire {
     }
     if members.isEmpty { return }
     guard let typeMember = members.first(where: { $0.key == "@type" }) else {
-      throw CodecError.usage(
+      throw CodecError.invalidJSON(
         "an Any object needs an \"@type\" member like \"type.googleapis.com/package.Message\"")
     }
     guard case .string(let typeURL) = typeMember.value else {
@@ -178,10 +179,11 @@ extension JSONToWire {
     let rest = members.filter { $0.key != "@type" }
     if inner.wellKnown != .none {
       guard let valueMember = rest.first(where: { $0.key == "value" }) else {
-        throw CodecError.usage("an Any holding \(inner.fullName) needs its JSON under \"value\"")
+        throw CodecError.invalidJSON("an Any holding \(inner.fullName) needs its JSON under \"value\"")
       }
       if let extra = rest.first(where: { $0.key != "value" }), !options.ignoreUnknownFields {
-        throw CodecError.usage("unexpected member \(JSONSnippet.quote(extra.key)) in an Any holding \(inner.fullName)")
+        throw CodecError.invalidJSON(
+          "unexpected member \(JSONSnippet.quote(extra.key)) in an Any holding \(inner.fullName)")
       }
       do throws(CodecError) {
         try encodeWellKnown(valueMember.value, inner, into: &w, depth: depth + 1)
@@ -199,7 +201,7 @@ extension JSONToWire {
   func anyMessage(typeURL: String) throws(CodecError) -> MessageNode {
     let name = typeURL.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? typeURL
     guard !name.isEmpty, let index = anyTypes.messageIndex[name] else {
-      throw CodecError.usage(
+      throw CodecError.invalidJSON(
         "Any type \(JSONSnippet.quote(typeURL)) names a message that is not in the descriptor pool",
         hint: "load the .proto that defines it (protoset with --include_imports, or reflection)")
     }

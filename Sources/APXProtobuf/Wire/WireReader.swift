@@ -1,5 +1,5 @@
 /// A malformed-input failure from the wire reader; the decoder adds the message
-/// type and field path before it becomes an `APXError`.
+/// type and field path before it becomes a `ProtobufError`.
 struct WireFailure: Error {
   var message: String
 }

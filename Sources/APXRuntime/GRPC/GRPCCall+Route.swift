@@ -56,7 +56,9 @@ extension GRPCCall: CallRoute {
       let loaded = try await loader.pool(
         options.schema, service: options.service, registryFile: request.api.sourceFile, target: target,
         reflection: nil)
-      input = try loaded.method(service: options.service, method: options.method)
+      input = try protobuf { () throws(ProtobufError) in
+        try loaded.method(service: options.service, method: options.method)
+      }
       pool = loaded
     }
     let builder = GRPCRequestFields(endpoint: request.endpoint, apiName: request.api.name, input: input?.input)
@@ -89,8 +91,9 @@ extension GRPCCall: CallRoute {
     // Encoding checks every field against the schema, as the real call would.
     if let input, let pool {
       switch messages {
-      case .single(let json): _ = try pool.encode(json, as: input.input)
-      case .stream(let list): for json in list { _ = try pool.encode(json, as: input.input) }
+      case .single(let json): _ = try protobuf { () throws(ProtobufError) in try pool.encode(json, as: input.input) }
+      case .stream(let list):
+        for json in list { _ = try protobuf { () throws(ProtobufError) in try pool.encode(json, as: input.input) } }
       case .stdin: break
       }
     }

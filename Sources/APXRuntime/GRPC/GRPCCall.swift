@@ -65,7 +65,9 @@ struct GRPCCall: Transport {
         endpoint: request.endpoint.name
       ).error(error)
     }
-    let method = try pool.method(service: options.service, method: options.method)
+    let method = try protobuf { () throws(ProtobufError) in
+      try pool.method(service: options.service, method: options.method)
+    }
     return Attempt(
       client: client, method: method,
       descriptor: MethodDescriptor(fullyQualifiedService: options.service, method: options.method), pool: pool,
@@ -170,14 +172,15 @@ struct RequestMessages: Sendable {
       let data = try GRPCRequestSource.single(request.data)
       try builder.checkRequired(fields, data: data)
       let json = try GRPCRequestFields.apply(fields, to: data ?? .object([]))
-      body = .single(try pool.encode(json, as: method.input))
+      body = .single(try protobuf { () throws(ProtobufError) in try pool.encode(json, as: method.input) })
     }
   }
 
   /// Encodes one streamed message, numbering it in errors.
   func encode(_ json: JSONValue, index: Int) throws(APXError) -> [UInt8] {
     do {
-      return try pool.encode(try GRPCRequestFields.apply(fields, to: json), as: input)
+      let message = try GRPCRequestFields.apply(fields, to: json)
+      return try protobuf { () throws(ProtobufError) in try pool.encode(message, as: input) }
     } catch {
       var e = error
       e.message = "request message #\(index): " + e.message
@@ -255,7 +258,9 @@ final class Exchange: Sendable {
     for try await part in contents.bodyParts {
       switch part {
       case .message(let bytes):
-        let json = try pool.decode(bytes, as: method.output, options: decode)
+        let json = try protobuf { () throws(ProtobufError) in
+          try pool.decode(bytes, as: method.output, options: decode)
+        }
         count += 1
         received.withLock { $0 = count }
         try sink.receive(.message(json))

@@ -71,7 +71,9 @@ public enum GRPCInspector {
           options.schema, service: options.service, registryFile: api.sourceFile, target: target,
           reflection: nil)
       }
-      return GRPCMethodSummary(try pool.method(service: options.service, method: options.method), pool: pool)
+      return GRPCMethodSummary(
+        try protobuf { () throws(ProtobufError) in try pool.method(service: options.service, method: options.method) },
+        pool: pool)
     } catch let error as RPCError {
       throw reflectionFailure(error, target: target, settings: settings)
     }
@@ -88,9 +90,9 @@ public enum GRPCInspector {
         let reflection = ReflectionClient(client: client, metadata: metadata, timeout: GRPCRetry.duration(timeout))
         var out: [GRPCMethodSummary] = []
         for service in try await reflection.listServices() {
-          let pool = try DescriptorPool(serializedFiles: try await reflection.files(containing: service))
-          for name in try pool.methods(of: service) {
-            out.append(GRPCMethodSummary(try pool.method(service: service, method: name), pool: pool))
+          let files = try await reflection.files(containing: service)
+          out += try protobuf { () throws(ProtobufError) in
+            try summaries(of: service, in: try DescriptorPool(serializedFiles: files))
           }
         }
         return out
@@ -110,11 +112,20 @@ public enum GRPCInspector {
     let pool = try await loader.pool(
       schema, service: "", registryFile: registryFile, target: try GRPCTarget(parsing: "grpc://127.0.0.1:1"),
       reflection: nil)
+    return try protobuf { () throws(ProtobufError) in
+      var out: [GRPCMethodSummary] = []
+      for service in pool.services { out += try summaries(of: service, in: pool) }
+      return out
+    }
+  }
+
+  /// Every method of `service`, in declaration order.
+  private static func summaries(of service: String, in pool: DescriptorPool) throws(ProtobufError)
+    -> [GRPCMethodSummary]
+  {
     var out: [GRPCMethodSummary] = []
-    for service in pool.services {
-      for name in try pool.methods(of: service) {
-        out.append(GRPCMethodSummary(try pool.method(service: service, method: name), pool: pool))
-      }
+    for name in try pool.methods(of: service) {
+      out.append(GRPCMethodSummary(try pool.method(service: service, method: name), pool: pool))
     }
     return out
   }

@@ -54,7 +54,7 @@ struct CodecFuzzTests {
         // What decodes, encodes; and decodes again to the same JSON.
         let again = try pool.encode(json, as: type)
         #expect(try pool.decode(again, as: type) == json)
-      } catch let error as APXError {
+      } catch let error as ProtobufError {
         #expect(!error.message.isEmpty)
       }
     }
@@ -71,7 +71,7 @@ struct CodecFuzzTests {
       do {
         let bytes = try pool.encode(json, as: type)
         _ = try pool.decode(bytes, as: type)
-      } catch let error as APXError {
+      } catch let error as ProtobufError {
         #expect(!error.message.isEmpty)
       }
     }

@@ -39,7 +39,8 @@ struct SchemaLoader {
       guard let reflection else {
         throw APXError(.usage, "the schema of \(service) comes from server reflection, which needs a connection")
       }
-      pool = try DescriptorPool(serializedFiles: try await reflection().files(containing: service))
+      let files = try await reflection().files(containing: service)
+      pool = try protobuf { () throws(ProtobufError) in try DescriptorPool(serializedFiles: files) }
     case .protoset(let path):
       let absolute = SchemaPaths.resolve(path, against: base)
       guard let data = FileManager.default.contents(atPath: absolute) else {
@@ -50,7 +51,7 @@ struct SchemaLoader {
           file: registryFile)
       }
       do {
-        pool = try DescriptorPool(protoset: [UInt8](data))
+        pool = try protobuf { () throws(ProtobufError) in try DescriptorPool(protoset: [UInt8](data)) }
       } catch {
         var e = error
         e.file = registryFile
@@ -61,7 +62,7 @@ struct SchemaLoader {
       let environment = self.environment
       let bytes = try await ProtocCompiler(environment: environment).compile(
         files: files, importPaths: imports, baseDirectory: base, registryFile: registryFile)
-      pool = try DescriptorPool(protoset: bytes)
+      pool = try protobuf { () throws(ProtobufError) in try DescriptorPool(protoset: bytes) }
     }
     await cache.store(pool, for: key)
     return pool
