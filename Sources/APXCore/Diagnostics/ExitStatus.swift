@@ -1,5 +1,6 @@
-/// The documented, stable process exit codes. The README's exit-code table
-/// lists the same values; a test checks each one end to end.
+/// What kind of failure ended a command, one case per documented, stable process exit
+/// code. The number itself is chosen only at the command line's edge (`code`, in the `apx`
+/// target); the README's exit-code table lists the same values and tests check each one.
 ///
 /// gRPC statuses are offset by 64 (as grpcurl does) so they never collide
 /// with apx's own codes: exit 78 is gRPC UNAVAILABLE (14).
@@ -32,24 +33,4 @@ public enum ExitStatus: Sendable, Hashable {
   case grpc(code: Int)
   /// 130 — interrupted (Ctrl-C); a recipe run can be resumed with `apx run --resume`.
   case interrupted
-
-  /// The numeric process exit code.
-  public var code: Int32 {
-    switch self {
-    case .success: 0
-    case .internalFailure: 1
-    case .usage: 2
-    case .invalidDefinition: 3
-    case .httpClientError: 4
-    case .httpServerError: 5
-    case .network: 6
-    case .timeout: 7
-    case .auth: 8
-    case .expectation: 9
-    case .remoteFailure: 10
-    case .jsonrpcError: 11
-    case .grpc(let code): Int32(64 + max(0, min(code, 63)))
-    case .interrupted: 130
-    }
-  }
 }

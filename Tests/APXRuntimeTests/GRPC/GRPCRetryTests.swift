@@ -50,7 +50,7 @@ struct GRPCRetryTests {
       } catch let error as APXError {
         failure = error
       }
-      #expect(failure?.status.code == 78)
+      #expect(failure?.status == .grpc(code: 14))
       #expect(failure?.message.contains("gave up after 6 attempts") == true)
       #expect(log.attempts == Array(1...6))
     }
@@ -70,7 +70,7 @@ struct GRPCRetryTests {
         failure = error
       }
       #expect(log.attempts == [1, 2, 3])
-      #expect(failure?.status.code == 78)
+      #expect(failure?.status == .grpc(code: 14))
       #expect(failure?.hint?.contains("is the server running") == true)
       #expect(failure?.hint?.contains("TLS") == false)
     }

@@ -77,7 +77,6 @@ struct JSONRPCCallTests {
         failure = error
       }
       #expect(failure?.status == .jsonrpcError)
-      #expect(failure?.status.code == 11)
       #expect(failure?.message.contains("1001 division by zero") == true)
       #expect(failure?.cause?.contains(#""dividend":7"#) == true)
       #expect(sink.body.isEmpty)
@@ -116,7 +115,7 @@ struct JSONRPCCallTests {
       } catch let error as APXError {
         failure = error
       }
-      #expect(failure?.status.code == 11)
+      #expect(failure?.status == .jsonrpcError)
       #expect(failure?.message.contains("1 of 2 calls in the batch failed") == true)
       #expect(failing.body.hasPrefix(#"[{"id":1,"error":{"code":1001"#))
       #expect(failing.body.hasSuffix(#"{"id":2,"result":2}]"#))

@@ -1,0 +1,41 @@
+import APXCore
+import Foundation
+import Testing
+
+@testable import apx
+
+/// The exit number of each status, chosen at the command line's edge, is the one the
+/// README's exit-code table documents.
+@Suite("exit status codes")
+struct ExitStatusCodeTests {
+  static let fixed: [(APXCore.ExitStatus, Int32)] = [
+    (.success, 0), (.internalFailure, 1), (.usage, 2), (.invalidDefinition, 3), (.httpClientError, 4),
+    (.httpServerError, 5), (.network, 6), (.timeout, 7), (.auth, 8), (.expectation, 9), (.remoteFailure, 10),
+    (.jsonrpcError, 11), (.interrupted, 130),
+  ]
+
+  @Test func everyStatusHasItsNumber() {
+    for (status, code) in Self.fixed { #expect(status.code == code, "\(status)") }
+  }
+
+  @Test func grpcStatusesAreOffsetBy64AndStayInTheirRange() {
+    #expect(APXCore.ExitStatus.grpc(code: 14).code == 78)
+    #expect(APXCore.ExitStatus.grpc(code: 16).code == 80)
+    #expect(APXCore.ExitStatus.grpc(code: -3).code == 64)
+    #expect(APXCore.ExitStatus.grpc(code: 1000).code == 127)
+  }
+
+  @Test func theREADMETableListsTheSameNumbers() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let section = try #require(readme.components(separatedBy: "## Exit codes").dropFirst().first)
+      .components(separatedBy: "\n## ")[0]
+    let documented = section.split(separator: "\n").compactMap { line -> Int32? in
+      guard line.hasPrefix("| ") else { return nil }
+      return Int32(line.dropFirst(2).prefix { $0 != " " && $0 != "|" })
+    }
+    #expect(Set(documented) == Set(Self.fixed.map(\.1)))
+    #expect(section.contains("| 64+N | gRPC status N"))
+  }
+}
