@@ -62,9 +62,28 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
   /// The single value the path selects, or `nil` when it selects none; several
   /// results are returned as an array.
   public func selectValue(in value: JSONValue) throws(APXError) -> JSONValue? {
+    if let direct = walkingKeys(in: value) { return direct }
     let results = try select(in: value)
     if iterates { return .array(results) }
     return results.first
+  }
+
+  /// The value at a path of plain keys (`.a.b`) through objects, as the evaluator would give it
+  /// (the first member of that name; a missing key or `null` gives `null`), or nil when the path
+  /// or the value needs the evaluator (an index, iteration, a slice, `?`, or an error to report).
+  /// Why: a stream's progress is read from every message, and the evaluator's result arrays
+  /// cost a fifth of a 100,000-message gRPC stream's time.
+  private func walkingKeys(in value: JSONValue) -> JSONValue? {
+    var current = value
+    for step in steps {
+      guard !step.optional, case .key(let key) = step.kind else { return nil }
+      switch current {
+      case .object(let members): current = members.first(where: { $0.key == key })?.value ?? .null
+      case .null: current = .null
+      default: return nil
+      }
+    }
+    return current
   }
 
   /// Like `select(in:)`, but a missing key, an out-of-range index or indexing

@@ -30,15 +30,22 @@ struct StreamProgressReader: Sendable {
   /// The progress in `value` (an event's data, a poll result or a message), or nil when
   /// none of the declared fields holds a number. The fraction is computed
   /// from done/total when only those are present.
-  func read(_ value: JSONValue) -> CallEvent? {
+  func read(_ value: JSONValue) -> CallEvent? { readAll(value).event }
+
+  /// The progress in `value`, and whether every declared path held a number there (a gRPC
+  /// message printed without its default values may lack some).
+  func readAll(_ value: JSONValue) -> (event: CallEvent?, complete: Bool) {
     let doneValue = Self.number(done, in: value)
     let totalValue = Self.number(total, in: value)
     var fractionValue = Self.number(fraction, in: value)
+    let complete =
+      (fraction == nil || fractionValue != nil) && (done == nil || doneValue != nil)
+      && (total == nil || totalValue != nil)
     if fractionValue == nil, let doneValue, let totalValue, totalValue > 0 {
       fractionValue = doneValue / totalValue
     }
-    if fractionValue == nil, doneValue == nil, totalValue == nil { return nil }
-    return .progress(fraction: fractionValue, done: doneValue, total: totalValue)
+    if fractionValue == nil, doneValue == nil, totalValue == nil { return (nil, complete) }
+    return (.progress(fraction: fractionValue, done: doneValue, total: totalValue), complete)
   }
 
   /// A finite number (or numeric string) at `path`; nil when absent or not a number.

@@ -277,12 +277,18 @@ final class Exchange: Sendable {
   }
 
   /// The declared progress of one response message. proto3 JSON leaves out a field that holds
-  /// its default value (the first status's `progress: 0`), so the paths are read in the message
-  /// decoded with defaults; that second decode happens only for endpoints that declare progress.
+  /// its default value (the first status's `progress: 0`), so when a declared path is missing
+  /// from the printed message, the paths are read in the message decoded with defaults. Only
+  /// then: decoding every message twice halved a stream's throughput (100,000 messages:
+  /// 75,000 -> 46,000 msg/s).
   private func reportProgress(_ progress: StreamProgressReader, in bytes: [UInt8], printed: JSONValue) throws {
-    var full = decode
-    full.emitDefaults = true
-    let value = decode.emitDefaults ? printed : try pool.decode(bytes, as: method.output, options: full)
-    if let update = progress.read(value) { try sink.receive(update) }
+    var (update, complete) = progress.readAll(printed)
+    if !decode.emitDefaults, !complete {
+      var full = decode
+      full.emitDefaults = true
+      let value = try protobuf { () throws(ProtobufError) in try pool.decode(bytes, as: method.output, options: full) }
+      update = progress.read(value)
+    }
+    if let update { try sink.receive(update) }
   }
 }

@@ -177,6 +177,24 @@ struct JSONPathTests {
     #expect(try JSONPath(parsing: ".text.x?").selectValue(in: Self.data) == nil)
   }
 
+  /// A path of plain keys is walked without the evaluator (a stream's progress is read from
+  /// every message); the answers must stay the evaluator's, errors included.
+  @Test(
+    "selectValue of plain keys answers as the evaluator does",
+    arguments: [".data.total", ".data", ".dup", ".n", ".n.deeper", ".missing", ".missing.deeper", ".", ".data.items"])
+  func plainKeysAnswerAsTheEvaluator(_ text: String) throws {
+    let path = try JSONPath(parsing: text)
+    let walked = try path.selectValue(in: Self.data)
+    var evaluator = JSONPathEvaluator(path: path, strict: false)
+    #expect(walked == (try evaluator.run(Self.data)).first, "\(text)")
+  }
+
+  @Test("selectValue of plain keys through a non-object still fails as the evaluator does")
+  func plainKeysThroughAStringFail() throws {
+    let error = #expect(throws: APXError.self) { try JSONPath(parsing: ".text.x").selectValue(in: Self.data) }
+    #expect(error?.message.contains("cannot index string") == true, "\(String(describing: error))")
+  }
+
   @Test("strict selection treats missing keys and indexes as errors")
   func strict() throws {
     let missing = #expect(throws: APXError.self) { try JSONPath(parsing: ".data.totl").selectStrictly(in: Self.data) }
