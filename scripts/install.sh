@@ -65,7 +65,7 @@ fi
 STAGE="$(mktemp -d)"
 trap 'rm -rf "$STAGE"' EXIT
 cp "$BUILT" "$STAGE/apx"
-# Debug info and symbols are most of the file (199 MB -> 86 MB); crashes still name
+# Debug info and symbols are most of the file (151 MB -> 37.7 MB); crashes still name
 # functions through the Swift runtime's own metadata.
 strip "$STAGE/apx"
 "$STAGE/apx" completions bash > "$STAGE/apx.bash"
