@@ -52,6 +52,17 @@ struct TerminalProgressTests {
     return try await terminal.waitForScreen(attempts: 1200) { $0.contains("\n\(mark)-") }
   }
 
+  /// Presses Ctrl-C, waits for the shell's prompt, and asks how the command ended: returns the
+  /// screen, which then holds `END-<exit status>` below the prompt line `$ echo END-$?`.
+  static func interrupt(_ terminal: TmuxTerminal) async throws -> String {
+    try await terminal.press("C-c")
+    // The shell's next prompt starts a line of its own (`$?` then says how apx ended).
+    _ = try await terminal.waitForPrompt()
+    try await terminal.type("echo END-$?")
+    try await terminal.press("Enter")
+    return try await terminal.waitForScreen(attempts: 400) { $0.contains("\nEND-") }
+  }
+
   /// The text written to the terminal since `offset` bytes of the log.
   static func logged(_ log: URL, from offset: Int) -> String {
     let data = (try? Data(contentsOf: log)) ?? Data()
@@ -160,12 +171,7 @@ struct TerminalProgressTests {
       try await terminal.press("Enter")
       let drawing = try await terminal.waitForScreen(attempts: 400) { $0.contains("/1.0 GB") }
       #expect(drawing.contains("/1.0 GB"), "no download bar:\n\(drawing)")
-      try await terminal.press("C-c")
-      // The shell's next prompt starts a line of its own (`$?` then says how apx ended).
-      _ = try await terminal.waitForPrompt()
-      try await terminal.type("echo END-$?")
-      try await terminal.press("Enter")
-      let screen = try await terminal.waitForScreen(attempts: 400) { $0.contains("\nEND-") }
+      let screen = try await Self.interrupt(terminal)
       #expect(screen.contains("\n$ echo END-$?\n"), "the prompt is not on a clean line:\n\(screen)")
       #expect(screen.contains("\nEND-130"), "Ctrl-C should end apx with 130:\n\(screen)")
       #expect(Self.barLines(screen).isEmpty && !screen.contains("GB"), "a bar is left on screen:\n\(screen)")
@@ -199,11 +205,7 @@ struct TerminalProgressTests {
         try await terminal.press("Enter")
         let drawing = try await terminal.waitForScreen(attempts: 400) { $0.contains("/200") }
         #expect(drawing.contains("/200"), "no loop bar:\n\(drawing)")
-        try await terminal.press("C-c")
-        _ = try await terminal.waitForPrompt()
-        try await terminal.type("echo END-$?")
-        try await terminal.press("Enter")
-        let screen = try await terminal.waitForScreen(attempts: 400) { $0.contains("\nEND-") }
+        let screen = try await Self.interrupt(terminal)
         #expect(screen.contains("\nEND-130"), "Ctrl-C should end the run with 130:\n\(screen)")
         #expect(screen.contains("was interrupted"), "\(screen)")
         // The loop's own line says it was stopped, as a finished step's line says how it ended.
