@@ -34,5 +34,15 @@ if [ "$(uname -s)" = Linux ]; then
     NO_FOUNDATION+=(-Xswiftc -Xfrontend -Xswiftc -disable-autolink-library -Xswiftc -Xfrontend -Xswiftc "$lib")
   done
 fi
-swift build -c release --scratch-path "${SCRATCH:-.build-release}" --product apx ${LINK[@]+"${LINK[@]}"} ${NO_FOUNDATION[@]+"${NO_FOUNDATION[@]}"}
+# Generic types are instantiated through direct metadata accessors, not from mangled names:
+# an instantiation from a mangled name has the runtime demangle it and check each generic
+# requirement (`String: Hashable` for a `[String: String]`) with a protocol-conformance lookup,
+# and a lookup the runtime has not cached scans all ~10,800 conformance records of this static
+# binary. A small GET made 74 such scans (uprobes on the scan), 51 with this flag; the call's
+# wall time fell to 0.80x and its CPU to 0.78x (40 interleaved pairs), a gRPC call with
+# reflection to 0.78x. Costs 0.27 MB of code (37.7 -> 38.0 MB stripped). Every module is
+# compiled from source here, dependencies included, so the flag reaches NIO and AsyncHTTPClient;
+# the Swift runtime's and Foundation's prebuilt code keeps its mangled-name accessors.
+DIRECT_METADATA=(-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
+swift build -c release --scratch-path "${SCRATCH:-.build-release}" --product apx ${LINK[@]+"${LINK[@]}"} "${DIRECT_METADATA[@]}" ${NO_FOUNDATION[@]+"${NO_FOUNDATION[@]}"}
 echo "${SCRATCH:-.build-release}/release/apx"
