@@ -28,17 +28,23 @@ public final class GRPCSession: Sendable {
     self.eventLoopGroup = eventLoopGroup
   }
 
-  /// Runs `body` with a new session; its clients are shut down when `body` returns or throws.
+  /// Runs `body` with a new session; its clients are shut down when `body` returns or throws,
+  /// unless `closing` is `.atProcessExit`.
   ///
   /// - Parameter http: the run's HTTP session, whose event loop the gRPC connections share:
   ///   a call then starts one loop thread, not NIO's shared group of one per core as well
   ///   (their start-up was a measurable part of a short gRPC call). Without it, NIO's shared
   ///   group runs them.
   public static func with<T: Sendable>(
-    _ settings: GRPCSettings, sharing http: HTTPSession? = nil, _ body: (GRPCSession) async throws -> T
+    _ settings: GRPCSettings, sharing http: HTTPSession? = nil, closing: SessionClosing = .graceful,
+    _ body: (GRPCSession) async throws -> T
   ) async throws -> T {
     try settings.validate()
     let session = GRPCSession(settings: settings, eventLoopGroup: http?.eventLoop)
+    if case .atProcessExit = closing {
+      ProcessLifetime.keep(session)
+      return try await body(session)
+    }
     do {
       let result = try await body(session)
       await session.close()

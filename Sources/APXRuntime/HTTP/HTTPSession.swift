@@ -48,9 +48,11 @@ public struct HTTPSession: Sendable {
   /// passes 20; a decompression bomb reaches 1000).
   public static let decompressionRatioLimit = 200
 
-  /// Runs `body` with a session whose client is shut down on return.
+  /// Runs `body` with a session whose client is shut down on return, unless `closing` is
+  /// `.atProcessExit`.
   public static func with<T: Sendable>(
-    _ options: HTTPSessionOptions = .init(), _ body: (HTTPSession) async throws -> T
+    _ options: HTTPSessionOptions = .init(), closing: SessionClosing = .graceful,
+    _ body: (HTTPSession) async throws -> T
   ) async throws -> T {
     var config = HTTPClient.Configuration(
       redirectConfiguration: .disallow,
@@ -70,6 +72,12 @@ public struct HTTPSession: Sendable {
     // (BodyPump). One thread drives many connections; apx's work is not the network's.
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let eventLoop = group.next()
+    if case .atProcessExit = closing {
+      let client = HTTPClient(eventLoopGroup: group, configuration: config)
+      ProcessLifetime.keep(client)
+      ProcessLifetime.keep(group)
+      return try await body(HTTPSession(client: client, eventLoop: eventLoop, tls: LazyTLSConfiguration(options)))
+    }
     let result: T
     do {
       result = try await HTTPClient.withHTTPClient(eventLoopGroup: group, configuration: config) { client in

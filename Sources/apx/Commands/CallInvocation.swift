@@ -196,12 +196,14 @@ struct CallInvocation: Equatable {
     _ requests: [CallRequest], global: GlobalValues, context: Context, tokenOverride: String?, printer: CallPrinter,
     paging: Paging?
   ) async throws {
-    try await HTTPSession.with(global.sessionOptions(context.environment)) { session in
+    try await HTTPSession.with(global.sessionOptions(context.environment), closing: .atProcessExit) { session in
       // One token manager per run: concurrent calls share one refresh; the store persists tokens.
       let tokens = TokenManager(
         session: session, environment: context.environment,
         store: TokenFileStore.standard(environment: context.environment), timeout: global.timeout)
-      _ = try await GRPCSession.with(global.grpcSettings(context.environment), sharing: session) { grpc in
+      _ = try await GRPCSession.with(
+        global.grpcSettings(context.environment), sharing: session, closing: .atProcessExit
+      ) { grpc in
         let executor = Executor(
           session: session, grpc: grpc, environment: context.environment, tokens: tokens,
           tokenOverride: tokenOverride)

@@ -133,12 +133,14 @@ struct RunCommand: ContextCommand {
       }
       let journal = try setup.openJournal()
       if setup.resume != nil { context.warn("apx: resuming run \(setup.runID)") }
-      return try await HTTPSession.with(global.sessionOptions(environment)) { session in
+      return try await HTTPSession.with(global.sessionOptions(environment), closing: .atProcessExit) { session in
         // One token manager per run: every step shares one token and one refresh.
         let tokens = TokenManager(
           session: session, environment: environment, store: TokenFileStore.standard(environment: environment),
           timeout: configured.timeout)
-        return try await GRPCSession.with(global.grpcSettings(environment), sharing: session) { grpc in
+        return try await GRPCSession.with(
+          global.grpcSettings(environment), sharing: session, closing: .atProcessExit
+        ) { grpc in
           let executor = Executor(session: session, grpc: grpc, environment: environment, tokens: tokens)
           let runner = RecipeRunner(
             recipe: file.recipe, targets: targets, executor: executor, options: options, journal: journal,
