@@ -1,4 +1,5 @@
 import APXCore
+import APXRuntime
 import ArgumentParser
 
 #if canImport(Glibc)
@@ -61,11 +62,15 @@ enum Main {
     do {
       // `apx call` skips ArgumentParser when its line is plain (see FastCallArguments).
       if let invocation = FastCallArguments.parse(Array(CommandLine.arguments.dropFirst())) {
-        try await invocation.run(in: context)
+        try await CommandEventLoop.run { try await invocation.run(in: context) }
       } else {
         var command = try APX.parseAsRoot()
         if let contextCommand = command as? any ContextCommand {
-          try await contextCommand.run(in: context)
+          if type(of: contextCommand).runsOnCommandEventLoop {
+            try await CommandEventLoop.run { try await contextCommand.run(in: context) }
+          } else {
+            try await contextCommand.run(in: context)
+          }
         } else if var asyncCommand = command as? any AsyncParsableCommand {
           try await asyncCommand.run()
         } else {

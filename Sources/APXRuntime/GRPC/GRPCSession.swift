@@ -13,8 +13,9 @@ import Synchronization
 public final class GRPCSession: Sendable {
   /// Settings for every call of the run.
   public let settings: GRPCSettings
-  /// Where the run's connections run (the HTTP session's loop, when the run has one).
-  private let eventLoopGroup: (any EventLoopGroup)?
+  /// Where the run's connections run, and their tasks (the HTTP session's loop, when the
+  /// run has one).
+  private let executor: EventLoopTaskExecutor?
   let schemas = SchemaCache()
   private let clients = Mutex<[String: RunningClient]>([:])
 
@@ -23,9 +24,9 @@ public final class GRPCSession: Sendable {
     let connections: Task<Void, Never>
   }
 
-  private init(settings: GRPCSettings, eventLoopGroup: (any EventLoopGroup)?) {
+  private init(settings: GRPCSettings, executor: EventLoopTaskExecutor?) {
     self.settings = settings
-    self.eventLoopGroup = eventLoopGroup
+    self.executor = executor
   }
 
   /// Runs `body` with a new session; its clients are shut down when `body` returns or throws,
@@ -40,7 +41,7 @@ public final class GRPCSession: Sendable {
     _ body: (GRPCSession) async throws -> T
   ) async throws -> T {
     try settings.validate()
-    let session = GRPCSession(settings: settings, eventLoopGroup: http?.eventLoop)
+    let session = GRPCSession(settings: settings, executor: http?.executor)
     if case .atProcessExit = closing {
       ProcessLifetime.keep(session)
       return try await body(session)
@@ -63,9 +64,11 @@ public final class GRPCSession: Sendable {
     return try clients.withLock { clients in
       if let running = clients[key] { return running.client }
       let client = GRPCClient(
-        transport: try GRPCConnection.makeTransport(target, settings: settings, eventLoopGroup: eventLoopGroup))
-      // Ends once `close()` begins the shutdown and the last call is over.
-      let connections = Task { _ = try? await client.runConnections() }
+        transport: try GRPCConnection.makeTransport(target, settings: settings, eventLoopGroup: executor?.eventLoop))
+      // Ends once `close()` begins the shutdown and the last call is over. On the loop too
+      // (an unstructured task does not inherit the preference): grpc-swift's connection and
+      // load-balancing tasks then answer the calls without a thread hop.
+      let connections = Task(executorPreference: executor) { _ = try? await client.runConnections() }
       clients[key] = RunningClient(client: client, connections: connections)
       return client
     }

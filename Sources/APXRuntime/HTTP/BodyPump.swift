@@ -13,11 +13,13 @@ import NIOCore
 /// hand-over is a queued job on the same thread. (An actor isolated to the loop
 /// is not enough: the iterator's nonisolated `next()` hopped to the pool and
 /// back, 2.5x slower still.) Sinks only buffer or write to stdout, so the loop
-/// is never blocked for long; a full pipe is backpressure all the same.
+/// is never blocked for long; a full pipe is backpressure all the same. A call
+/// already runs on its session's loop (`HTTPSession.with`); the pump says so
+/// again for a caller that started a task of its own.
 struct BodyPump: Sendable {
   let executor: EventLoopTaskExecutor
 
-  init(eventLoop: any EventLoop) { self.executor = EventLoopTaskExecutor(eventLoop) }
+  init(executor: EventLoopTaskExecutor) { self.executor = executor }
 
   /// Sends every chunk of `body` to `sink` as it arrives.
   ///
@@ -42,17 +44,5 @@ struct BodyPump: Sendable {
         return
       }
     }
-  }
-}
-
-/// A NIO event loop as a Swift task executor: jobs run on the loop's thread.
-final class EventLoopTaskExecutor: TaskExecutor, @unchecked Sendable {
-  let eventLoop: any EventLoop
-
-  init(_ eventLoop: any EventLoop) { self.eventLoop = eventLoop }
-
-  func enqueue(_ job: consuming ExecutorJob) {
-    let job = UnownedJob(job)
-    eventLoop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
   }
 }

@@ -39,8 +39,10 @@ public struct HTTPSessionOptions: Sendable {
 /// the caller's (`RESTCall`), so that each hop can be shown and secured.
 public struct HTTPSession: Sendable {
   let client: HTTPClient
-  /// The one event loop every connection of this session runs on (see `BodyPump`).
-  let eventLoop: any EventLoop
+  /// Runs the session's work on the one event loop every connection of this session runs on.
+  let executor: EventLoopTaskExecutor
+  /// That event loop.
+  var eventLoop: any EventLoop { executor.eventLoop }
   /// The TLS settings of https requests, made at the first one: reading an `SSL_CERT_DIR` of
   /// 290 certificates cost every call 37 ms, plain http included (57 ms against 20 ms).
   let tls: LazyTLSConfiguration
@@ -68,20 +70,28 @@ public struct HTTPSession: Sendable {
     // they stream, so nothing downstream sees compressed bytes. The ratio bounds a
     // decompression bomb: a body may expand at most this many times its compressed size.
     config.decompression = .enabled(limit: .ratio(HTTPSession.decompressionRatioLimit))
-    // A loop of its own, of one thread: so a body can be consumed on the thread that reads it
-    // (BodyPump). One thread drives many connections; apx's work is not the network's.
-    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    let eventLoop = group.next()
-    if case .atProcessExit = closing {
-      let client = HTTPClient(eventLoopGroup: group, configuration: config)
-      ProcessLifetime.keep(client)
-      ProcessLifetime.keep(group)
-      return try await body(HTTPSession(client: client, eventLoop: eventLoop, tls: LazyTLSConfiguration(options)))
+    // One loop of one thread drives every connection, and `body` runs on that thread (its task
+    // executor preference; tasks it starts with `Task {}` do not inherit it): an `await` on the
+    // network resumes on the thread that read the answer instead of waking a thread of Swift's
+    // pool, and a body is consumed where it is read (BodyPump). Measured on an ad-hoc gRPC call
+    // with reflection: 41 -> 27 context switches, 11.7 -> 9.7 ms of CPU.
+    func run(_ client: HTTPClient, on executor: EventLoopTaskExecutor) async throws -> T {
+      let session = HTTPSession(client: client, executor: executor, tls: LazyTLSConfiguration(options))
+      return try await withTaskExecutorPreference(executor) { try await body(session) }
     }
+    if case .atProcessExit = closing {
+      // The command's own loop, never shut down.
+      let client = HTTPClient(eventLoopGroup: CommandEventLoop.executor.eventLoop, configuration: config)
+      ProcessLifetime.keep(client)
+      return try await run(client, on: CommandEventLoop.executor)
+    }
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let executor = EventLoopTaskExecutor(group.next())
     let result: T
     do {
+      // The client's shutdown and the loop's run after `body` has left the loop's thread.
       result = try await HTTPClient.withHTTPClient(eventLoopGroup: group, configuration: config) { client in
-        try await body(HTTPSession(client: client, eventLoop: eventLoop, tls: LazyTLSConfiguration(options)))
+        try await run(client, on: executor)
       }
     } catch {
       try? await group.shutdownGracefully()

@@ -204,7 +204,7 @@ public struct RESTCall: Transport {
       let lineLimit = MediaType.isLineStream(type) ? maxEvents : nil
       do {
         // AsyncHTTPClient's deadline ends with the response head: bound the body too.
-        let pump = BodyPump(eventLoop: session.eventLoop)
+        let pump = BodyPump(executor: session.executor)
         try await Self.untilDeadline(timeout == nil ? nil : deadline) {
           try await pump.forward(response.body, to: sink, lineLimit: lineLimit)
         }

@@ -33,7 +33,7 @@ public struct RegistryFiles: Sendable {
         if seen.insert(api).inserted { out.append((api, dir)) }
         continue
       }
-      guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
+      guard let names = DirectoryListing.names(in: dir) else { continue }
       for name in names.sorted() where name.hasSuffix(".json") && !name.hasSuffix(".schema.json") {
         let api = String(name.dropLast(5))
         if seen.insert(api).inserted { out.append((api, dir + "/" + name)) }

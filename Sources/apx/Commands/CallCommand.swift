@@ -10,6 +10,7 @@ import ArgumentParser
 
 /// `apx call API.ENDPOINT [ITEM ...]` or `apx call [METHOD] URL [ITEM ...]`
 struct CallCommand: ContextCommand {
+  static let runsOnCommandEventLoop = true
   static let configuration = CommandConfiguration(
     commandName: "call",
     abstract: "Call a registry endpoint, or any URL, and print the result as JSON.",

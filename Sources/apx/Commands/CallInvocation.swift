@@ -220,8 +220,10 @@ struct CallInvocation: Equatable {
   /// Where an ad-hoc gRPC call's schema comes from: `--protoset`, `--proto`, else server
   /// reflection. Paths are made absolute here (they are relative to the current folder).
   func schemaSource() throws -> SchemaSource {
-    let cwd = FileManager.default.currentDirectoryPath
-    func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : cwd + "/" + path }
+    // Asked only for a relative path: reflection needs no file, and no FileManager (see DirectoryListing).
+    func absolute(_ path: String) -> String {
+      path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
     if let protoset { return .protoset(path: absolute(protoset)) }
     if !protoFiles.isEmpty {
       // Without --import-path, protoc searches each file's own folder.

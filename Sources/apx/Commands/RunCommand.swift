@@ -13,6 +13,7 @@ import ArgumentParser
 /// run: `RecipeRunner`; report: `RecipeRunReporter`, `JUnitReport`), then maps
 /// the outcome to the exit status.
 struct RunCommand: ContextCommand {
+  static let runsOnCommandEventLoop = true
   static let configuration = CommandConfiguration(
     commandName: "run",
     abstract: "Run a recipe: chained calls with their data flowing forward; prints the recipe's output as JSON.",
