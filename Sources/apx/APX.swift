@@ -58,29 +58,47 @@ enum Main {
   static func main() async {
     signal(SIGPIPE, SIG_IGN)
     let context = Context()
+    // `apx call` skips ArgumentParser when its line is plain (see FastCallArguments).
+    if let invocation = FastCallArguments.parse(Array(CommandLine.arguments.dropFirst())) {
+      await CommandEventLoop.run { await onCommandEventLoop(context) { try await invocation.run(in: $0) } }
+    }
     let status: Int32
     do {
-      // `apx call` skips ArgumentParser when its line is plain (see FastCallArguments).
-      if let invocation = FastCallArguments.parse(Array(CommandLine.arguments.dropFirst())) {
-        try await CommandEventLoop.run { try await invocation.run(in: context) }
-      } else {
-        var command = try APX.parseAsRoot()
-        if let contextCommand = command as? any ContextCommand {
-          if type(of: contextCommand).runsOnCommandEventLoop {
-            try await CommandEventLoop.run { try await contextCommand.run(in: context) }
-          } else {
-            try await contextCommand.run(in: context)
-          }
-        } else if var asyncCommand = command as? any AsyncParsableCommand {
-          try await asyncCommand.run()
-        } else {
-          try command.run()
+      var command = try APX.parseAsRoot()
+      if let contextCommand = command as? any ContextCommand {
+        if type(of: contextCommand).runsOnCommandEventLoop {
+          await CommandEventLoop.run { await onCommandEventLoop(context) { try await contextCommand.run(in: $0) } }
         }
+        try await contextCommand.run(in: context)
+      } else if var asyncCommand = command as? any AsyncParsableCommand {
+        try await asyncCommand.run()
+      } else {
+        try command.run()
       }
       status = 0
     } catch {
       status = ErrorReporter(context: context).report(error)
     }
+    finish(status, context)
+  }
+
+  /// Runs a command on `CommandEventLoop` (called within `CommandEventLoop.run`) and exits from
+  /// the loop's thread. Why not return to `main`: on Linux, Dispatch serves the main queue of an
+  /// async `main` from a thread it starts for the purpose, and the hop back cost a call that
+  /// thread's start.
+  private nonisolated static func onCommandEventLoop(
+    _ context: Context, _ command: @Sendable (Context) async throws -> Void
+  ) async -> Never {
+    do {
+      try await command(context)
+      finish(0, context)
+    } catch {
+      finish(ErrorReporter(context: context).report(error), context)
+    }
+  }
+
+  /// Flushes the streams and exits with `status`.
+  private nonisolated static func finish(_ status: Int32, _ context: Context) -> Never {
     context.stdout.flush()
     context.stderr.flush()
     exit(status)

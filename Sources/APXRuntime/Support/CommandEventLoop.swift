@@ -16,9 +16,9 @@ public enum CommandEventLoop {
 
   /// Runs `body` with the loop as its task executor preference (see `HTTPSession.with`): the
   /// nonisolated async functions it calls run on the loop's thread.
-  public static func run<T>(
-    isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
-  ) async throws -> T {
+  public static func run<T, Failure: Error>(
+    isolation: isolated (any Actor)? = #isolation, _ body: () async throws(Failure) -> T
+  ) async throws(Failure) -> T {
     try await withTaskExecutorPreference(executor, isolation: isolation, operation: body)
   }
 }
