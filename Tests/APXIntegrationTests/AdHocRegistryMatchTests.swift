@@ -1,4 +1,5 @@
 import APXDemoServer
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -18,7 +19,7 @@ struct AdHocRegistryMatchTests {
   }
 
   @Test func aURLUnderTheBaseURLGetsATokenAndRefreshesIt() async throws {
-    let state = FileManager.default.temporaryDirectory.appendingPathComponent("apx-adhoc-\(UUID().uuidString)").path
+    let state = TestScratch.root.appendingPathComponent("apx-adhoc-\(UUID().uuidString)").path
     try await withDemoServer(DemoServerOptions(requireAuth: true)) { server in
       let env = ["APX_STATE_DIR": state, "APX_REGISTRY": try Self.registry(baseURL: server.httpBaseURL)]
       let url = server.httpBaseURL + "/api/v2/capabilities"

@@ -1,5 +1,6 @@
 import APXCore
 import APXDemoServer
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -16,7 +17,7 @@ struct AdHocSaveTests {
 
   /// An empty registry folder of its own.
   static func registry() throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apx-save-\(UUID().uuidString)").path
+    let dir = TestScratch.root.appendingPathComponent("apx-save-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     return dir
   }

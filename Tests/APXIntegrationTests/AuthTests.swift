@@ -1,4 +1,5 @@
 import APXDemoServer
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 @Suite struct AuthTests {
   /// A private state folder, shared by the runs of one test.
   static func stateDirectory() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("apx-auth-state-\(UUID().uuidString)").path
+    TestScratch.root.appendingPathComponent("apx-auth-state-\(UUID().uuidString)").path
   }
 
   static func tokenFile(_ state: String) -> String { state + "/tokens/books@demo.json" }

@@ -1,5 +1,6 @@
 import APXCore
 import APXDemoServer
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -131,7 +132,7 @@ struct CallPreviewTests {
   }
 
   @Test func noTokenIsFetchedAndTheStoredOneShowsOnlyWithShowSecrets() async throws {
-    let state = FileManager.default.temporaryDirectory.appendingPathComponent("apx-preview-\(UUID().uuidString)").path
+    let state = TestScratch.root.appendingPathComponent("apx-preview-\(UUID().uuidString)").path
     try await withDemoServer(DemoServerOptions(requireAuth: true)) { server in
       let args = ["call", "books.capabilities.get", "--base-url", server.httpBaseURL]
       let before = try await APXProcess.run(args + ["--dry-run"], environment: ["APX_STATE_DIR": state])

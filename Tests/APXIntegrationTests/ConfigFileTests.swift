@@ -1,4 +1,5 @@
 import APXDemoServer
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 struct ConfigFileTests {
   /// A config home holding `config` as apx/config.json.
   static func configHome(_ config: String) throws -> URL {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("apx-config-\(UUID().uuidString)")
+    let home = TestScratch.root.appendingPathComponent("apx-config-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: home.appendingPathComponent("apx"), withIntermediateDirectories: true)
     try config.write(to: home.appendingPathComponent("apx/config.json"), atomically: true, encoding: .utf8)
     return home
@@ -81,7 +82,7 @@ struct ConfigFileTests {
     // No config file in this config home: the output setting is the default.
     let ok = try await APXProcess.run(
       ["config", "--select", ".settings.output.from", "-r"],
-      environment: ["XDG_CONFIG_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("apx-none").path])
+      environment: ["XDG_CONFIG_HOME": TestScratch.root.appendingPathComponent("apx-none").path])
     #expect(ok.status == 0, "\(ok.stderr)")
     #expect(ok.stdout == "default\n", "\(ok.stdout)")
   }

@@ -1,4 +1,5 @@
 import APXDemoServer
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ struct ImportTests {
   static let shared = APXProcess.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/openapi")
 
   static func temporaryDirectory() throws -> URL {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apx-import-\(UUID().uuidString)")
+    let dir = TestScratch.root.appendingPathComponent("apx-import-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     return dir
   }

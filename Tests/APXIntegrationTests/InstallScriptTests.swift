@@ -1,3 +1,4 @@
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -18,7 +19,7 @@ struct InstallScriptTests {
   }
 
   @Test func installsUpgradesAndUninstallsExactlyItsFiles() async throws {
-    let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("apx-prefix-\(UUID().uuidString)")
+    let prefix = TestScratch.root.appendingPathComponent("apx-prefix-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: prefix) }
     let first = try await Self.install(["--prefix", prefix.path, "--binary", APXProcess.binary.path])
     #expect(first.status == 0, "\(first.stderr)")

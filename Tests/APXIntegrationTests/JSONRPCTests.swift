@@ -1,4 +1,5 @@
 import APXDemoServer
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -52,7 +53,7 @@ struct JSONRPCTests {
 
   @Test func aRecipeStepSendsABatch() async throws {
     let recipe = APXProcess.packageRoot.appendingPathComponent("Recipes/calc-batch.json").path
-    let state = FileManager.default.temporaryDirectory.appendingPathComponent("apx-calc-\(UUID().uuidString)").path
+    let state = TestScratch.root.appendingPathComponent("apx-calc-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: state) }
     let r = try await APXProcess.run(["run", recipe, "--demo"], environment: ["APX_STATE_DIR": state])
     #expect(r.status == 0, "\(r.stderr)")

@@ -1,4 +1,5 @@
 import APXDemoServer
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 @Suite("apx call -O FILE")
 struct OutputFileTests {
   static func folder() throws -> URL {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apx-O-\(UUID().uuidString)")
+    let dir = TestScratch.root.appendingPathComponent("apx-O-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     return dir
   }

@@ -1,4 +1,5 @@
 import APXDemoServer
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -205,7 +206,7 @@ import Testing
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
   func itemProgressIsDrawnOnATerminalOnly() async throws {
     try await withDemoServer { server in
-      let out = FileManager.default.temporaryDirectory.appendingPathComponent("apx-pages-\(UUID().uuidString)").path
+      let out = TestScratch.root.appendingPathComponent("apx-pages-\(UUID().uuidString)").path
       defer { try? FileManager.default.removeItem(atPath: out) }
       let command =
         "'\(APXProcess.binary.path)' call books.catalogue.list per_page=10 total=30 --all "

@@ -1,4 +1,5 @@
 import APXDemoServer
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -291,7 +292,7 @@ struct RESTCallTests {
 /// Writes a throwaway registry folder with one file.
 enum TestRegistry {
   static func make(_ json: String, name: String? = nil) throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apx-registry-\(UUID().uuidString)")
+    let dir = TestScratch.root.appendingPathComponent("apx-registry-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     let apiName =
       name ?? (json.range(of: "\"api\": \"").map { r in String(json[r.upperBound...].prefix { $0 != "\"" }) } ?? "api")

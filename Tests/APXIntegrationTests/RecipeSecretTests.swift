@@ -1,4 +1,5 @@
 import APXDemoServer
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -19,8 +20,8 @@ import Testing
         ]
       }
       """)
-    let report = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml").path
-    let state = FileManager.default.temporaryDirectory.appendingPathComponent("apx-secret-\(UUID().uuidString)").path
+    let report = TestScratch.root.appendingPathComponent("junit-\(UUID().uuidString).xml").path
+    let state = TestScratch.root.appendingPathComponent("apx-secret-\(UUID().uuidString)").path
     try await withDemoServer { server in
       let r = try await APXProcess.run(
         ["run", path, "token=\(secret)", "--test", "--report", "junit", report, "--base-url", server.httpBaseURL],

@@ -1,5 +1,6 @@
 import APXCore
 import APXDemoServer
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ struct RecipeTests {
 
   /// A fresh state directory, so a test sees only its own journals.
   static func stateDirectory() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("apx-recipe-state-\(UUID().uuidString)").path
+    TestScratch.root.appendingPathComponent("apx-recipe-state-\(UUID().uuidString)").path
   }
 
   static func json(_ text: String) throws -> JSONValue {
@@ -56,7 +57,7 @@ struct RecipeTests {
       .replacingOccurrences(
         of: "\"default\": \"data/books.csv\"", with: "\"default\": \"\(Self.recipes.path)/data/books.csv\"")
     let path = try temporaryFile("import-poll.json", text)
-    let report = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml").path
+    let report = TestScratch.root.appendingPathComponent("junit-\(UUID().uuidString).xml").path
     try await withDemoServer { server in
       let r = try await APXProcess.run(
         ["run", path, "--events", "--report", "junit", report, "--base-url", server.httpBaseURL],
@@ -128,7 +129,7 @@ struct RecipeTests {
         ]
       }
       """)
-    let report = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml").path
+    let report = TestScratch.root.appendingPathComponent("junit-\(UUID().uuidString).xml").path
     try await withDemoServer { server in
       let r = try await APXProcess.run(
         ["run", path, "--events", "--report", "junit", report, "--base-url", server.httpBaseURL],
@@ -161,7 +162,7 @@ struct RecipeTests {
         ]
       }
       """)
-    let report = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml").path
+    let report = TestScratch.root.appendingPathComponent("junit-\(UUID().uuidString).xml").path
     try await withDemoServer { server in
       let r = try await APXProcess.run(
         ["run", path, "--report", "junit", report, "--base-url", server.httpBaseURL],
@@ -292,7 +293,7 @@ struct RecipeTests {
       }
       """
     let path = try temporaryFile("smoke.json", text)
-    let report = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml").path
+    let report = TestScratch.root.appendingPathComponent("junit-\(UUID().uuidString).xml").path
     try await withDemoServer { server in
       let r = try await APXProcess.run(
         ["run", path, "--test", "--report", "junit", report, "--base-url", server.httpBaseURL],
@@ -345,7 +346,7 @@ struct RecipeTests {
   @Test func anInterruptedStepIsAnEvent() async throws {
     let state = Self.stateDirectory()
     try await withDemoServer { server in
-      let report = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml").path
+      let report = TestScratch.root.appendingPathComponent("junit-\(UUID().uuidString).xml").path
       let arguments = [
         "run", Self.recipe("import-csv.json"), "row_delay_ms=300", "--events", "--report", "junit", report,
         "--base-url", server.httpBaseURL,
@@ -461,7 +462,7 @@ struct RecipeTests {
     // Eight non-idempotent uploads (no Idempotency-Key), three at a time. Item 4's file does not
     // exist on the first run, so that item fails before sending anything: no new item starts, the
     // ones in flight finish and are journaled. The resume must upload only what is left.
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apx-foreach-\(UUID().uuidString)").path
+    let dir = TestScratch.root.appendingPathComponent("apx-foreach-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     let files = (0..<8).map { "\(dir)/books-\($0).csv" }
     func csv(_ i: Int) -> String { "title\n" + (0...i).map { "Book \(i)-\($0)" }.joined(separator: "\n") + "\n" }
@@ -527,7 +528,7 @@ struct RecipeTests {
         ]
       }
       """)
-    let report = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml").path
+    let report = TestScratch.root.appendingPathComponent("junit-\(UUID().uuidString).xml").path
     try await withDemoServer { server in
       let r = try await APXProcess.run(
         ["run", path, "--events", "--test", "--report", "junit", report, "--base-url", server.httpBaseURL],

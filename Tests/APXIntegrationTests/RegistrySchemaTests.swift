@@ -1,4 +1,5 @@
 import APXCore
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -60,7 +61,7 @@ import Testing
   /// loader *and* by the schema, while the valid ones pass both.
   /// One Python process validates the whole corpus (starting one per case is slow).
   @Test func schemaAndLoaderAgree() async throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apx-schema-\(UUID().uuidString)")
+    let dir = TestScratch.root.appendingPathComponent("apx-schema-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
     var paths: [String] = []

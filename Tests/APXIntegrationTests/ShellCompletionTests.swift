@@ -1,3 +1,4 @@
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -169,7 +170,7 @@ struct ShellCompletionTests {
   }
 
   static func workFolder() throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apx-completion-\(UUID().uuidString)")
+    let folder = TestScratch.root.appendingPathComponent("apx-completion-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
   }

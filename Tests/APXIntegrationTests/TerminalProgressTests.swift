@@ -1,4 +1,5 @@
 import APXDemoServer
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -20,7 +21,7 @@ struct TerminalProgressTests {
   }
 
   static func workFolder() throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apx-progress-\(UUID().uuidString)")
+    let folder = TestScratch.root.appendingPathComponent("apx-progress-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
   }

@@ -1,4 +1,5 @@
 import APXDemoServer
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// stored token keyed by what obtained it, and a hanging `token_command` bound by `--timeout`.
 @Suite struct TokenFetchTests {
   static func stateDirectory() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("apx-token-state-\(UUID().uuidString)").path
+    TestScratch.root.appendingPathComponent("apx-token-state-\(UUID().uuidString)").path
   }
 
   @Test func aChangedSecretIsNotCoveredByTheStoredToken() async throws {

@@ -1,5 +1,6 @@
 import APXCore
 import APXDemoServer
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -51,7 +52,7 @@ struct TrustStoreEnvironmentTests {
 
   @Test func restTrustsSSLCertDir() async throws {
     try await Self.withServer { ca, _, registry in
-      let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apx-certdir-\(UUID().uuidString)")
+      let dir = TestScratch.root.appendingPathComponent("apx-certdir-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
       defer { try? FileManager.default.removeItem(at: dir) }
       try "not a certificate\n".write(to: dir.appendingPathComponent("README"), atomically: true, encoding: .utf8)

@@ -1,3 +1,4 @@
+import APXTestSupport
 import Foundation
 
 /// What one run of the real `apx` binary produced.
@@ -59,7 +60,7 @@ enum APXProcess {
   static func environment(adding extra: [String: String] = [:]) -> [String: String] {
     var env = ProcessInfo.processInfo.environment
     env["APX_STATE_DIR"] =
-      FileManager.default.temporaryDirectory.appendingPathComponent("apx-state-\(UUID().uuidString)").path
+      TestScratch.root.appendingPathComponent("apx-state-\(UUID().uuidString)").path
     env["APX_REGISTRY"] = endpoints
     env.removeValue(forKey: "NO_COLOR")
     for (k, v) in extra { env[k] = v }

@@ -1,4 +1,5 @@
 import APXDemoServer
+import APXTestSupport
 import Foundation
 
 /// Runs `body` against a fresh demo backend on 127.0.0.1 port 0, stopped afterwards.
@@ -18,7 +19,7 @@ func withDemoServer<T>(
 
 /// A temporary file holding `contents`, removed by the caller's cleanup or left in /tmp.
 func temporaryFile(_ name: String, _ contents: String) throws -> String {
-  let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apx-tests-\(UUID().uuidString)")
+  let dir = TestScratch.root.appendingPathComponent("apx-tests-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
   let url = dir.appendingPathComponent(name)
   try contents.write(to: url, atomically: true, encoding: .utf8)

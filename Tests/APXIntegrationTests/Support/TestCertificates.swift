@@ -1,3 +1,4 @@
+import APXTestSupport
 import Crypto
 import Foundation
 import X509
@@ -27,7 +28,7 @@ struct TestCertificateAuthority {
 
   /// Makes a self-signed CA and writes its certificate.
   init(name: String = "apx test CA") throws {
-    directory = FileManager.default.temporaryDirectory.appendingPathComponent("apx-pki-\(UUID().uuidString)")
+    directory = TestScratch.root.appendingPathComponent("apx-pki-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     self.name = name
     // Locals, not properties: the extension builder closure cannot capture a half-built self.

@@ -1,4 +1,5 @@
 import APXCore
+import APXTestSupport
 import Foundation
 
 @testable import APXRuntime
@@ -26,7 +27,7 @@ enum AuthFixture {
   /// A new, empty token folder.
   static func store() -> TokenFileStore {
     TokenFileStore(
-      directory: FileManager.default.temporaryDirectory.appendingPathComponent("apx-tokens-\(UUID().uuidString)").path)
+      directory: TestScratch.root.appendingPathComponent("apx-tokens-\(UUID().uuidString)").path)
   }
 
   /// POSIX permission bits of `path`.

@@ -1,4 +1,5 @@
 import APXCore
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 @Suite struct TokenCommandTests {
   /// An executable script in a fresh folder, plus the file it appends a line to on every run.
   func script(_ body: String) throws -> (path: String, runs: String) {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apx-cmd-\(UUID().uuidString)")
+    let dir = TestScratch.root.appendingPathComponent("apx-cmd-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     let runs = dir.appendingPathComponent("runs").path
     let path = dir.appendingPathComponent("print-token").path

@@ -1,5 +1,6 @@
 import APXCore
 import APXDemoServer
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -34,7 +35,7 @@ import Testing
   }
 
   static func temporaryCSV(_ text: String) throws -> String {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("apx-upload-\(UUID().uuidString).csv")
+    let url = TestScratch.root.appendingPathComponent("apx-upload-\(UUID().uuidString).csv")
     try Data(text.utf8).write(to: url)
     return url.path
   }

@@ -1,5 +1,6 @@
 import APXCore
 import APXDemoServer
+import APXTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -27,7 +28,7 @@ struct RecipeForeachRunTests {
     """
 
   static func stateDirectory() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("apx-foreach-\(UUID().uuidString)").path
+    TestScratch.root.appendingPathComponent("apx-foreach-\(UUID().uuidString)").path
   }
 
   static func load(_ text: String) throws -> Recipe {

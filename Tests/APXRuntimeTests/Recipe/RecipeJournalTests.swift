@@ -1,5 +1,6 @@
 import APXCore
 import APXRuntime
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 @Suite("Recipe journal and JUnit report")
 struct RecipeJournalTests {
   static func stateDirectory() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("apx-journal-\(UUID().uuidString)").path
+    TestScratch.root.appendingPathComponent("apx-journal-\(UUID().uuidString)").path
   }
 
   @Test func journalMasksSecretsAndReadsBackForResume() throws {

@@ -1,5 +1,6 @@
 import APXCore
 import APXRuntime
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ struct RecipeRunSetupTests {
 
   /// A recipe with a secret input and a plain one, against the repository's registry.
   static func file() throws -> RecipeFile {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("apx-setup-\(UUID().uuidString)")
+    let folder = TestScratch.root.appendingPathComponent("apx-setup-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let path = folder.appendingPathComponent("keyed.json").path
     try #"""
@@ -26,7 +27,7 @@ struct RecipeRunSetupTests {
 
   @Test func aResumeTakesEarlierInputsAndAsksForSecretOnesAgain() throws {
     let file = try Self.file()
-    let state = FileManager.default.temporaryDirectory.appendingPathComponent("apx-setup-state-\(UUID().uuidString)")
+    let state = TestScratch.root.appendingPathComponent("apx-setup-state-\(UUID().uuidString)")
     let environment = ["APX_STATE_DIR": state.path]
     let first = try RecipeRunSetup.prepare(
       file: file, given: [.init(name: "key", value: .string("s3cret")), .init(name: "n", value: .int(5))],
@@ -49,7 +50,7 @@ struct RecipeRunSetupTests {
 
   @Test func aRunIDIsAFileNameNotAPath() throws {
     let file = try Self.file()
-    let state = FileManager.default.temporaryDirectory.appendingPathComponent("apx-setup-state-\(UUID().uuidString)")
+    let state = TestScratch.root.appendingPathComponent("apx-setup-state-\(UUID().uuidString)")
     #expect(throws: APXError.self) {
       try RecipeRunSetup.find(state: state.path, runID: "../../etc/passwd", recipePath: file.absolutePath)
     }

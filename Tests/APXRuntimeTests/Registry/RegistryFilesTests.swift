@@ -1,4 +1,5 @@
 import APXCore
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 @Suite("Registry files: folders and single files")
 struct RegistryFilesTests {
   static func makeFolder() throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apx-registry-\(UUID().uuidString)").path
+    let dir = TestScratch.root.appendingPathComponent("apx-registry-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     for api in ["alpha", "beta"] {
       let text = #"{"api": "\#(api)", "environments": {"dev": {"base_url": "http://127.0.0.1:1"}}, "endpoints": {}}"#
