@@ -115,7 +115,16 @@ public struct AdHocURL: Sendable, Hashable {
     var tail = String(afterScheme[authorityEnd...])
     if tail.hasPrefix("?") { tail = "/" + tail }
     if tail.isEmpty { tail = "/" }
-    // Braces are not allowed in URLs, and unencoded they would read as {placeholders}.
-    pathAndQuery = tail.replacing("{", with: "%7B").replacing("}", with: "%7D")
+    // Braces are not allowed in URLs, and unencoded they would read as {placeholders}. A loop:
+    // `replacing` (swift-string-processing's generic search) was 60 us of every ad-hoc call.
+    var encoded = ""
+    for character in tail {
+      switch character {
+      case "{": encoded += "%7B"
+      case "}": encoded += "%7D"
+      default: encoded.append(character)
+      }
+    }
+    pathAndQuery = encoded
   }
 }

@@ -38,7 +38,9 @@ public struct HTTPSessionOptions: Sendable {
 /// global clients. Sends single requests; redirects, retries and output are
 /// the caller's (`RESTCall`), so that each hop can be shown and secured.
 public struct HTTPSession: Sendable {
-  let client: HTTPClient
+  /// The AsyncHTTPClient, made at the first request (`LazyHTTPClient`).
+  private let clients: LazyHTTPClient
+  var client: HTTPClient { clients.client }
   /// Runs the session's work on the one event loop every connection of this session runs on.
   let executor: EventLoopTaskExecutor
   /// That event loop.
@@ -56,6 +58,38 @@ public struct HTTPSession: Sendable {
     _ options: HTTPSessionOptions = .init(), closing: SessionClosing = .graceful,
     _ body: (HTTPSession) async throws -> T
   ) async throws -> T {
+    // One loop of one thread drives every connection, and `body` runs on that thread (its task
+    // executor preference; tasks it starts with `Task {}` do not inherit it): an `await` on the
+    // network resumes on the thread that read the answer instead of waking a thread of Swift's
+    // pool, and a body is consumed where it is read (BodyPump). Measured on an ad-hoc gRPC call
+    // with reflection: 41 -> 27 context switches, 11.7 -> 9.7 ms of CPU.
+    func run(_ clients: LazyHTTPClient, on executor: EventLoopTaskExecutor) async throws -> T {
+      let session = HTTPSession(clients: clients, executor: executor, tls: LazyTLSConfiguration(options))
+      return try await withTaskExecutorPreference(executor) { try await body(session) }
+    }
+    if case .atProcessExit = closing {
+      // The command's own loop, never shut down; the client is kept until the exit.
+      let executor = CommandEventLoop.executor
+      let clients = LazyHTTPClient(eventLoopGroup: executor.eventLoop) { configuration(options) }
+      ProcessLifetime.keep(clients)
+      return try await run(clients, on: executor)
+    }
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let clients = LazyHTTPClient(eventLoopGroup: group) { configuration(options) }
+    // The client's shutdown and the loop's run after `body` has left the loop's thread.
+    do {
+      let result = try await run(clients, on: EventLoopTaskExecutor(group.next()))
+      try await clients.shutdown()
+      try await group.shutdownGracefully()
+      return result
+    } catch {
+      try? await clients.shutdown()
+      try? await group.shutdownGracefully()
+      throw error
+    }
+  }
+
+  private static func configuration(_ options: HTTPSessionOptions) -> HTTPClient.Configuration {
     var config = HTTPClient.Configuration(
       redirectConfiguration: .disallow,
       timeout: .init(connect: .milliseconds(DurationConversion.milliseconds(options.connectTimeout)), read: nil))
@@ -70,35 +104,7 @@ public struct HTTPSession: Sendable {
     // they stream, so nothing downstream sees compressed bytes. The ratio bounds a
     // decompression bomb: a body may expand at most this many times its compressed size.
     config.decompression = .enabled(limit: .ratio(HTTPSession.decompressionRatioLimit))
-    // One loop of one thread drives every connection, and `body` runs on that thread (its task
-    // executor preference; tasks it starts with `Task {}` do not inherit it): an `await` on the
-    // network resumes on the thread that read the answer instead of waking a thread of Swift's
-    // pool, and a body is consumed where it is read (BodyPump). Measured on an ad-hoc gRPC call
-    // with reflection: 41 -> 27 context switches, 11.7 -> 9.7 ms of CPU.
-    func run(_ client: HTTPClient, on executor: EventLoopTaskExecutor) async throws -> T {
-      let session = HTTPSession(client: client, executor: executor, tls: LazyTLSConfiguration(options))
-      return try await withTaskExecutorPreference(executor) { try await body(session) }
-    }
-    if case .atProcessExit = closing {
-      // The command's own loop, never shut down.
-      let client = HTTPClient(eventLoopGroup: CommandEventLoop.executor.eventLoop, configuration: config)
-      ProcessLifetime.keep(client)
-      return try await run(client, on: CommandEventLoop.executor)
-    }
-    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    let executor = EventLoopTaskExecutor(group.next())
-    let result: T
-    do {
-      // The client's shutdown and the loop's run after `body` has left the loop's thread.
-      result = try await HTTPClient.withHTTPClient(eventLoopGroup: group, configuration: config) { client in
-        try await run(client, on: executor)
-      }
-    } catch {
-      try? await group.shutdownGracefully()
-      throw error
-    }
-    try await group.shutdownGracefully()
-    return result
+    return config
   }
 
   /// Sends one request (no redirects) and returns once the response head has arrived.
