@@ -39,7 +39,7 @@ public struct HTTPSessionOptions: Sendable {
 /// the caller's (`RESTCall`), so that each hop can be shown and secured.
 public struct HTTPSession: Sendable {
   /// The AsyncHTTPClient, made at the first request (`LazyHTTPClient`).
-  private let clients: LazyHTTPClient
+  let clients: LazyHTTPClient
   var client: HTTPClient { clients.client }
   /// Runs the session's work on the one event loop every connection of this session runs on.
   let executor: EventLoopTaskExecutor

@@ -26,6 +26,9 @@ final class LazyHTTPClient: Sendable {
     }
   }
 
+  /// Whether the first request has made the client.
+  var wasMade: Bool { made.withLock { $0 != nil } }
+
   /// Shuts the client down, if one was made.
   func shutdown() async throws {
     if let client = made.withLock({ $0 }) { try await client.shutdown() }
