@@ -84,8 +84,8 @@ enum Main {
 
   /// Runs a command on `CommandEventLoop` (called within `CommandEventLoop.run`) and exits from
   /// the loop's thread. Why not return to `main`: on Linux, Dispatch serves the main queue of an
-  /// async `main` from a thread it starts for the purpose, and the hop back cost a call that
-  /// thread's start.
+  /// async `main` from a thread it starts for the purpose, so returning there would start a
+  /// thread only to exit (0.97x the wall time of a gRPC call without that thread).
   private nonisolated static func onCommandEventLoop(
     _ context: Context, _ command: @Sendable (Context) async throws -> Void
   ) async -> Never {

@@ -6,7 +6,7 @@ import NIOPosix
 ///
 /// Why one thread from the start: a command that begins on Swift's global pool hops to the
 /// pool, then to the loop on every answer from the network; started on the loop, an ad-hoc
-/// gRPC call made no use of the pool (its threads are not even started) and took 0.93x the
+/// gRPC call made no use of the pool (its threads are not even started) and took 0.89x the
 /// wall time of one whose loop came with its HTTP session.
 public enum CommandEventLoop {
   /// Never shut down: the process's exit ends its thread.
