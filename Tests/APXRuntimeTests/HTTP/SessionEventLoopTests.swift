@@ -12,21 +12,9 @@ import Testing
     HTTPRequestPlan(method: "GET", url: server.httpBaseURL + "/api/v2/bench/small", headers: [])
   }
 
-  static func withServer<T: Sendable>(_ body: (DemoServer) async throws -> T) async throws -> T {
-    let server = try await DemoServer.start(DemoServerOptions())
-    do {
-      let result = try await body(server)
-      await server.stop()
-      return result
-    } catch {
-      await server.stop()
-      throw error
-    }
-  }
-
   @Test(arguments: [SessionClosing.graceful, .atProcessExit])
   func aSessionsBodyRunsOnItsEventLoopAcrossAnAwaitOnTheNetwork(_ closing: SessionClosing) async throws {
-    let (before, after) = try await Self.withServer { server in
+    let (before, after) = try await withDemo { server, _ in
       try await HTTPSession.with(closing: closing) { session in
         let before = session.eventLoop.inEventLoop
         let response = try await session.send(Self.plan(server), deadline: .now() + .seconds(5))
@@ -51,12 +39,10 @@ import Testing
   }
 
   @Test func aSessionMakesItsHTTPClientAtItsFirstRequestOnly() async throws {
-    try await Self.withServer { server in
-      try await HTTPSession.with { session in
-        #expect(!session.clients.wasMade)
-        _ = try await session.send(Self.plan(server), deadline: .now() + .seconds(5))
-        #expect(session.clients.wasMade)
-      }
+    try await withDemo { server, session in
+      #expect(!session.clients.wasMade)
+      _ = try await session.send(Self.plan(server), deadline: .now() + .seconds(5))
+      #expect(session.clients.wasMade)
     }
   }
 }
