@@ -98,6 +98,12 @@ struct AdHocGRPCTests {
       #expect(failing.status == 78 && failing.stderr.contains("UNAVAILABLE"), "\(failing.stderr)")
       let unknown = try await APXProcess.run(["call", Self.url(server, "GetLesson"), "idd=x"])
       #expect(unknown.status == 2 && unknown.stderr.contains("did you mean \"id\""), "\(unknown.stderr)")
+      // A service the server does not know: the hint is the command that lists the ones it does.
+      let base = "grpc://127.0.0.1:\(server.grpcPort)"
+      let noService = try await APXProcess.run(["call", base + "/nope.v1.Missing/Get", "-d", "{}"])
+      #expect(noService.status == 2, "\(noService.stderr)")
+      #expect(noService.stderr.contains("does not know \"nope.v1.Missing\""), "\(noService.stderr)")
+      #expect(noService.stderr.contains("`apx list \(base)` lists the services"), "\(noService.stderr)")
     }
   }
 

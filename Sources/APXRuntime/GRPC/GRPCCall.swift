@@ -57,7 +57,8 @@ struct GRPCCall: Transport {
       pool = try await loader.pool(
         options.schema, service: options.service, registryFile: request.api.sourceFile, target: target,
         reflection: {
-          ReflectionClient(client: client, metadata: schemaMetadata, timeout: timeout.map(GRPCRetry.duration))
+          ReflectionClient(
+            client: client, target: target, metadata: schemaMetadata, timeout: timeout.map(GRPCRetry.duration))
         })
     } catch let error as RPCError {
       throw GRPCFailure(

@@ -65,7 +65,9 @@ public enum GRPCInspector {
         let client = try await session.client(for: target)
         pool = try await loader.pool(
           options.schema, service: options.service, registryFile: api.sourceFile, target: target,
-          reflection: { ReflectionClient(client: client, metadata: metadata, timeout: GRPCRetry.duration(timeout)) })
+          reflection: {
+            ReflectionClient(client: client, target: target, metadata: metadata, timeout: GRPCRetry.duration(timeout))
+          })
       } else {
         pool = try await loader.pool(
           options.schema, service: options.service, registryFile: api.sourceFile, target: target,
@@ -87,7 +89,8 @@ public enum GRPCInspector {
     let metadata = try GRPCMetadata.metadata(headers.map { HeaderField($0.name.lowercased(), $0.value) })
     do {
       return try await GRPCConnection.with(target, settings: settings) { client in
-        let reflection = ReflectionClient(client: client, metadata: metadata, timeout: GRPCRetry.duration(timeout))
+        let reflection = ReflectionClient(
+          client: client, target: target, metadata: metadata, timeout: GRPCRetry.duration(timeout))
         var out: [GRPCMethodSummary] = []
         for service in try await reflection.listServices() {
           let files = try await reflection.files(containing: service)

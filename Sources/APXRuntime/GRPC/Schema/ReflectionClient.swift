@@ -8,6 +8,8 @@ import GRPCCore
 /// UNIMPLEMENTED (Python's grpcio-reflection, older Go servers).
 struct ReflectionClient {
   let client: GRPCClient<GRPCTransport>
+  /// The server asked, as the user would name it to `apx list` (for hints).
+  let target: GRPCTarget
   /// Metadata sent with reflection calls (registry headers, `-H`, credentials).
   let metadata: Metadata
   let timeout: Duration?
@@ -24,7 +26,7 @@ struct ReflectionClient {
   /// Serialized `FileDescriptorProto`s of the file defining `symbol` and all its imports.
   func files(containing symbol: String) async throws -> [[UInt8]] {
     try await withFallback { service in
-      Array(try await exchange(service: service, plan: FileClosurePlan(symbol: symbol)).files.values)
+      Array(try await exchange(service: service, plan: FileClosurePlan(symbol: symbol, target: target)).files.values)
     }
   }
 
@@ -125,11 +127,15 @@ struct ServiceListPlan: ReflectionPlan {
 /// `file_containing_symbol`, then `file_by_filename` for every import not yet received.
 struct FileClosurePlan: ReflectionPlan {
   let symbol: String
+  let target: GRPCTarget
   var files: [String: [UInt8]] = [:]
   private var requested: Set<String> = []
   private var answered = 0
 
-  init(symbol: String) { self.symbol = symbol }
+  init(symbol: String, target: GRPCTarget) {
+    self.symbol = symbol
+    self.target = target
+  }
 
   var first: ReflectionWire.Request { .fileContainingSymbol(symbol) }
 
@@ -152,7 +158,7 @@ struct FileClosurePlan: ReflectionPlan {
       if answered == 1 {
         throw APXError(
           .usage, "the server's reflection does not know \"\(symbol)\" (\(message.isEmpty ? "code \(code)" : message))",
-          hint: "check the service name; `apx list --grpc HOST:PORT` lists the services the server offers")
+          hint: "check the service name; `apx list \(target)` lists the services the server offers")
       }
       throw ReflectionClient.reflectionError(code: code, message: message, asked: "an imported .proto file")
     case .services, .other:
