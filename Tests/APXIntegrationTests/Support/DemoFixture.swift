@@ -17,7 +17,7 @@ func withDemoServer<T>(
   }
 }
 
-/// A temporary file holding `contents`, removed by the caller's cleanup or left in /tmp.
+/// A temporary file holding `contents`, removed with the test process's scratch folder (`TestScratch`).
 func temporaryFile(_ name: String, _ contents: String) throws -> String {
   let dir = TestScratch.root.appendingPathComponent("apx-tests-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
