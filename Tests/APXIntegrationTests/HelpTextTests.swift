@@ -26,6 +26,18 @@ struct HelpTextTests {
     }
   }
 
+  /// `apx --version` alone is answered before ArgumentParser (`Main`); with another option
+  /// beside it, ArgumentParser answers. Both print the same one line on stdout.
+  @Test func versionIsTheSameLineWithOrWithoutArgumentParser() async throws {
+    let fast = try await APXProcess.run(["--version"])
+    let parsed = try await APXProcess.run(["--color", "never", "--version"])
+    for r in [fast, parsed] {
+      #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+      #expect(r.stdout.wholeMatch(of: /apx \d+\.\d+\.\d+\n/) != nil, "\(r.stdout)")
+    }
+    #expect(fast.stdout == parsed.stdout)
+  }
+
   @Test func everyOptionIsListedOnce() async throws {
     for command in Self.commands {
       let listed = Self.options(in: try await Self.help(command))
