@@ -49,16 +49,20 @@ struct GRPCCall: Transport {
     let (baseFields, ignored) = try GRPCMetadata.fields(request, environment: environment, mask: &mask)
     let fields = baseFields + (try await credentials.metadata(mask: &mask))
     let path = "/\(options.service)/\(options.method)"
-    let client = try await session.client(for: target)
+    // Reflection runs on the client for single requests; a protoset or .proto needs none
+    // before the call's shape is known.
+    let reflectionClient = options.schema == .reflection ? try await session.client(for: target) : nil
     let loader = SchemaLoader(cache: session.schemas, environment: environment)
     let pool: DescriptorPool
     do {
       let schemaMetadata = try GRPCMetadata.metadata(fields)
       pool = try await loader.pool(
         options.schema, service: options.service, registryFile: request.api.sourceFile, target: target,
-        reflection: {
-          ReflectionClient(
-            client: client, target: target, metadata: schemaMetadata, timeout: timeout.map(GRPCRetry.duration))
+        reflection: reflectionClient.map { client in
+          {
+            ReflectionClient(
+              client: client, target: target, metadata: schemaMetadata, timeout: timeout.map(GRPCRetry.duration))
+          }
         })
     } catch let error as RPCError {
       throw GRPCFailure(
@@ -69,6 +73,7 @@ struct GRPCCall: Transport {
     let method = try protobuf { () throws(ProtobufError) in
       try pool.method(service: options.service, method: options.method)
     }
+    let client = try await session.client(for: target, streamsRequests: method.clientStreaming)
     return Attempt(
       client: client, method: method,
       descriptor: MethodDescriptor(fullyQualifiedService: options.service, method: options.method), pool: pool,

@@ -58,13 +58,19 @@ public final class GRPCSession: Sendable {
 
   /// The run's client for `target`, connected on first use (its host name checked first:
   /// see `GRPCHostCheck`).
-  func client(for target: GRPCTarget) async throws -> GRPCClient<GRPCTransport> {
-    let key = "\(target)"
+  ///
+  /// - Parameter streamsRequests: the call writes a stream of request messages (client or
+  ///   bidirectional streaming). Such calls get a client of their own whose connection
+  ///   coalesces flushes; every other call (and reflection) gets one that flushes at once.
+  ///   See `GRPCConnection.makeTransport`.
+  func client(for target: GRPCTarget, streamsRequests: Bool = false) async throws -> GRPCClient<GRPCTransport> {
+    let key = streamsRequests ? "\(target) streaming requests" : "\(target)"
     if clients.withLock({ $0[key] == nil }) { try await GRPCHostCheck.resolve(target) }
     return try clients.withLock { clients in
       if let running = clients[key] { return running.client }
       let client = GRPCClient(
-        transport: try GRPCConnection.makeTransport(target, settings: settings, eventLoopGroup: executor?.eventLoop))
+        transport: try GRPCConnection.makeTransport(
+          target, settings: settings, coalescingFlushes: streamsRequests, eventLoopGroup: executor?.eventLoop))
       // Ends once `close()` begins the shutdown and the last call is over. On the loop too
       // (an unstructured task does not inherit the preference): grpc-swift's connection and
       // load-balancing tasks then answer the calls without a thread hop.
@@ -73,6 +79,9 @@ public final class GRPCSession: Sendable {
       return client
     }
   }
+
+  /// How many clients (connections) the session has opened; for tests.
+  var clientCount: Int { clients.withLock { $0.count } }
 
   /// Shuts every client down gracefully and waits until they have stopped.
   private func close() async {

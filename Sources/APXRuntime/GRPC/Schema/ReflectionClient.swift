@@ -68,7 +68,7 @@ struct ReflectionClient {
         let more = try plan.handle(try ReflectionWire.decode(bytes))
         outstanding += more.count - 1
         for next in more { continuation.yield(ReflectionWire.encode(next)) }
-        if outstanding <= 0 { continuation.finish() }
+        if outstanding <= 0 { break }
       }
       guard outstanding <= 0 else {
         throw APXError(.remoteFailure, "the server's reflection stream ended before answering every request")
