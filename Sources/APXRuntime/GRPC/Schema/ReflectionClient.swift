@@ -46,8 +46,9 @@ struct ReflectionClient {
   }
 
   /// One reflection stream: sends the plan's first request, then whatever
-  /// the plan asks for after each answer, and closes the stream when no
-  /// answer is outstanding.
+  /// the plan asks for after each answer, and returns as soon as no answer is
+  /// outstanding: grpc-swift then ends the stream (END_STREAM, then RST_STREAM CANCEL, as
+  /// grpcurl's reflection client does) rather than wait a round trip for the server's trailers.
   private func exchange<Plan: ReflectionPlan>(service: String, plan: Plan) async throws -> Plan {
     let (requests, continuation) = AsyncStream<[UInt8]>.makeStream()
     continuation.yield(ReflectionWire.encode(plan.first))
