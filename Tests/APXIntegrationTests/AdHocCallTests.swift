@@ -154,6 +154,8 @@ struct AdHocCallTests {
       #expect(select.status == 0 && select.stdout == "\"q=cat\"\n", "\(select.stderr)")
       let missing = try await Self.call([server.httpBaseURL + "/no/such/route"])
       #expect(missing.status == 4, "a 404 is exit 4: \(missing.stderr)")
+      #expect(missing.stderr.contains("hint: check the URL"), "no registry endpoint to describe: \(missing.stderr)")
+      #expect(!missing.stderr.contains("apx describe"), "\(missing.stderr)")
       let refused = try await Self.call(["http://127.0.0.1:1/x", "--connect-timeout", "2"])
       #expect(refused.status == 6, "\(refused.stderr)")
     }

@@ -41,6 +41,8 @@ struct ConfigFileTests {
       let call = ["call", "t.get", "--registry", registry, "--no-retry"]
       let withoutConfig = try await APXProcess.run(call)
       #expect(withoutConfig.status == 4, "the first environment, a, answers 404: \(withoutConfig.stderr)")
+      #expect(
+        withoutConfig.stderr.contains("`apx describe t.get`"), "the hint names the endpoint: \(withoutConfig.stderr)")
       let configured = try await APXProcess.run(call, environment: ["XDG_CONFIG_HOME": home.path])
       #expect(configured.status == 0, "\(configured.stderr)")
       // APX_ENV set for other APIs does not break this one; where it names one of t's, it wins.

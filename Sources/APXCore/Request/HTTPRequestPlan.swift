@@ -13,10 +13,13 @@ public struct HTTPRequestPlan: Sendable, Hashable {
   /// (a registry API-key header, secret header parameters, headers filled from `${env:...}`):
   /// dropped, with those, when a redirect leaves the origin.
   public var credentialHeaders: Set<String>
+  /// `API.ENDPOINT` of the registry endpoint this request calls, for hints that point to
+  /// `apx describe`; nil for an ad-hoc URL and for apx's own requests (tokens, documents).
+  public var endpointName: String?
 
   public init(
     method: String, url: String, headers: [HeaderField] = [], body: RequestBody = .none, secrets: [String] = [],
-    credentialHeaders: Set<String> = []
+    credentialHeaders: Set<String> = [], endpointName: String? = nil
   ) {
     self.method = method
     self.url = url
@@ -24,6 +27,7 @@ public struct HTTPRequestPlan: Sendable, Hashable {
     self.body = body
     self.secrets = secrets
     self.credentialHeaders = credentialHeaders
+    self.endpointName = endpointName
   }
 
   /// Whether the header of this name carries a credential (by its name, or because apx put one in it).

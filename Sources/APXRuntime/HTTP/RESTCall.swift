@@ -278,8 +278,14 @@ public struct RESTCall: Transport {
     switch status {
     case 401: hint = "the credentials were missing or rejected: check the API's auth settings (apx auth status)"
     case 403: hint = "the credentials lack permission for this resource"
-    case 404: hint = "check the path parameters and the environment's base URL"
-    case 400, 422: hint = "the server rejected the request: see its message above and `apx describe`"
+    case 404:
+      hint =
+        plan.endpointName.map { "check the path parameters and the environment's base URL (`apx describe \($0)`)" }
+        ?? "check the URL"
+    case 400, 422:
+      hint =
+        "the server rejected the request: see its message above"
+        + (plan.endpointName.map { " and `apx describe \($0)`" } ?? "")
     case 429: hint = "rate limited: wait, or allow more attempts (--retry N)"
     case 500..<600: hint = "the server failed; try again later or check its logs"
     default:
