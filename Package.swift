@@ -93,6 +93,8 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+        // GzipFile runs NIOHTTPCompression's decompressor in an EmbeddedChannel.
+        .product(name: "NIOEmbedded", package: "swift-nio"),
         // SHA-256 of credentials in the token store's key (TokenOrigin).
         .product(name: "Crypto", package: "swift-crypto"),
         // token_command and protoc (Process/ChildProcessRunner.swift).

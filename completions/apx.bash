@@ -520,7 +520,7 @@ _apx_import_openapi() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __apx_add_completions -o plusdirs -fX '!*.@(json|yaml|yml)'
+        __apx_add_completions -o plusdirs -fX '!*.@(json|yaml|yml|gz)'
         return
         ;;
     esac

@@ -255,7 +255,7 @@ _apx_import() {
 _apx_import_openapi() {
     local -i ret=1
     local -ar arg_specs=(
-        ':SOURCE:_files -g '\''*.json *.yaml *.yml'\'''
+        ':SOURCE:_files -g '\''*.json *.yaml *.yml *.gz'\'''
         '--api[The API name (letters, digits, '\''-'\'', '\''_'\'')\: the file is NAME.json and calls are `apx call NAME.ENDPOINT` (default\: from the description'\''s info.title, or the gRPC package, else the service).]:NAME:'
         '--out[The folder to write NAME.json into.]:DIR:_files -/'
         '--force[Replace NAME.json when it exists with different content.]'

@@ -27,6 +27,18 @@ import Testing
     #expect(OperationNaming.name(operationId: "  ", method: "POST", path: "/a_b") == "a-b.post")
   }
 
+  @Test(arguments: [
+    ("GitHub's official OpenAPI spec + Octokit", "githubs-official-openapi-spec-octokit"),
+    ("Swagger Petstore - OpenAPI 3.0", "swagger-petstore-openapi-3-0"),
+    ("日本語", "api"),
+    ("A very long title that goes on and on well past forty characters", "a-very-long-title-that-goes-on-and-on"),
+    (String(repeating: "x", count: 50) + " tail", String(repeating: "x", count: 40)),
+  ])
+  func theAPINameComesFromTheTitleSplitAtSpacesAndPunctuationOnly(title: String, name: String) throws {
+    let doc = #"{"openapi": "3.0.0", "info": {"title": "\#(title)", "version": "1"}, "paths": {}}"#
+    #expect(try importing(doc).api.name == name)
+  }
+
   @Test func aCycleABrokenOperationAndOddKeywordsImportEverythingElse() throws {
     let report = try importing(
       """

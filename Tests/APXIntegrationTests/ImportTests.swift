@@ -47,6 +47,38 @@ struct ImportTests {
     return object
   }
 
+  /// GitHub's description as shared (gzip-compressed) imports as it does decompressed, byte for byte.
+  @Test func aGzippedDescriptionImportsAsItsDecompressedCopy() async throws {
+    let dir = try Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let gz = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: Self.shared.path).first { $0.hasSuffix(".json.gz") })
+    let decompressed = try #require(
+      try await Self.documents(into: dir).first { $0.path.hasSuffix(".json") && $0.path.hasPrefix(dir.path) })
+    var written: [Data] = []
+    for (i, source) in [Self.shared.appendingPathComponent(gz).path, decompressed.path].enumerated() {
+      let out = dir.appendingPathComponent("out\(i)")
+      let r = try await APXProcess.run(["import", "openapi", source, "--api", "gh", "--out", out.path], timeout: 120)
+      #expect(r.status == 0, "\(source): \(r.stderr)")
+      #expect(try Self.json(r.stdout)["endpoints"] as? Int == 874)
+      written.append(try Data(contentsOf: out.appendingPathComponent("gh.json")))
+    }
+    #expect(written[0] == written[1])
+  }
+
+  @Test func aTruncatedGzipFileIsRefusedWithExit3() async throws {
+    let dir = try Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let gz = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: Self.shared.path).first { $0.hasSuffix(".json.gz") })
+    let whole = try Data(contentsOf: Self.shared.appendingPathComponent(gz))
+    let cut = dir.appendingPathComponent("cut.json.gz")
+    try whole.prefix(whole.count / 2).write(to: cut)
+    let r = try await APXProcess.run(["import", "openapi", cut.path, "--out", dir.path], timeout: 120)
+    #expect(r.status == 3, "\(r.stderr)")
+    #expect(r.stderr.contains("starts like a gzip file but cannot be inflated"), "\(r.stderr)")
+  }
+
   @Test func everySharedDocumentImportsLoadsAndMatchesTheSchema() async throws {
     let work = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: work) }

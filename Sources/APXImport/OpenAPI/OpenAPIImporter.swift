@@ -62,9 +62,22 @@ public struct OpenAPIImporter {
   }
 
   /// The API name from `info.title`: lower-case words joined by `-`.
+  ///
+  /// A title is prose with brand names in it, so it splits at spaces and punctuation only, never
+  /// inside a word as operationIds do, and apostrophes go: "GitHub's official OpenAPI spec" is
+  /// githubs-official-openapi-spec, not git-hub-s-official-open-api-spec.
   static func apiName(fromTitle title: String?) -> String {
-    let name = OperationNaming.kebab(Array(title ?? ""))
-    return name.isEmpty ? "api" : String(name.prefix(40)).trimmingDashes
+    let words = (title ?? "").filter { $0 != "'" && $0 != "\u{2019}" }.split {
+      !($0.isASCII && ($0.isLetter || $0.isNumber))
+    }
+    var name = ""
+    // At most 40 characters, cut after a whole word (a first word longer than that is cut).
+    for word in words.map({ $0.lowercased() }) {
+      let longer = name.isEmpty ? word : name + "-" + word
+      if longer.count > 40 { return name.isEmpty ? String(word.prefix(40)) : name }
+      name = longer
+    }
+    return name.isEmpty ? "api" : name
   }
 
   func run(format: String) throws(APXError) -> ImportReport {

@@ -129,8 +129,10 @@ struct ImportOpenAPICommand: ContextCommand {
       """)
 
   @Argument(
-    help: ArgumentHelp("The description: a .json/.yaml file or an http(s) URL.", valueName: "SOURCE"),
-    completion: .file(extensions: ["json", "yaml", "yml"]))
+    help: ArgumentHelp(
+      "The description: a .json/.yaml file or an http(s) URL, either of them gzip-compressed or not.",
+      valueName: "SOURCE"),
+    completion: .file(extensions: ["json", "yaml", "yml", "gz"]))
   var source: String
 
   @OptionGroup var output: ImportOutputOptions
@@ -155,7 +157,7 @@ struct ImportOpenAPICommand: ContextCommand {
   }
 
   func run(in context: Context) async throws {
-    let bytes: [UInt8]
+    var bytes: [UInt8]
     var sourceURL: String?
     let lower = source.lowercased()
     if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
@@ -170,6 +172,11 @@ struct ImportOpenAPICommand: ContextCommand {
       sourceURL = fetched.finalURL
     } else {
       bytes = try FileBytes.read(source)
+    }
+    // A description shipped compressed (`api.github.com.json.gz`), as a file or as a URL served
+    // as application/gzip: recognised by its first bytes, not by its name.
+    if GzipFile.isCompressed(bytes) {
+      bytes = try GzipFile.inflate(bytes, source: source, maxBytes: DescriptionReader.maxBytes)
     }
     let document = try DescriptionReader.read(bytes, source: source)
     let report = try OpenAPIImporter.importDocument(
