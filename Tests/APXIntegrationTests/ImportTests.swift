@@ -66,6 +66,25 @@ struct ImportTests {
     #expect(written[0] == written[1])
   }
 
+  /// A URL that serves the gzip file itself (application/gzip, no Content-Encoding).
+  @Test func aGzippedDescriptionServedAsAFileImportsFromItsURL() async throws {
+    let dir = try Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let gz = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: Self.shared.path).first { $0.hasSuffix(".json.gz") })
+    let bytes = [UInt8](try Data(contentsOf: Self.shared.appendingPathComponent(gz)))
+    let served: HostileHTTPServer.Answer = { _ in
+      HostileHTTPServer.response(headers: [("Content-Type", "application/gzip")], body: bytes)
+    }
+    let r = try await withHostileServer(served) { server in
+      try await APXProcess.run(
+        ["import", "openapi", server.baseURL + "/api.github.com.json.gz", "--api", "gh", "--out", dir.path],
+        timeout: 120)
+    }
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(try Self.json(r.stdout)["endpoints"] as? Int == 874)
+  }
+
   @Test func aTruncatedGzipFileIsRefusedWithExit3() async throws {
     let dir = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
