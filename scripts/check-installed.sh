@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Checks an installed apx against what the README promises of `scripts/install.sh`
+# (.ci/run runs it on a fresh clone, after the tests):
+#
+#   scripts/check-installed.sh PREFIX
+#
+# - PREFIX/bin/apx, its completions and man page exist where install.sh says;
+# - the binary is stripped and at most 40 MB (issue 14);
+# - on Linux: no DWARF unwind tables (discard-unwind-tables.ld), libstdc++ linked statically,
+#   a fixed load address (non-PIE), as scripts/bench/build-release.sh sets them;
+# - it answers `--version` and makes a real call against its embedded demo backend.
+# Exit codes: 0 all good, 1 a check failed (each failure is printed), 2 bad arguments.
+set -euo pipefail
+
+[ $# -eq 1 ] && [ -d "$1" ] || { echo "usage: scripts/check-installed.sh PREFIX (a folder install.sh wrote)" >&2; exit 2; }
+prefix="$1"
+apx="$prefix/bin/apx"
+failed=0
+fail() { echo "check-installed: $*" >&2; failed=1; }
+
+for f in bin/apx share/bash-completion/completions/apx share/zsh/site-functions/_apx \
+  share/fish/vendor_completions.d/apx.fish share/man/man1/apx.1 share/apx/installed-files; do
+  [ -e "$prefix/$f" ] || fail "$prefix/$f is missing"
+done
+[ -x "$apx" ] || { fail "$apx is not executable"; exit 1; }
+
+size=$(wc -c < "$apx")
+limit=$((40 * 1000 * 1000))
+[ "$size" -le "$limit" ] || fail "$apx is $size bytes, over the 40 MB target"
+echo "binary: $size bytes (limit $limit)"
+
+if [ "$(uname -s)" = Linux ]; then
+  sections=$(readelf -SW "$apx")
+  grep -q '\.symtab' <<< "$sections" && fail "$apx is not stripped (.symtab present)"
+  grep -qE '\.eh_frame[[:space:]]' <<< "$sections" && fail "$apx has DWARF unwind tables (.eh_frame): the linker script was not applied"
+  readelf -dW "$apx" | grep -q 'libstdc++' && fail "$apx loads libstdc++ dynamically (it should be linked statically)"
+  readelf -hW "$apx" | grep -q 'Type:[[:space:]]*EXEC' || fail "$apx is position-independent (expected a non-PIE executable)"
+fi
+
+version=$("$apx" --version) || fail "$apx --version failed"
+case "$version" in "apx "*) echo "version: $version" ;; *) fail "unexpected --version output: $version" ;; esac
+
+# A registry call through the release binary, against the demo it starts on a free port.
+answer=$(cd "$(dirname "$0")/.." && "$apx" call --demo books.capabilities.get --select .api) ||
+  fail "apx call --demo books.capabilities.get failed"
+[ "$answer" = '"books"' ] || fail "apx call --demo books.capabilities.get answered $answer, not \"books\""
+
+[ "$failed" = 0 ] && echo "check-installed: all checks passed for $apx"
+exit "$failed"
