@@ -47,8 +47,9 @@ struct ReflectionClient {
 
   /// One reflection stream: sends the plan's first request, then whatever
   /// the plan asks for after each answer, and returns as soon as no answer is
-  /// outstanding: grpc-swift then ends the stream (END_STREAM, then RST_STREAM CANCEL, as
-  /// grpcurl's reflection client does) rather than wait a round trip for the server's trailers.
+  /// outstanding: grpc-swift then ends the stream (END_STREAM, then RST_STREAM CANCEL) rather
+  /// than wait a round trip for the server's trailers. grpcurl does not wait either: it starts
+  /// the call while its reflection stream is open and half-closes that stream at the end.
   private func exchange<Plan: ReflectionPlan>(service: String, plan: Plan) async throws -> Plan {
     let (requests, continuation) = AsyncStream<[UInt8]>.makeStream()
     continuation.yield(ReflectionWire.encode(plan.first))
