@@ -143,6 +143,29 @@ struct GRPCIOServerTests {
     }
   }
 
+  /// A server may end a client stream before reading all of it: with its status (here
+  /// INVALID_ARGUMENT at the second chunk), or with its answer. The rest of the stream (16 MB:
+  /// more than the transport buffers, so a write is still waiting when the call ends) must
+  /// hide neither. apx said "I/O on closed channel" (exit 1) here before.
+  @Test func clientStreamEndedEarlyByTheServer() async throws {
+    let chunk = "{\"data\": \"\(String(repeating: "aGVsbG8g", count: 1000))\"}\n"
+    let rest = String(repeating: chunk, count: 2000)
+    let refused = "{\"filename\": \"n.txt\", \"data\": \"aGk=\"}\n{\"filename\": \"empty\"}\n" + rest
+    let file = try temporaryFile("refused.ndjson", refused)
+    try await GRPCIOServer.run { base in
+      for (arguments, stdin) in [([String](), Optional(refused)), (["-d", "@" + file], nil)] {
+        let r = try await Self.call(base, "UploadDocumentChunks", arguments, stdin: stdin)
+        #expect(r.status == 67, "\(arguments): \(r.stderr)")
+        #expect(r.stderr.contains("failed with INVALID_ARGUMENT: chunk 2 is empty"), "\(arguments): \(r.stderr)")
+      }
+      let answered = try await Self.call(
+        base, "UploadDocumentChunks", [],
+        stdin: "{\"data\": \"aGk=\"}\n{\"filename\": \"stop-here\", \"data\": \"aGk=\"}\n" + rest)
+      #expect(answered.status == 0, "\(answered.stderr)")
+      #expect(try JSONParser.parse(answered.stdout)["chunkCount"] == .number("2"))
+    }
+  }
+
   @Test func noReflectionIsAUsageErrorSayingSo() async throws {
     try await GRPCIOServer.run(reflection: .none) { base in
       for arguments in [["call", "\(base)/\(Self.service)/GetLesson", "id=les_1"], ["list", base]] {

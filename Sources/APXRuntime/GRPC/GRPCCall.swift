@@ -227,20 +227,27 @@ final class Exchange: Sendable {
 
   func run(_ messages: RequestMessages, metadata: Metadata, options: CallOptions) async throws -> CallOutcome {
     let request = StreamingClientRequest<[UInt8]>(metadata: metadata) { [self] writer in
+      var writing = false
       do {
         switch messages.body {
         case .single(let bytes):
+          writing = true
           try await writer.write(bytes)
         case .stream(let source):
           var index = 0
           for try await json in source {
             index += 1
-            try await writer.write(try messages.encode(json, index: index))
+            let bytes = try messages.encode(json, index: index)
+            writing = true
+            try await writer.write(bytes)
+            writing = false
           }
         }
       } catch {
-        // Keep the reason: GRPCCore reports a failed request stream as a cancelled call.
-        self.producerError.withLock { $0 = error }
+        // Keep the reason (bad input): GRPCCore reports a failed request stream as a cancelled
+        // call. Not a failed write: the call ended first (a server that refused the stream half
+        // way), and its status says why, not "I/O on closed channel".
+        if !writing { self.producerError.withLock { $0 = error } }
         throw error
       }
     }
