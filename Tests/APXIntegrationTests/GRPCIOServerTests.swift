@@ -157,6 +157,9 @@ struct GRPCIOServerTests {
         let r = try await Self.call(base, "UploadDocumentChunks", arguments, stdin: stdin)
         #expect(r.status == 67, "\(arguments): \(r.stderr)")
         #expect(r.stderr.contains("failed with INVALID_ARGUMENT: chunk 2 is empty"), "\(arguments): \(r.stderr)")
+        // The hint names the method as `apx describe` takes it: by its URL.
+        let describe = "`apx describe \(base)/\(Self.service)/UploadDocumentChunks`"
+        #expect(r.stderr.contains(describe), "\(arguments): \(r.stderr)")
       }
       let answered = try await Self.call(
         base, "UploadDocumentChunks", [],
@@ -172,6 +175,7 @@ struct GRPCIOServerTests {
         let r = try await APXProcess.run(arguments)
         #expect(r.status == 2, "\(arguments): \(r.stderr)")
         #expect(r.stderr.contains("does not offer gRPC server reflection"), "\(arguments): \(r.stderr)")
+        #expect(r.stderr.contains("`apx call` takes --protoset FILE.protoset"), "\(arguments): \(r.stderr)")
       }
     }
   }

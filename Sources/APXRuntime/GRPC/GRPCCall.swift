@@ -49,6 +49,8 @@ struct GRPCCall: Transport {
     let (baseFields, ignored) = try GRPCMetadata.fields(request, environment: environment, mask: &mask)
     let fields = baseFields + (try await credentials.metadata(mask: &mask))
     let path = "/\(options.service)/\(options.method)"
+    // An ad-hoc call's API name is the URL's host: only its URL names it to `apx describe`.
+    let described = request.targetIsURL ? "\(target)\(path)" : "\(request.api.name).\(request.endpoint.name)"
     // Reflection runs on the client for single requests; a protoset or .proto needs none
     // before the call's shape is known.
     let reflectionClient = options.schema == .reflection ? try await session.client(for: target) : nil
@@ -67,7 +69,7 @@ struct GRPCCall: Transport {
     } catch let error as RPCError {
       throw GRPCFailure(
         target: target, path: path, apiName: request.api.name, pool: nil, mask: mask, timeout: timeout,
-        endpoint: request.endpoint.name
+        described: described
       ).error(error)
     }
     let method = try protobuf { () throws(ProtobufError) in
@@ -81,7 +83,7 @@ struct GRPCCall: Transport {
       mask: mask, url: "\(target)\(path)",
       failure: GRPCFailure(
         target: target, path: path, apiName: request.api.name, pool: pool, mask: mask, timeout: timeout,
-        endpoint: request.endpoint.name),
+        described: described),
       maxEvents: request.maxEvents, progress: progress)
   }
 
