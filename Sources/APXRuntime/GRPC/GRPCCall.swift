@@ -49,6 +49,8 @@ struct GRPCCall: Transport {
     let (baseFields, ignored) = try GRPCMetadata.fields(request, environment: environment, mask: &mask)
     let fields = baseFields + (try await credentials.metadata(mask: &mask))
     let path = "/\(options.service)/\(options.method)"
+    // An ad-hoc call's API name is the URL's host: only its URL names it to `apx describe`.
+    let described = request.targetIsURL ? "\(target)\(path)" : "\(request.api.name).\(request.endpoint.name)"
     // Reflection runs on the client for single requests; a protoset or .proto needs none
     // before the call's shape is known.
     let reflectionClient = options.schema == .reflection ? try await session.client(for: target) : nil
@@ -67,7 +69,7 @@ struct GRPCCall: Transport {
     } catch let error as RPCError {
       throw GRPCFailure(
         target: target, path: path, apiName: request.api.name, pool: nil, mask: mask, timeout: timeout,
-        endpoint: request.endpoint.name
+        described: described
       ).error(error)
     }
     let method = try protobuf { () throws(ProtobufError) in
@@ -81,7 +83,7 @@ struct GRPCCall: Transport {
       mask: mask, url: "\(target)\(path)",
       failure: GRPCFailure(
         target: target, path: path, apiName: request.api.name, pool: pool, mask: mask, timeout: timeout,
-        endpoint: request.endpoint.name),
+        described: described),
       maxEvents: request.maxEvents, progress: progress)
   }
 
@@ -227,20 +229,27 @@ final class Exchange: Sendable {
 
   func run(_ messages: RequestMessages, metadata: Metadata, options: CallOptions) async throws -> CallOutcome {
     let request = StreamingClientRequest<[UInt8]>(metadata: metadata) { [self] writer in
+      var writing = false
       do {
         switch messages.body {
         case .single(let bytes):
+          writing = true
           try await writer.write(bytes)
         case .stream(let source):
           var index = 0
           for try await json in source {
             index += 1
-            try await writer.write(try messages.encode(json, index: index))
+            let bytes = try messages.encode(json, index: index)
+            writing = true
+            try await writer.write(bytes)
+            writing = false
           }
         }
       } catch {
-        // Keep the reason: GRPCCore reports a failed request stream as a cancelled call.
-        self.producerError.withLock { $0 = error }
+        // Keep the reason (bad input): GRPCCore reports a failed request stream as a cancelled
+        // call. Not a failed write: the call ended first (a server that refused the stream half
+        // way), and its status says why, not "I/O on closed channel".
+        if !writing { self.producerError.withLock { $0 = error } }
         throw error
       }
     }

@@ -14,8 +14,9 @@ struct GRPCFailure: Sendable {
   let pool: DescriptorPool?
   let mask: SecretMask
   let timeout: Double?
-  /// The registry endpoint called (`lessons.get`), for hints; nil outside a registry call.
-  var endpoint: String? = nil
+  /// What `apx describe` takes to show the method called, for hints: `API.ENDPOINT` for a
+  /// registry call, the grpc:// URL for an ad-hoc one; nil outside a call.
+  var described: String? = nil
 
   func error(_ rpc: RPCError) -> APXError {
     let code = rpc.code.rawValue
@@ -121,7 +122,7 @@ struct GRPCFailure: Sendable {
       }
       return "a quota or rate limit was hit: wait and retry, or ask for a higher quota"
     case .invalidArgument, .outOfRange, .failedPrecondition:
-      return endpoint.map { "check the request fields: `apx describe \(apiName).\($0)` shows the request template" }
+      return described.map { "check the request fields: `apx describe \($0)` shows the request template" }
         ?? "check the request fields against the method's request message"
     case .internalError where message.contains("payload size") || message.contains("exceeds"):
       return "a message is larger than allowed: raise --max-message-size BYTES"

@@ -58,21 +58,24 @@ enum ChildProcess {
   /// Runs `executable` with `arguments` and `environment` (the whole environment, not added
   /// to ours), feeds it `stdin` (then end of file; nothing when nil), and collects both
   /// streams (stdout goes to `stdoutTo` instead when given; it is closed once the child has
-  /// it). `whileRunning` runs once the child has started (to signal it); the result is
+  /// it). `stdinFrom`, when given, is the child's stdin instead of `stdin` (closed here once the
+  /// child has it: a server whose stdin ends when its test does). `whileRunning` runs once the
+  /// child has started (to signal it); the result is
   /// returned when the child has ended. Throws `ChildTimeout` after `timeout` seconds.
   /// `bounded: false` is for a server that lives for a whole test (and runs apx against it):
   /// it takes no slot, so it never waits for a second one.
   static func run(
     _ executable: String, _ arguments: [String], environment: [String: String],
-    stdin: [UInt8]? = nil, workingDirectory: String? = nil, stdoutTo: FileDescriptor? = nil, timeout: Double,
+    stdin: [UInt8]? = nil, stdinFrom: FileDescriptor? = nil, workingDirectory: String? = nil,
+    stdoutTo: FileDescriptor? = nil, timeout: Double,
     bounded: Bool = true, whileRunning: (@Sendable (RunningChild) async throws -> Void)? = nil
   ) async throws -> ChildResult {
     try await ChildSlots.shared.withSlot(if: bounded) {
       try await withThrowingTaskGroup(of: ChildResult?.self) { group in
         group.addTask {
           try await spawn(
-            executable, arguments, environment: environment, stdin: stdin, workingDirectory: workingDirectory,
-            stdoutTo: stdoutTo, whileRunning: whileRunning)
+            executable, arguments, environment: environment, stdin: stdin, stdinFrom: stdinFrom,
+            workingDirectory: workingDirectory, stdoutTo: stdoutTo, whileRunning: whileRunning)
         }
         group.addTask {
           try await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
@@ -89,7 +92,7 @@ enum ChildProcess {
 
   private static func spawn(
     _ executable: String, _ arguments: [String], environment: [String: String], stdin: [UInt8]?,
-    workingDirectory: String?, stdoutTo: FileDescriptor?,
+    stdinFrom: FileDescriptor?, workingDirectory: String?, stdoutTo: FileDescriptor?,
     whileRunning: (@Sendable (RunningChild) async throws -> Void)?
   ) async throws -> ChildResult {
     var options = PlatformOptions()
@@ -101,7 +104,9 @@ enum ChildProcess {
       executable: .path(FilePath(executable)), arguments: Arguments(arguments), environment: .custom(env),
       workingDirectory: workingDirectory.map { FilePath($0) }, platformOptions: options)
     let body: @Sendable (RunningChild) async throws -> Void = { try await whileRunning?($0) }
-    let input = try StdinFeeder.start(stdin ?? [])
+    let input =
+      try stdinFrom.map { FileDescriptorInput.fileDescriptor($0, closeAfterSpawningProcess: true) }
+      ?? StdinFeeder.start(stdin ?? [])
     if let stdoutTo {
       let result = try await Subprocess.run(
         configuration, input: input,
