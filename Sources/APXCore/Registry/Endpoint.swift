@@ -41,8 +41,6 @@ public struct Endpoint: Sendable {
   /// This call follows every page (`--all`, a recipe step's `all`): its result is the
   /// stream of the pages' items, not one body.
   public var followPages = false
-  /// Made for one ad-hoc URL (`apx call URL`), not read from a registry: no `apx describe` knows it.
-  public var isAdHoc = false
   /// Where in the file this endpoint starts.
   public var location: SourceLocation?
 

@@ -67,7 +67,6 @@ public struct AdHocEndpoint: Sendable {
     var endpoint = Endpoint(
       name: "\(verb) \(url.path)", kind: .rest, method: verb, path: path.isEmpty ? "/" : path,
       bodyEncoding: form ? .form : nil)
-    endpoint.isAdHoc = true
     if !api.headers.contains(where: { $0.name.lowercased() == "accept" }) {
       endpoint.headers = [HeaderField("Accept", defaultAccept)]
     }

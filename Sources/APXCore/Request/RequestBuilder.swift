@@ -197,7 +197,7 @@ public struct RequestBuilder {
     }
     return HTTPRequestPlan(
       method: endpoint.method, url: url, headers: headers, body: body, secrets: secrets,
-      credentialHeaders: credentialHeaders, endpointName: endpoint.isAdHoc ? nil : "\(api.name).\(endpoint.name)")
+      credentialHeaders: credentialHeaders)
   }
 
   /// Scalars as text (strings unquoted); nil for arrays, objects and null.

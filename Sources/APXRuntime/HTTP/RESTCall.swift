@@ -30,6 +30,7 @@ public struct HTTPAttempt: Sendable {
     input.boundary = "apx-" + UUID().uuidString.lowercased()
     var plan = try RequestBuilder(api: request.api, endpoint: request.endpoint, baseURL: request.baseURL).build(input)
     if let url = request.url { plan.url = url }
+    if !request.targetIsURL { plan.endpointName = "\(request.api.name).\(request.endpoint.name)" }
     var mask = SecretMask(secrets: plan.secrets)
     plan.headers = try plan.headers.map {
       HeaderField($0.name, try TemplateResolver.resolveText($0.value, environment: environment, mask: &mask))
