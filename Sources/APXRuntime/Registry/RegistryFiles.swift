@@ -6,6 +6,16 @@ public import APXCore
   import Foundation
 #endif
 
+#if canImport(Glibc)
+  import Glibc
+  // `struct stat` under MemberImportVisibility (see FileChunks); links nothing.
+  import CoreFoundation
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Finds and loads registry files from the registry folders, in order. An
 /// entry may also name one `<api>.json` file (`--registry ./my-api.json`).
 /// Only the one file a call needs is read and parsed (`<api>.json`), so a
@@ -50,7 +60,10 @@ public struct RegistryFiles: Sendable {
         continue
       }
       let path = dir + "/" + api + ".json"
-      if FileManager.default.fileExists(atPath: path) { return path }
+      // `lstat`, not `fileExists`: a link that loops or dangles is reported by the read
+      // ("its symbolic links form a loop"), where `list()` names it, not as a missing API.
+      var info = stat()
+      if lstat(path, &info) == 0 { return path }
     }
     let known = list().map(\.api)
     let searched = directories.joined(separator: ", ")
@@ -98,21 +111,6 @@ public struct RegistryFiles: Sendable {
   /// Loads one registry file by path.
   public static func load(path: String) throws -> APIDefinition {
     try RegistryLoader.load(try FileBytes.read(path), file: path)
-  }
-}
-
-/// Whole-file reads for small definition files.
-public enum FileBytes {
-  /// The file's bytes, or a usage error saying why it cannot be read.
-  public static func read(_ path: String) throws(APXError) -> [UInt8] {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      if let isDirectory = FileKind.isDirectory(path) {
-        throw APXError(
-          .usage, "cannot read \(path)", hint: isDirectory ? "it is a folder, not a file" : "check its permissions")
-      }
-      throw APXError(.usage, "\(path) does not exist", hint: "check the path")
-    }
-    return [UInt8](data)
   }
 }
 
