@@ -21,6 +21,17 @@ struct HostileInputTests {
     #expect(r.stderr.contains(message), "\(r.stderr)")
   }
 
+  /// `apx demo --token-lifetime inf` (or 1e308) used to start, then trap on the first token
+  /// it issued: the expiry did not fit a Duration. Refused before any port is opened.
+  @Test(arguments: ["inf", "1e308", "1000000001"])
+  func aTokenLifetimePastItsBoundIsAUsageError(_ value: String) async throws {
+    let r = try await APXProcess.run(
+      ["demo", "--port", "0", "--grpc-port", "0", "--token-lifetime", value], timeout: 30)
+    #expect(r.status == 2, "\(value): \(r.status) \(r.stderr)")
+    #expect(r.stderr.contains("--token-lifetime must be positive, at most 1000000000 seconds"), "\(r.stderr)")
+    #expect(r.stdout.isEmpty)
+  }
+
   @Test func registryPortOutOfRangeFailsValidationWithALocation() async throws {
     let file = try temporaryFile(
       "bad.json",

@@ -39,6 +39,9 @@ struct DemoCommand: ContextCommand {
     help: ArgumentHelp("Lifetime of issued OAuth tokens in seconds.", valueName: "SECONDS"))
   var tokenLifetime: Double = 3600
 
+  /// About 31 years, as `--timeout`'s bound.
+  static let maxTokenLifetime: Double = 1_000_000_000
+
   @Option(
     name: .customLong("grpc-tls-cert"),
     help: ArgumentHelp("Serve gRPC over TLS with this PEM certificate chain.", valueName: "FILE"))
@@ -57,7 +60,12 @@ struct DemoCommand: ContextCommand {
     guard (0...65535).contains(port), (0...65535).contains(grpcPort) else {
       throw ValidationError("ports must be from 0 to 65535")
     }
-    guard tokenLifetime > 0 else { throw ValidationError("--token-lifetime must be positive") }
+    // The upper bound keeps the expiry (now + lifetime) a representable Duration: `inf` and
+    // 1e308 were accepted, then trapped on the first token issued.
+    guard tokenLifetime > 0, tokenLifetime <= Self.maxTokenLifetime else {
+      throw ValidationError(
+        "--token-lifetime must be positive, at most \(Int(Self.maxTokenLifetime)) seconds, got \(tokenLifetime)")
+    }
     guard (grpcTLSCert == nil) == (grpcTLSKey == nil) else {
       throw ValidationError("gRPC TLS needs both --grpc-tls-cert and --grpc-tls-key")
     }
