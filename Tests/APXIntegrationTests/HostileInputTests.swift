@@ -150,4 +150,19 @@ struct HostileInputTests {
       #expect(!r.stderr.contains("demo-key"), "the API key is masked")
     }
   }
+
+  /// An unknown endpoint's hint names the first 20 endpoints and counts the rest: it used to
+  /// list every one (1.2 MB of stderr for an imported description of 100,000 paths).
+  @Test func anUnknownEndpointsHintIsBoundedOnALargeRegistry() async throws {
+    let endpoints = (0..<1000).map { #""e\#($0)": { "kind": "rest", "path": "/e\#($0)" }"# }
+    let file = try temporaryFile(
+      "big.json",
+      #"{ "api": "big", "environments": { "p": { "base_url": "http://127.0.0.1:1" } }, "endpoints": {"#
+        + endpoints.joined(separator: ",\n") + "} }")
+    let r = try await APXProcess.run(["call", "big.nothing-like-it", "--registry", file])
+    #expect(r.status == 2, "\(r.stderr)")
+    #expect(r.stderr.contains("its endpoints: e0, e1, e2, e3"), "\(r.stderr)")
+    #expect(r.stderr.contains(" and 980 more (see `apx list big`)"), "\(r.stderr)")
+    #expect(r.stderr.utf8.count < 2000, "\(r.stderr.utf8.count) bytes")
+  }
 }

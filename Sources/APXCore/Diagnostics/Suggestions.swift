@@ -23,6 +23,13 @@ public enum Suggestions {
     return "did you mean " + near.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
   }
 
+  /// Names for a hint, comma-separated: the first `limit`, then how many more, so a registry of
+  /// 100,000 endpoints does not make a 1 MB error message: `a, b, c and 99997 more`.
+  public static func list(_ names: [String], limit: Int = 20) -> String {
+    guard names.count > limit else { return names.joined(separator: ", ") }
+    return names.prefix(limit).joined(separator: ", ") + " and \(names.count - limit) more"
+  }
+
   /// Levenshtein distance with two rolling rows.
   static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
     if a.isEmpty { return b.count }

@@ -122,7 +122,7 @@ public struct RecipeValidator {
           p, "no API named \"\(step.api)\" in the registry",
           hint: Suggestions.hint(for: step.api, in: registry.known)
             ?? (registry.known.isEmpty
-              ? "pass --registry DIR" : "known APIs: \(registry.known.joined(separator: ", "))"))
+              ? "pass --registry DIR" : "known APIs: \(Suggestions.list(registry.known))"))
       }
       return nil
     }
@@ -130,7 +130,7 @@ public struct RecipeValidator {
       let names = api.endpoints.map { "\(api.name).\($0.name)" }
       fail(
         p, "the API \"\(api.name)\" has no endpoint \"\(step.endpoint)\"",
-        hint: Suggestions.hint(for: step.call, in: names) ?? "its endpoints: \(names.joined(separator: ", "))")
+        hint: Suggestions.hint(for: step.call, in: names) ?? "its endpoints: \(Suggestions.list(names))")
       return nil
     }
     return endpoint

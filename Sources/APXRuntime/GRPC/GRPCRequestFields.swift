@@ -109,7 +109,7 @@ struct GRPCRequestFields {
     var hint = Suggestions.hint(for: part, in: names + type.fields.map(\.jsonName)) ?? ""
     if !hint.isEmpty { hint += " " }
     hint +=
-      names.isEmpty ? "\(type.fullName) has no fields" : "fields of \(type.fullName): \(names.joined(separator: ", "))"
+      names.isEmpty ? "\(type.fullName) has no fields" : "fields of \(type.fullName): \(Suggestions.list(names))"
     return APXError(
       .usage,
       "\(apiName).\(endpoint.name): \(type.fullName) has no field \"\(part)\""

@@ -28,7 +28,7 @@ struct CallTarget {
         .usage, "the API \"\(apiName)\" has no endpoint \"\(endpointName)\"",
         hint: Suggestions.hint(for: endpointName, in: names.map { "\(apiName).\($0)" })
           ?? Suggestions.hint(for: "\(apiName).\(endpointName)", in: names.map { "\(apiName).\($0)" })
-          ?? "its endpoints: \(names.joined(separator: ", ")) (see `apx list \(apiName)`)")
+          ?? "its endpoints: \(Suggestions.list(names)) (see `apx list \(apiName)`)")
     }
     return CallTarget(api: api, endpoint: endpoint)
   }
