@@ -123,6 +123,27 @@ struct HostileServerTests {
     }
   }
 
+  /// An NDJSON line that is not JSON is printed as it came, except where JSON is needed:
+  /// `--select` and `-o table` end with exit 9 there, as for a body that is not JSON. They
+  /// used to print the line among the selected values (or above the table) and exit 0.
+  @Test func anNDJSONLineThatIsNotJSONUnderSelectOrTableExits9() async throws {
+    let answer: HostileHTTPServer.Answer = { _ in
+      HostileHTTPServer.response(
+        headers: [("Content-Type", "application/x-ndjson")], body: Array("{\"a\":1}\nnot json\n{\"a\":2}\n".utf8))
+    }
+    try await withHostileServer(answer) { server in
+      let plain = try await Self.call(server, ["-o", "ndjson"])
+      #expect(plain.status == 0, "\(plain.stderr)")
+      #expect(plain.stdout == "{\"a\":1}\nnot json\n{\"a\":2}\n")
+      for extra in [["--select", ".a"], ["-o", "table"]] {
+        let r = try await Self.call(server, extra)
+        #expect(r.status == 9, "\(extra): \(r.stderr)")
+        #expect(r.stderr.contains("line 2 of the application/x-ndjson response is not JSON"), "\(r.stderr)")
+        #expect(!r.stdout.contains("not json") && !r.stdout.contains("2"), "\(extra): \(r.stdout)")
+      }
+    }
+  }
+
   // MARK: item 18: bodies and events past the in-memory limits end with a clear error
 
   @Test func selectOnABodyPastTheLimitExits9() async throws {

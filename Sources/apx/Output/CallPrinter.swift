@@ -75,6 +75,8 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
   /// columns need every row), and their size as compact JSON.
   private var tableRows: [JSONValue] = []
   private var tableBytes = 0
+  /// Lines of an NDJSON body read so far (blank ones included), for messages.
+  private var lineNumber = 0
   // --- progress display (SSE watch): draws on stderr only when it is a terminal ---
   private lazy var progressDisplay = ProgressDisplay(
     stderr: context.stderr, enabled: context.stderrIsTerminal,
@@ -202,6 +204,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       context.warn("apx: the body is \(encoding)-encoded, which apx does not decode; printed as received")
     } else if isLineStream {
       mode = .lines([])
+      lineNumber = 0
     } else if settings.select != nil || settings.format == .table {
       mode = .buffered([])
     } else if isJSONBody || Self.looksLikeJSON(first) {
@@ -258,14 +261,25 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     if out.closed { throw StdoutClosed() }
   }
 
-  /// One NDJSON line as a stream item (blank lines are skipped; a line that is not JSON is printed as it came).
+  /// One NDJSON line as a stream item (blank lines are skipped; a line that is not JSON is printed
+  /// as it came, except under `--select` or `-o table`, which need JSON: exit 9 there, as for a body).
   private func printLine(_ line: ArraySlice<UInt8>) throws {
     var line = line
+    lineNumber += 1
     if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
     guard line.contains(where: { ![0x20, 0x09].contains($0) }) else { return }
     do {
       try printMessage(try JSONParser.parse(Array(line)))
     } catch let error as JSONSyntaxError {
+      if settings.select != nil || settings.format == .table {
+        // The line stays off stdout, which holds only the items selected or tabled so far.
+        throw APXError(
+          .expectation,
+          "cannot apply \(settings.select != nil ? "--select" : "-o table"): line \(lineNumber) of the "
+            + "\(contentType) response is not JSON (\(error))",
+          hint: "the items before it are printed; use -o raw to see the stream as received",
+          cause: String(decoding: line.prefix(200), as: UTF8.self))
+      }
       context.warn("apx: a line of the response is not JSON (\(error)); printing it as it came")
       out.write(Array(line) + [UInt8(ascii: "\n")])
       out.flush()
