@@ -53,7 +53,7 @@ struct GRPCCall: Transport {
     let described = request.targetIsURL ? "\(target)\(path)" : "\(request.api.name).\(request.endpoint.name)"
     // Reflection runs on the client for single requests; a protoset or .proto needs none
     // before the call's shape is known.
-    let reflectionClient = options.schema == .reflection ? try await session.client(for: target) : nil
+    let reflectionClient = options.schema == .reflection ? try await session.client(for: target, timeout: timeout) : nil
     let loader = SchemaLoader(cache: session.schemas, environment: environment)
     let pool: DescriptorPool
     do {
@@ -75,7 +75,7 @@ struct GRPCCall: Transport {
     let method = try protobuf { () throws(ProtobufError) in
       try pool.method(service: options.service, method: options.method)
     }
-    let client = try await session.client(for: target, streamsRequests: method.clientStreaming)
+    let client = try await session.client(for: target, streamsRequests: method.clientStreaming, timeout: timeout)
     return Attempt(
       client: client, method: method,
       descriptor: MethodDescriptor(fullyQualifiedService: options.service, method: options.method), pool: pool,

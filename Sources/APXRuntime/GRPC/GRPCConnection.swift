@@ -21,10 +21,12 @@ typealias GRPCTransport = HTTP2ClientTransport.Posix
 /// so a reflection-based call opens a single connection.
 enum GRPCConnection {
   /// Runs `body` with a client connected (lazily) to `target`; the client is shut down on return.
+  /// `timeout` bounds the host name's resolution (see `GRPCHostCheck`).
   static func with<T: Sendable>(
-    _ target: GRPCTarget, settings: GRPCSettings, _ body: (GRPCClient<GRPCTransport>) async throws -> T
+    _ target: GRPCTarget, settings: GRPCSettings, timeout: Double?,
+    _ body: (GRPCClient<GRPCTransport>) async throws -> T
   ) async throws -> T {
-    try await GRPCHostCheck.resolve(target)
+    try await GRPCHostCheck.resolve(target, timeout: timeout)
     let transport = try makeTransport(target, settings: settings, coalescingFlushes: false)
     return try await withGRPCClient(transport: transport) { client in try await body(client) }
   }

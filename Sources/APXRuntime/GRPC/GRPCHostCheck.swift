@@ -1,4 +1,5 @@
 import APXCore
+import NIOCore
 import NIOPosix
 
 #if canImport(Glibc)
@@ -16,28 +17,67 @@ import NIOPosix
 /// third attempt) waits for the channel with no deadline: `apx call grpc://typo.example:50051/...`
 /// hung forever. Asking first gives the same error, exit code and hint as a REST call.
 enum GRPCHostCheck {
-  /// Throws a network error when `target`'s host (not an IP address) does not resolve.
-  static func resolve(_ target: GRPCTarget) async throws {
+  /// Why a name did not resolve: the resolver's words, and whether the name does not exist
+  /// (as opposed to a resolver that failed).
+  typealias Failure = (text: String, notFound: Bool)
+  /// Looks a host name and port up; nil when it resolves. Blocks its thread.
+  typealias Lookup = @Sendable (_ host: String, _ port: Int) -> Failure?
+
+  /// Throws a network error when `target`'s host (not an IP address) does not resolve, and a
+  /// timeout error when the resolver has not answered within `timeout` seconds.
+  ///
+  /// - Parameters:
+  ///   - timeout: the call's `--timeout`; nil waits as long as the system resolver does
+  ///     (its own attempts and timeouts, from resolv.conf).
+  ///   - loop: the event loop that keeps the time (the run's, or NIO's shared group's).
+  ///   - lookup: the resolver; the system's `getaddrinfo` unless a test gives another.
+  static func resolve(
+    _ target: GRPCTarget, timeout: Double? = nil, on loop: (any EventLoop)? = nil,
+    lookup: @escaping Lookup = systemLookup
+  ) async throws {
     let host = target.host
     if GRPCTarget.isIPv4(host) || host.contains(":") { return }
     let port = target.port
-    // getaddrinfo blocks: on NIO's thread pool, never on a thread of Swift's cooperative pool.
-    let failure: (text: String, notFound: Bool)? = try await NIOThreadPool.singleton.runIfActive {
-      var hints = addrinfo()
-      #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)  // an enum on Glibc
-      #else
-        hints.ai_socktype = SOCK_STREAM
-      #endif
-      var result: UnsafeMutablePointer<addrinfo>?
-      let status = getaddrinfo(host, String(port), &hints, &result)
-      if let result { freeaddrinfo(result) }
-      return status == 0 ? nil : (String(cString: gai_strerror(status)), status == EAI_NONAME)
+    let loop = loop ?? MultiThreadedEventLoopGroup.singleton.next()
+    // getaddrinfo blocks: on NIO's thread pool, never on a thread of Swift's cooperative pool
+    // or the loop. It cannot be interrupted, so past the deadline it is left to finish alone.
+    let lookedUp = NIOThreadPool.singleton.runIfActive(eventLoop: loop) { lookup(host, port) }
+    let answer: EventLoopFuture<Failure?>
+    if let timeout, timeout.isFinite, timeout < Double(Int64.max / 1_000_000_000) {
+      let promise = loop.makePromise(of: Failure?.self)
+      // A promise ignores every completion after its first: whichever comes first decides.
+      let timer = loop.scheduleTask(in: .nanoseconds(Int64(max(timeout, 0) * 1e9))) {
+        promise.fail(
+          APXError(
+            .timeout, "the name \(host) did not resolve within \(NetworkErrorMapper.format(timeout))s",
+            hint: "check the network's DNS servers (/etc/resolv.conf), or raise the limit with --timeout SECONDS"))
+      }
+      lookedUp.whenComplete { result in
+        timer.cancel()
+        promise.completeWith(result)
+      }
+      answer = promise.futureResult
+    } else {
+      answer = lookedUp
     }
-    if let failure {
+    if let failure = try await answer.get() {
       let error = NetworkErrorMapper.unresolvedHost(host, cause: "\(failure.text) for host \(host), port \(port)")
       // Said as the retry layer says it for REST and SSE (a check before any attempt is never retried).
       throw failure.notFound ? Executor.gaveUp(error, reason: .hostNotFound, attempts: 1, safety: .safe) : error
     }
+  }
+
+  /// The system resolver (`getaddrinfo`) for TCP.
+  static let systemLookup: Lookup = { host, port in
+    var hints = addrinfo()
+    #if canImport(Glibc)
+      hints.ai_socktype = Int32(SOCK_STREAM.rawValue)  // an enum on Glibc
+    #else
+      hints.ai_socktype = SOCK_STREAM
+    #endif
+    var result: UnsafeMutablePointer<addrinfo>?
+    let status = getaddrinfo(host, String(port), &hints, &result)
+    if let result { freeaddrinfo(result) }
+    return status == 0 ? nil : (String(cString: gai_strerror(status)), status == EAI_NONAME)
   }
 }

@@ -62,7 +62,7 @@ public enum GRPCInspector {
     do {
       let pool: DescriptorPool
       if case .reflection = options.schema {
-        let client = try await session.client(for: target)
+        let client = try await session.client(for: target, timeout: timeout)
         pool = try await loader.pool(
           options.schema, service: options.service, registryFile: api.sourceFile, target: target,
           reflection: {
@@ -88,7 +88,7 @@ public enum GRPCInspector {
     let target = try GRPCTarget(parsing: address)
     let metadata = try GRPCMetadata.metadata(headers.map { HeaderField($0.name.lowercased(), $0.value) })
     do {
-      return try await GRPCConnection.with(target, settings: settings) { client in
+      return try await GRPCConnection.with(target, settings: settings, timeout: timeout) { client in
         let reflection = ReflectionClient(
           client: client, target: target, metadata: metadata, timeout: GRPCRetry.duration(timeout))
         var out: [GRPCMethodSummary] = []

@@ -59,13 +59,19 @@ public final class GRPCSession: Sendable {
   /// The run's client for `target`, connected on first use (its host name checked first:
   /// see `GRPCHostCheck`).
   ///
-  /// - Parameter streamsRequests: the call writes a stream of request messages (client or
-  ///   bidirectional streaming). Such calls get a client of their own whose connection
-  ///   coalesces flushes; every other call (and reflection) gets one that flushes at once.
-  ///   See `GRPCConnection.makeTransport`.
-  func client(for target: GRPCTarget, streamsRequests: Bool = false) async throws -> GRPCClient<GRPCTransport> {
+  /// - Parameters:
+  ///   - streamsRequests: the call writes a stream of request messages (client or
+  ///     bidirectional streaming). Such calls get a client of their own whose connection
+  ///     coalesces flushes; every other call (and reflection) gets one that flushes at once.
+  ///     See `GRPCConnection.makeTransport`.
+  ///   - timeout: how long the host name may take to resolve (the call's `--timeout`).
+  func client(
+    for target: GRPCTarget, streamsRequests: Bool = false, timeout: Double?
+  ) async throws -> GRPCClient<GRPCTransport> {
     let key = streamsRequests ? "\(target) streaming requests" : "\(target)"
-    if clients.withLock({ $0[key] == nil }) { try await GRPCHostCheck.resolve(target) }
+    if clients.withLock({ $0[key] == nil }) {
+      try await GRPCHostCheck.resolve(target, timeout: timeout, on: executor?.eventLoop)
+    }
     return try clients.withLock { clients in
       if let running = clients[key] { return running.client }
       let client = GRPCClient(
