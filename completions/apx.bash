@@ -297,8 +297,8 @@ _apx_call() {
 _apx_list() {
     repeating_flags=()
     non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
-    repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size --grpc)
+    repeating_options=(--registry -H --header --proto --import-path)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size --grpc --protoset)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -355,6 +355,15 @@ _apx_list() {
     '--grpc')
         return
         ;;
+    '--proto')
+        return
+        ;;
+    '--import-path')
+        return
+        ;;
+    '--protoset')
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -369,8 +378,8 @@ _apx_list() {
 _apx_describe() {
     repeating_flags=()
     non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
-    repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size)
+    repeating_options=(--registry -H --header --proto --import-path)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size --protoset)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -422,6 +431,15 @@ _apx_describe() {
         return
         ;;
     '--max-message-size')
+        return
+        ;;
+    '--proto')
+        return
+        ;;
+    '--import-path')
+        return
+        ;;
+    '--protoset')
         return
         ;;
     esac

@@ -161,6 +161,9 @@ _apx_list() {
         '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
         ':API | GRPC-URL:{__apx_custom_complete ---completion list -- positional@0 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--grpc[List the services and methods a gRPC server offers over reflection, without a registry entry (HOST\:PORT or grpc\://HOST\:PORT plaintext, grpcs\://HOST\:PORT TLS).]:ADDRESS:'
+        '*--proto[gRPC URL\: take the schema from this .proto file, compiled with protoc (repeatable).]:FILE:'
+        '*--import-path[gRPC URL\: a folder protoc searches for --proto files and their imports (repeatable).]:DIR:'
+        '--protoset[gRPC URL\: take the schema from this FileDescriptorSet (default\: server reflection).]:FILE:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -196,6 +199,9 @@ _apx_describe() {
         '--max-message-size[gRPC\: the largest message sent or received, in bytes (default 4 MiB).]:BYTES:'
         '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
         ':API.ENDPOINT | GRPC-URL:{__apx_custom_complete ---completion describe -- positional@0 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
+        '*--proto[gRPC URL\: take the schema from this .proto file, compiled with protoc (repeatable).]:FILE:'
+        '*--import-path[gRPC URL\: a folder protoc searches for --proto files and their imports (repeatable).]:DIR:'
+        '--protoset[gRPC URL\: take the schema from this FileDescriptorSet (default\: server reflection).]:FILE:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -54,7 +54,7 @@ extension GRPCCall: CallRoute {
     if schema != .reflection {
       let loader = SchemaLoader(cache: executor.grpc?.schemas ?? SchemaCache(), environment: environment)
       let loaded = try await loader.pool(
-        options.schema, service: options.service, registryFile: request.api.sourceFile, target: target,
+        options.schema, service: options.service, origin: .of(request), target: target,
         reflection: nil)
       input = try protobuf { () throws(ProtobufError) in
         try loaded.method(service: options.service, method: options.method)

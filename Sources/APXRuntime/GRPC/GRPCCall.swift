@@ -59,7 +59,7 @@ struct GRPCCall: Transport {
     do {
       let schemaMetadata = try GRPCMetadata.metadata(fields)
       pool = try await loader.pool(
-        options.schema, service: options.service, registryFile: request.api.sourceFile, target: target,
+        options.schema, service: options.service, origin: .of(request), target: target,
         reflection: reflectionClient.map { client in
           {
             ReflectionClient(

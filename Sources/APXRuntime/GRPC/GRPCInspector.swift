@@ -48,9 +48,11 @@ public enum GRPCInspector {
   /// The method behind a gRPC endpoint. A protoset or .proto schema is read
   /// locally; a reflection schema asks the server at `baseURL` over the
   /// session's client (and the session's cache keeps what it answered).
+  ///
+  /// - Parameter origin: where the schema's files were named; nil: `api`'s registry file.
   public static func describe(
     api: APIDefinition, endpoint: Endpoint, baseURL: String, environment: [String: String], session: GRPCSession,
-    headers: [HeaderField] = [], timeout: Double = 10
+    headers: [HeaderField] = [], timeout: Double = 10, origin: SchemaOrigin? = nil
   ) async throws -> GRPCMethodSummary {
     let settings = session.settings
     guard let options = endpoint.grpc else {
@@ -64,13 +66,13 @@ public enum GRPCInspector {
       if case .reflection = options.schema {
         let client = try await session.client(for: target, timeout: timeout)
         pool = try await loader.pool(
-          options.schema, service: options.service, registryFile: api.sourceFile, target: target,
+          options.schema, service: options.service, origin: origin ?? .registryFile(api.sourceFile), target: target,
           reflection: {
             ReflectionClient(client: client, target: target, metadata: metadata, timeout: GRPCRetry.duration(timeout))
           })
       } else {
         pool = try await loader.pool(
-          options.schema, service: options.service, registryFile: api.sourceFile, target: target,
+          options.schema, service: options.service, origin: origin ?? .registryFile(api.sourceFile), target: target,
           reflection: nil)
       }
       return GRPCMethodSummary(
@@ -106,14 +108,14 @@ public enum GRPCInspector {
   }
 
   /// Every method of every service in a protoset or .proto files (read locally;
-  /// relative paths start at the folder of `registryFile`), sorted by service.
+  /// relative paths start at `origin`'s folder), sorted by service.
   public static func listMethods(
-    schema: SchemaSource, registryFile: String, environment: [String: String]
+    schema: SchemaSource, origin: SchemaOrigin, environment: [String: String]
   ) async throws -> [GRPCMethodSummary] {
     let loader = SchemaLoader(cache: SchemaCache(), environment: environment)
     // The target only keys reflection schemas in the cache; file schemas never connect.
     let pool = try await loader.pool(
-      schema, service: "", registryFile: registryFile, target: try GRPCTarget(parsing: "grpc://127.0.0.1:1"),
+      schema, service: "", origin: origin, target: try GRPCTarget(parsing: "grpc://127.0.0.1:1"),
       reflection: nil)
     return try protobuf { () throws(ProtobufError) in
       var out: [GRPCMethodSummary] = []

@@ -142,23 +142,7 @@ struct CallCommand: ContextCommand {
         + "text/event-stream is then a usage error).", valueName: "NAME"))
   var untilEvent: [String] = []
 
-  @Option(
-    name: .customLong("proto"),
-    help: ArgumentHelp(
-      "gRPC URL: take the schema from this .proto file, compiled with protoc (repeatable).", valueName: "FILE"))
-  var protoFiles: [String] = []
-
-  @Option(
-    name: .customLong("import-path"),
-    help: ArgumentHelp(
-      "gRPC URL: a folder protoc searches for --proto files and their imports (repeatable).", valueName: "DIR"))
-  var importPaths: [String] = []
-
-  @Option(
-    name: .customLong("protoset"),
-    help: ArgumentHelp(
-      "gRPC URL: take the schema from this FileDescriptorSet (default: server reflection).", valueName: "FILE"))
-  var protoset: String?
+  @OptionGroup var schema: GRPCSchemaOptions
 
   @Option(
     name: .customLong("save"),
@@ -201,7 +185,7 @@ struct CallCommand: ContextCommand {
       global: global.values, target: target, params: params, data: data, maxEvents: maxEvents, all: all,
       maxItems: maxItems, maxPages: maxPages, tokenStdin: tokenStdin,
       form: form, basicAuth: basicAuth, bearer: bearer, noAuth: noAuth, sse: sse, untilEvent: untilEvent,
-      protoFiles: protoFiles, importPaths: importPaths, protoset: protoset, save: save,
+      schema: schema.flags, save: save,
       outputFile: outputFile, dryRun: dryRun, curl: curl, showSecrets: showSecrets)
   }
 

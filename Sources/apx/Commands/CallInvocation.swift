@@ -37,12 +37,8 @@ struct CallInvocation: Equatable {
   var sse = false
   /// `--until-event NAME`: stop a stream successfully after an event of this type.
   var untilEvent: [String] = []
-  /// `--proto FILE` (repeatable): an ad-hoc gRPC call's schema from .proto files.
-  var protoFiles: [String] = []
-  /// `--import-path DIR` (repeatable): where protoc looks for imports.
-  var importPaths: [String] = []
-  /// `--protoset FILE`: an ad-hoc gRPC call's schema from a FileDescriptorSet.
-  var protoset: String?
+  /// `--proto`, `--import-path`, `--protoset`: an ad-hoc gRPC call's schema, when not from reflection.
+  var schema = GRPCSchemaFlags()
   /// `--save API.ENDPOINT`: write this ad-hoc call into the registry once it succeeds.
   var save: String?
   /// `-O FILE`: write the output to FILE (replaced once the call succeeds) instead of stdout.
@@ -93,8 +89,7 @@ struct CallInvocation: Equatable {
     }
     if let basicAuth, !basicAuth.contains(":") { return "-a needs USER:PASSWORD" }
     if form && data != nil { return "--form builds the body from items, so it cannot go with -d" }
-    if protoset != nil && !protoFiles.isEmpty { return "--protoset and --proto each give the schema: use one" }
-    if !importPaths.isEmpty && protoFiles.isEmpty { return "--import-path goes with --proto FILE" }
+    if let problem = schema.problem { return problem }
     return previewProblem
   }
 
@@ -215,21 +210,6 @@ struct CallInvocation: Equatable {
         return try await executor.call(requests[0], sink: printer)
       }
     }
-  }
-
-  /// Where an ad-hoc gRPC call's schema comes from: `--protoset`, `--proto`, else server
-  /// reflection. Paths are made absolute here (they are relative to the current folder).
-  func schemaSource() throws -> SchemaSource {
-    // Asked only for a relative path: reflection needs no file, and no FileManager (see DirectoryListing).
-    func absolute(_ path: String) -> String {
-      path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    }
-    if let protoset { return .protoset(path: absolute(protoset)) }
-    if !protoFiles.isEmpty {
-      // Without --import-path, protoc searches each file's own folder.
-      return .protoFiles(files: protoFiles.map(absolute), importPaths: importPaths.map(absolute))
-    }
-    return .reflection
   }
 
   /// `--sse` makes an ad-hoc endpoint a stream; `--until-event` adds stop events to any

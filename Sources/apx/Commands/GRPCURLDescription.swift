@@ -8,49 +8,61 @@ import APXRuntime
 #endif
 
 /// `apx describe grpc://HOST:PORT/package.Service[/Method]`: a method's call shape, message
-/// fields and request template, or every method of a service, from server reflection.
+/// fields and request template, or every method of a service, from server reflection or from
+/// the files `--protoset` / `--proto` name (then the server is not asked).
 enum GRPCURLDescription {
-  static func json(_ text: String, global: GlobalOptions, context: Context) async throws -> JSONValue {
+  static func json(_ text: String, schema: GRPCSchemaFlags, global: GlobalOptions, context: Context) async throws
+    -> JSONValue
+  {
     let url = try AdHocURL(parsing: text)
     do {
-      return try await json(url, global: global, environment: context.environment)
+      return try await json(url, schema: schema, global: global, environment: context.environment)
     } catch {
       // The URL names the server: a refused connection's hint speaks of it, not of --base-url.
       throw Executor.aboutTheURL(error, url: url.origin)
     }
   }
 
-  private static func json(_ url: AdHocURL, global: GlobalOptions, environment: [String: String]) async throws
-    -> JSONValue
-  {
+  private static func json(
+    _ url: AdHocURL, schema: GRPCSchemaFlags, global: GlobalOptions, environment: [String: String]
+  ) async throws -> JSONValue {
     let (service, method) = try AdHocGRPCEndpoint.serviceAndMethod(url)
     let settings = global.grpcSettings(environment)
     let timeout = global.timeout ?? 10
+    let source = schema.source()
     guard let method else {
-      let methods = try await GRPCInspector.listServices(
-        at: url.origin, settings: settings, headers: global.headerFields, timeout: timeout
-      ).filter { $0.service == service }
+      let all: [GRPCMethodSummary]
+      if case .reflection = source {
+        all = try await GRPCInspector.listServices(
+          at: url.origin, settings: settings, headers: global.headerFields, timeout: timeout)
+      } else {
+        all = try await GRPCInspector.listMethods(
+          schema: source, origin: GRPCSchemaFlags.origin, environment: environment)
+      }
+      let methods = all.filter { $0.service == service }
       guard !methods.isEmpty else {
+        let from = source == .reflection ? "the server at \(url.origin) offers" : "the schema files name"
         throw APXError(
-          .usage, "the server at \(url.origin) offers no service \(service) over reflection",
-          hint: "apx list \(url.origin) shows its services")
+          .usage, "\(from) no service \(service)" + (source == .reflection ? " over reflection" : ""),
+          hint: "apx list \(url.origin)\(schema.commandLine) shows its services")
       }
       return .object([
         JSONMember("service", .string(service)),
-        JSONMember("methods", .array(methods.map { summary($0, url: url) })),
+        JSONMember("methods", .array(methods.map { summary($0, url: url, schema: schema) })),
       ])
     }
-    let made = try AdHocGRPCEndpoint.make(url: url, items: [], schema: .reflection)
+    let made = try AdHocGRPCEndpoint.make(url: url, items: [], schema: source)
     let found = try await GRPCSession.with(settings) { grpc in
       try await GRPCInspector.describe(
         api: made.api, endpoint: made.endpoint, baseURL: url.origin, environment: environment,
-        session: grpc, headers: global.headerFields, timeout: timeout)
+        session: grpc, headers: global.headerFields, timeout: timeout, origin: GRPCSchemaFlags.origin)
     }
-    return summary(found, url: url)
+    return summary(found, url: url, schema: schema)
   }
 
-  /// One method: shape, types, fields, template and an example command.
-  static func summary(_ m: GRPCMethodSummary, url: AdHocURL) -> JSONValue {
+  /// One method: shape, types, fields, template and an example command (with the schema flags
+  /// that found it).
+  static func summary(_ m: GRPCMethodSummary, url: AdHocURL, schema: GRPCSchemaFlags) -> JSONValue {
     let template = JSONPrinter(style: .compact).string(m.requestTemplate)
     let quoted = "'" + template.replacingEach("'", with: "'\\''") + "'"
     let target = "\(url.origin)/\(m.service)/\(m.method)"
@@ -69,8 +81,8 @@ enum GRPCURLDescription {
         "example",
         .string(
           streaming
-            ? "printf '%s\\n' \(quoted) | apx call \(target)   # one request message per line"
-            : "apx call \(target) -d \(quoted)")),
+            ? "printf '%s\\n' \(quoted) | apx call \(target)\(schema.commandLine)   # one request message per line"
+            : "apx call \(target)\(schema.commandLine) -d \(quoted)")),
     ])
   }
 }

@@ -256,7 +256,6 @@ struct ImportGRPCCommand: ContextCommand {
       guard FileManager.default.fileExists(atPath: target) else {
         throw APXError(.usage, "\(target) does not exist", hint: "check the path")
       }
-      let registryFile = output.out + "/import.json"
       let relative = RelativePath.from(folder: output.out, to: target)
       if lower.hasSuffix(".protoset") {
         schema = .protoset(path: relative)
@@ -264,8 +263,10 @@ struct ImportGRPCCommand: ContextCommand {
         schema = .protoFiles(
           files: [relative], importPaths: importPaths.map { RelativePath.from(folder: output.out, to: $0) })
       }
+      // The paths are written relative to the output folder; a file that cannot be used is the
+      // command line's problem (exit 2), not the registry's, which does not exist yet.
       summaries = try await GRPCInspector.listMethods(
-        schema: schema, registryFile: registryFile, environment: context.environment)
+        schema: schema, origin: .commandLine(folder: output.out), environment: context.environment)
     }
     let methods = summaries.map {
       GRPCImporter.Method(

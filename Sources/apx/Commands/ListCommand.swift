@@ -11,7 +11,7 @@ struct ListCommand: ContextCommand {
 
   @Argument(
     help: ArgumentHelp(
-      "Only this API's endpoints; or a gRPC server's services and methods over reflection (grpc://HOST:PORT, grpcs://HOST:PORT).",
+      "Only this API's endpoints; or a gRPC server's services and methods over reflection, or from --protoset/--proto (grpc://HOST:PORT, grpcs://HOST:PORT).",
       valueName: "API | GRPC-URL"), completion: .custom(APICompletion.complete))
   var api: String?
 
@@ -21,6 +21,8 @@ struct ListCommand: ContextCommand {
       "List the services and methods a gRPC server offers over reflection, without a registry entry (HOST:PORT or grpc://HOST:PORT plaintext, grpcs://HOST:PORT TLS).",
       valueName: "ADDRESS"))
   var grpcAddress: String?
+
+  @OptionGroup var schema: GRPCSchemaOptions
 
   func validate() throws {
     if grpcAddress != nil, api != nil { throw ValidationError("give either an API or --grpc ADDRESS, not both") }
@@ -32,12 +34,20 @@ struct ListCommand: ContextCommand {
     if let grpcAddress {
       if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
       let methods: [GRPCMethodSummary]
-      do {
-        methods = try await GRPCInspector.listServices(
-          at: grpcAddress, settings: global.grpcSettings(context.environment), headers: global.headerFields,
-          timeout: global.timeout ?? 10)
-      } catch {
-        throw Executor.aboutTheURL(error, url: grpcAddress)
+      let source = schema.flags.source()
+      if source == .reflection {
+        do {
+          methods = try await GRPCInspector.listServices(
+            at: grpcAddress, settings: global.grpcSettings(context.environment), headers: global.headerFields,
+            timeout: global.timeout ?? 10)
+        } catch {
+          throw Executor.aboutTheURL(error, url: grpcAddress)
+        }
+      } else {
+        // What the files name; the server is not asked (as grpcurl's `list` with -protoset).
+        _ = try GRPCTarget(parsing: grpcAddress)
+        methods = try await GRPCInspector.listMethods(
+          schema: source, origin: GRPCSchemaFlags.origin, environment: context.environment)
       }
       let rows = methods.map { m in
         JSONValue.object([
@@ -49,6 +59,8 @@ struct ListCommand: ContextCommand {
       try ValuePrinter.print(.array(rows), global: global, context: context, tableByDefault: context.stdoutIsTerminal)
       return
     }
+    let listed = api.map { "\($0) is a registry API" } ?? "the registry is listed"
+    try schema.flags.requireGRPC("\(listed), whose files name the schemas")
     let registry = RegistryFiles(directories: context.registryDirectories(global.registry))
     var rows: [JSONValue] = []
     if let api {

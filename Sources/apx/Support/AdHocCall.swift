@@ -54,13 +54,9 @@ extension AdHocCall {
           .usage, "a gRPC call has no HTTP method (\(method))", hint: "drop it: apx call \(url.text) -d '{...}'")
       }
       if invocation.form { throw APXError(.usage, "--form builds HTTP bodies; a gRPC request is a message") }
-      made = try AdHocGRPCEndpoint.make(url: url, items: items, schema: try invocation.schemaSource(), match: match)
+      made = try AdHocGRPCEndpoint.make(url: url, items: items, schema: invocation.schema.source(), match: match)
     } else {
-      if invocation.protoset != nil || !invocation.protoFiles.isEmpty || !invocation.importPaths.isEmpty {
-        throw APXError(
-          .usage, "--proto, --import-path and --protoset describe gRPC services; \(url.text) is \(url.scheme)",
-          hint: "call a gRPC server as grpc://HOST:PORT/package.Service/Method")
-      }
+      try invocation.schema.requireGRPC("\(url.text) is \(url.scheme)")
       made = try AdHocEndpoint.make(
         method: method, url: url, items: items, hasData: invocation.data != nil, form: invocation.form, match: match)
     }

@@ -107,9 +107,9 @@ enum FastCallArguments {
     case "-a", "--auth": i.basicAuth = value
     case "--bearer": i.bearer = value
     case "--until-event": i.untilEvent.append(value)
-    case "--proto": i.protoFiles.append(value)
-    case "--import-path": i.importPaths.append(value)
-    case "--protoset": i.protoset = value
+    case "--proto": i.schema.protoFiles.append(value)
+    case "--import-path": i.schema.importPaths.append(value)
+    case "--protoset": i.schema.protoset = value
     case "--save": i.save = value
     case "-O", "--output-file": i.outputFile = value
     case "--timeout":

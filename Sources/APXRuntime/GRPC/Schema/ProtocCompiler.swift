@@ -26,15 +26,12 @@ package struct ProtocCompiler {
   }
 
   /// The protoset bytes for `files`, with `importPaths` as `-I` folders.
-  /// Relative paths are resolved against `baseDirectory`.
-  func compile(files: [String], importPaths: [String], baseDirectory: String, registryFile: String) async throws
-    -> [UInt8]
-  {
+  /// Relative paths are resolved against `origin`'s folder.
+  func compile(files: [String], importPaths: [String], origin: SchemaOrigin) async throws -> [UInt8] {
+    let baseDirectory = origin.folder
     let absoluteFiles = files.map { SchemaPaths.resolve($0, against: baseDirectory) }
     for file in absoluteFiles where !FileManager.default.isReadableFile(atPath: file) {
-      throw APXError(
-        .invalidDefinition, "cannot read the .proto file \(file)",
-        hint: "paths in \"schema\" are relative to the folder of \(registryFile)", file: registryFile)
+      throw APXError(origin.status, "cannot read the .proto file \(file)", hint: origin.pathRule, file: origin.file)
     }
     var includes = importPaths.map { SchemaPaths.resolve($0, against: baseDirectory) }
     if includes.isEmpty {
@@ -58,10 +55,14 @@ package struct ProtocCompiler {
     }
     let result = try await run(executable, prefix + arguments)
     guard result.status == 0, let bytes = FileManager.default.contents(atPath: output) else {
+      let hint =
+        switch origin {
+        case .registryFile(let file): "fix the .proto files or the \"import_paths\" of the endpoint's schema in \(file)"
+        case .commandLine: "fix the .proto files, or give the folders their imports are in with --import-path DIR"
+        }
       throw APXError(
-        .invalidDefinition, "protoc could not compile \(files.joined(separator: ", "))",
-        hint: "fix the .proto files or the \"import_paths\" of the endpoint's schema in \(registryFile)",
-        file: registryFile, cause: result.stderr.trimmingWhitespaceAndNewlines())
+        origin.status, "protoc could not compile \(files.joined(separator: ", "))", hint: hint, file: origin.file,
+        cause: result.stderr.trimmingWhitespaceAndNewlines())
     }
     return [UInt8](bytes)
   }
@@ -121,7 +122,9 @@ enum SchemaPaths {
 
   /// The folder holding `file` (absolute).
   static func folder(of file: String) -> String {
-    FilePath(FileManager.default.currentDirectoryPath).pushing(FilePath(file)).removingLastComponent()
-      .lexicallyNormalized().string
+    FilePath(currentFolder).pushing(FilePath(file)).removingLastComponent().lexicallyNormalized().string
   }
+
+  /// The process's working folder.
+  static var currentFolder: String { FileManager.default.currentDirectoryPath }
 }

@@ -18,15 +18,15 @@ struct SchemaLoader {
   /// The pool for `source`, from the cache when this run already loaded it.
   ///
   /// - Parameters:
-  ///   - registryFile: the registry file that names the source (relative paths start at its folder).
+  ///   - origin: where the source was named (relative paths start at its folder).
   ///   - reflection: asks the server; used only for `.reflection` (nil: no connection available).
   func pool(
-    _ source: SchemaSource, service: String, registryFile: String, target: GRPCTarget,
+    _ source: SchemaSource, service: String, origin: SchemaOrigin, target: GRPCTarget,
     reflection: (() -> ReflectionClient)?
   ) async throws -> DescriptorPool {
-    // Only files need the registry file's folder: SystemPackage's path arithmetic was a quarter
+    // Only files need the origin's folder: SystemPackage's path arithmetic was a quarter
     // of a reflected schema's set-up (0.2 ms of an ad-hoc gRPC call).
-    var base: String { SchemaPaths.folder(of: registryFile) }
+    var base: String { origin.folder }
     let key: String
     switch source {
     case .reflection: key = "reflection \(target) \(service)"
@@ -47,23 +47,24 @@ struct SchemaLoader {
       let absolute = SchemaPaths.resolve(path, against: base)
       guard let data = FileManager.default.contents(atPath: absolute) else {
         throw APXError(
-          .invalidDefinition, "cannot read the protoset \(absolute)",
-          hint: "protoset paths are relative to the folder of \(registryFile); make one with "
+          origin.status, "cannot read the protoset \(absolute)",
+          hint: origin.pathRule + "; make one with "
             + "`protoc --include_imports --descriptor_set_out=FILE.protoset FILE.proto`",
-          file: registryFile)
+          file: origin.file)
       }
       do {
         pool = try protobuf { () throws(ProtobufError) in try DescriptorPool(protoset: [UInt8](data)) }
       } catch {
         var e = error
-        e.file = registryFile
+        e.status = origin.status
+        e.file = origin.file
         e.message += " (\(absolute))"
         throw e
       }
     case .protoFiles(let files, let imports):
       let environment = self.environment
       let bytes = try await ProtocCompiler(environment: environment).compile(
-        files: files, importPaths: imports, baseDirectory: base, registryFile: registryFile)
+        files: files, importPaths: imports, origin: origin)
       pool = try protobuf { () throws(ProtobufError) in try DescriptorPool(protoset: bytes) }
     }
     await cache.store(pool, for: key)
