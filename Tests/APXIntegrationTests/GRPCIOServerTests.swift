@@ -175,8 +175,20 @@ struct GRPCIOServerTests {
         let r = try await APXProcess.run(arguments)
         #expect(r.status == 2, "\(arguments): \(r.stderr)")
         #expect(r.stderr.contains("does not offer gRPC server reflection"), "\(arguments): \(r.stderr)")
-        #expect(r.stderr.contains("`apx call` takes --protoset FILE.protoset"), "\(arguments): \(r.stderr)")
+        #expect(r.stderr.contains("`apx list` take --protoset FILE.protoset"), "\(arguments): \(r.stderr)")
       }
+      // As the hint says: with the schema file, describe answers and the call goes through.
+      let protoset = APXProcess.packageRoot.appendingPathComponent("Protos/classnotes.protoset").path
+      let described = try await APXProcess.run([
+        "describe", "\(base)/\(Self.service)/GetLesson", "--protoset", protoset, "--select", ".example",
+      ])
+      #expect(described.status == 0, "\(described.stderr)")
+      #expect(described.stdout.contains("--protoset \(protoset)"), "\(described.stdout)")
+      let called = try await APXProcess.run([
+        "call", "\(base)/\(Self.service)/GetLesson", "id=les_1", "--protoset", protoset,
+      ])
+      #expect(called.status == 0, "\(called.stderr)")
+      #expect(try JSONParser.parse(called.stdout)["title"] == .string("Lesson les_1"))
     }
   }
 }

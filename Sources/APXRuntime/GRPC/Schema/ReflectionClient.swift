@@ -40,7 +40,8 @@ struct ReflectionClient {
       } catch let error as RPCError where error.code == .unimplemented {
         throw APXError(
           .usage, "the server does not offer gRPC server reflection",
-          hint: "give apx the schema: `apx call` takes --protoset FILE.protoset or --proto FILE.proto; "
+          hint: "give apx the schema: `apx call`, `apx describe` and `apx list` take --protoset FILE.protoset or "
+            + "--proto FILE.proto; "
             + "a registry endpoint, {\"protoset\": \"FILE.protoset\"} or {\"proto\": [\"FILE.proto\"]}")
       }
     }
