@@ -85,9 +85,16 @@ public struct DemoGRPCServer: Sendable {
       )
     }
 
+    // Flushes at once, as grpc-go and grpcio servers do. grpc-swift-nio-transport's default holds
+    // each flush up to 100 µs to share a syscall, which every client paid three times per call
+    // with reflection (0.2-0.3 ms of grpcurl's and apx's time alike); a server stream of 100,000
+    // messages was no faster with it (93,000-95,000 msg/s against 96,000 without).
+    var config = HTTP2ServerTransport.Posix.Config.defaults
+    config.connection.flushCoalescing = nil
     let transport = HTTP2ServerTransport.Posix(
       address: .ipv4(host: host, port: port),
-      transportSecurity: tls?.transportSecurity ?? .plaintext
+      transportSecurity: tls?.transportSecurity ?? .plaintext,
+      config: config
     )
     let server = GRPCServer(transport: transport, services: services, interceptors: interceptors)
     let serving = Task { try await server.serve() }
