@@ -42,4 +42,13 @@ struct FileReadLimitTests {
     #expect(r.status == 2, "\(r.stderr)")
     #expect(r.stderr.contains("cannot read \(link): its symbolic links form a loop"), "\(r.stderr)")
   }
+
+  /// stdin read whole (`name=@-.path`, `--token-stdin`) stops at 64 MiB: `< /dev/zero` grew
+  /// by 270 MB a second. Spaces are valid JSON whitespace, so nothing else stops them.
+  @Test(arguments: [["text=@-.a"], ["--token-stdin"]])
+  func stdinPastTheLimitIsAUsageError(_ items: [String]) async throws {
+    let r = try await Self.preview(items, stdin: Data(repeating: 0x20, count: 65 * 1_048_576))
+    #expect(r.status == 2, "\(items): \(r.stderr)")
+    #expect(r.stderr.contains("stdin holds more than 64 MiB"), "\(r.stderr)")
+  }
 }

@@ -21,7 +21,7 @@ enum GRPCRequestSource {
     case nil: return nil
     case .json(let b): bytes = b
     case .file(let path): bytes = try FileBytes.read(path)
-    case .stdin: bytes = StandardInput.readAll()
+    case .stdin: bytes = try StandardInput.readAll()
     }
     let value: JSONValue
     do {

@@ -1,3 +1,5 @@
+public import APXCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -6,16 +8,24 @@
   import Darwin
 #endif
 
-/// Standard input read to its end (`-d @-`, `--token-stdin`), with `read(2)`: Foundation's
-/// `FileHandle` is not in FoundationEssentials, and apx does not link full Foundation (issue 14).
+/// Standard input read to its end (`name=@-.path`, `--token-stdin`, a gRPC request from `-d @-`),
+/// with `read(2)`: Foundation's `FileHandle` is not in FoundationEssentials, and apx does not
+/// link full Foundation (issue 14).
 public enum StandardInput {
-  /// Every byte until end of file; a read error ends the input where it happened.
-  public static func readAll() -> [UInt8] {
+  /// Every byte until end of file, at most `limit` (64 MiB, as for files read whole): without
+  /// it, `apx call URL id=@-.id < /dev/zero` grew by 270 MB a second until the machine gave out.
+  /// A read error ends the input where it happened.
+  public static func readAll(limit: Int = FileBytes.defaultLimit) throws(APXError) -> [UInt8] {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 64 << 10)
     while true {
       let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
       if n > 0 {
+        guard bytes.count + n <= limit else {
+          throw APXError(
+            .usage, "stdin holds more than \(limit / 1_048_576) MiB, the most apx reads from it into memory",
+            hint: "a large upload streams from stdin with -d @- (REST) or as a gRPC client stream")
+        }
         bytes.append(contentsOf: chunk[..<n])
       } else if n < 0 && errno == EINTR {
         continue

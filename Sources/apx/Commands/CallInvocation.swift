@@ -239,7 +239,7 @@ struct CallInvocation: Equatable {
 
   /// The token piped in for `--token-stdin` (whitespace trimmed).
   static func readTokenFromStdin() throws -> String {
-    let data = StandardInput.readAll()
+    let data = try StandardInput.readAll()
     let token = String(decoding: data, as: UTF8.self).trimmingWhitespaceAndNewlines()
     guard !token.isEmpty else {
       throw APXError(

@@ -78,7 +78,7 @@ struct StdinDocument {
 
   mutating func read() throws -> JSONValue {
     if let cached { return cached }
-    let data = StandardInput.readAll()
+    let data = try StandardInput.readAll()
     do {
       let value = try JSONParser.parse(data)
       cached = value
