@@ -34,4 +34,36 @@ public enum StandardInput {
       }
     }
   }
+
+  /// Calls `body` with each line of stdin as it arrives (without its `\n`; the last line even
+  /// without one), read with `read(2)`; a line longer than `limit` bytes is a usage error.
+  public static func forEachLine(
+    limit: Int, _ body: (ArraySlice<UInt8>) throws -> Void
+  ) throws {
+    var partial: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { break }
+      var start = 0
+      while let newline = chunk[start..<n].firstIndex(of: 0x0A) {
+        if partial.isEmpty {
+          try body(chunk[start..<newline])
+        } else {
+          partial += chunk[start..<newline]
+          try body(partial[...])
+          partial.removeAll(keepingCapacity: true)
+        }
+        start = newline + 1
+      }
+      partial += chunk[start..<n]
+      guard partial.count <= limit else {
+        throw APXError(
+          .usage, "a line of stdin is longer than \(limit / 1_048_576) MiB",
+          hint: "send one JSON document per line (NDJSON)")
+      }
+    }
+    if !partial.isEmpty { try body(partial[...]) }
+  }
 }
