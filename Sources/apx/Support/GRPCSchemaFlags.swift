@@ -64,7 +64,7 @@ struct GRPCSchemaFlags: Sendable, Equatable {
   }
 
   /// Where the command line's schema files start (their paths are made absolute by `source()`).
-  static let origin = SchemaOrigin.commandLine(folder: ".")
+  static let origin = SchemaOrigin.commandLine(folder: nil)
 }
 
 /// The schema flags of `apx call`, `apx describe` and `apx list`, for gRPC URLs.

@@ -7,20 +7,23 @@ public enum SchemaOrigin: Sendable, Equatable {
   /// file that cannot be used makes the registry invalid (exit 3, reported against the file).
   case registryFile(String)
   /// The command line (`--protoset`, `--proto`, `--import-path`, or `apx import grpc FILE`):
-  /// paths start at `folder`, and a file that cannot be used is a usage error (exit 2).
-  case commandLine(folder: String)
+  /// paths start at `folder` (nil: the current folder), and a file that cannot be used is a
+  /// usage error (exit 2).
+  case commandLine(folder: String?)
 
   /// The origin of a call's schema: the registry file of its API, or the command line for a
   /// call to a URL (`apx call grpc://...`, whose API is made on the spot).
   static func of(_ request: CallRequest) -> SchemaOrigin {
-    request.targetIsURL ? .commandLine(folder: SchemaPaths.currentFolder) : .registryFile(request.api.sourceFile)
+    // The folder stays unasked until a file needs it: reflection needs none, and asking for it
+    // started FileManager, which an ad-hoc call by reflection otherwise never does.
+    request.targetIsURL ? .commandLine(folder: nil) : .registryFile(request.api.sourceFile)
   }
 
   /// The folder relative paths start at (absolute).
   var folder: String {
     switch self {
     case .registryFile(let file): SchemaPaths.folder(of: file)
-    case .commandLine(let folder): SchemaPaths.resolve(folder, against: SchemaPaths.currentFolder)
+    case .commandLine(let folder): SchemaPaths.resolve(folder ?? ".", against: SchemaPaths.currentFolder)
     }
   }
 
