@@ -190,6 +190,21 @@ struct HostileServerTests {
     }
   }
 
+  /// Bytes that are not HTTP (another protocol on the port, a header the parser refuses) say
+  /// so, with what to check: the message was "the request failed", cause "invalid constant string".
+  @Test(arguments: [
+    ("\u{0}\u{1}SSH-2.0-OpenSSH\r\n\r\n", "invalid constant string"),
+    ("HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\n{}", "content-length"),
+  ])
+  func anAnswerThatIsNotHTTPSaysSo(_ raw: String, _ cause: String) async throws {
+    try await withHostileServer({ _ in [.text(raw)] }) { server in
+      let r = try await Self.call(server, ["--no-retry"])
+      #expect(r.status == 6, "\(r.stderr)")
+      #expect(r.stderr.contains("error: the answer from \(server.baseURL) is not valid HTTP"), "\(r.stderr)")
+      #expect(r.stderr.contains(cause) && r.stderr.contains("https:// for a server that speaks TLS"), "\(r.stderr)")
+    }
+  }
+
   @Test func badChunkedFramingIsANetworkError() async throws {
     let answer: HostileHTTPServer.Answer = { _ in
       [

@@ -1,6 +1,7 @@
 import APXCore
 import AsyncHTTPClient
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import NIOSSL
 
@@ -46,6 +47,22 @@ enum NetworkErrorMapper {
         }
         return APXError(.network, "the request to \(target) failed", cause: e.description, underlying: e)
       }
+    }
+    if let e = error as? HTTPParserError, e == .invalidEOFState {
+      return APXError(
+        .network, "\(target) closed the connection before the whole answer arrived",
+        hint: "the server may have crashed or cut the body short; try again, or check its logs",
+        cause: String(describing: e), underlying: e)
+    }
+    if let e = error as? HTTPParserError {
+      // The bytes that came back do not parse as HTTP/1.1: a wrong port, a TLS server called
+      // with http://, or a broken server. Without this, "the request failed (invalid constant
+      // string)" named neither.
+      return APXError(
+        .network, "the answer from \(target) is not valid HTTP",
+        hint: "check the port, and the scheme (https:// for a server that speaks TLS); "
+          + "if both are right, the server sent a malformed response",
+        cause: String(describing: e), underlying: e)
     }
     if let e = error as? NIOConnectionError {
       if e.connectionErrors.isEmpty, e.dnsAError != nil || e.dnsAAAAError != nil {
