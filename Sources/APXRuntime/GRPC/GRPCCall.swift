@@ -79,7 +79,10 @@ struct GRPCCall: Transport {
     return Attempt(
       client: client, method: method,
       descriptor: MethodDescriptor(fullyQualifiedService: options.service, method: options.method), pool: pool,
-      messages: try RequestMessages(request: request, method: method, pool: pool), fields: fields, ignored: ignored,
+      messages: try RequestMessages(
+        request: request, method: method, pool: pool,
+        maxMessageSize: session.settings.maxMessageSize ?? GRPCSettings.defaultMaxMessageSize),
+      fields: fields, ignored: ignored,
       mask: mask, url: "\(target)\(path)",
       failure: GRPCFailure(
         target: target, path: path, apiName: request.api.name, pool: pool, mask: mask, timeout: timeout,
@@ -167,8 +170,12 @@ struct RequestMessages: Sendable {
   let fields: [(path: [String], value: JSONValue)]
   let pool: DescriptorPool
   let input: MessageDescriptor
+  /// `--max-message-size`: grpc-swift sends a larger request anyway, and the server's reset
+  /// read as UNAVAILABLE, retried with "try again later".
+  let maxMessageSize: Int
 
-  init(request: CallRequest, method: MethodInfo, pool: DescriptorPool) throws {
+  init(request: CallRequest, method: MethodInfo, pool: DescriptorPool, maxMessageSize: Int) throws {
+    self.maxMessageSize = maxMessageSize
     let builder = GRPCRequestFields(endpoint: request.endpoint, apiName: request.api.name, input: method.input)
     let fields = try builder.fields(request.values)
     self.fields = fields
@@ -180,15 +187,28 @@ struct RequestMessages: Sendable {
       let data = try GRPCRequestSource.single(request.data)
       try builder.checkRequired(fields, data: data)
       let json = try GRPCRequestFields.apply(fields, to: data ?? .object([]))
-      body = .single(try protobuf { () throws(ProtobufError) in try pool.encode(json, as: method.input) })
+      let bytes = try protobuf { () throws(ProtobufError) in try pool.encode(json, as: method.input) }
+      try Self.checkSize(bytes, limit: maxMessageSize, what: "the request message")
+      body = .single(bytes)
     }
+  }
+
+  /// A request message larger than the limit is a usage error, found before it is sent.
+  static func checkSize(_ bytes: [UInt8], limit: Int, what: String) throws(APXError) {
+    guard bytes.count > limit else { return }
+    throw APXError(
+      .usage, "\(what) is \(bytes.count) bytes encoded, more than --max-message-size (\(limit) bytes)",
+      hint: "raise --max-message-size BYTES if the server accepts larger messages (gRPC servers take 4 MiB by "
+        + "default), or send less")
   }
 
   /// Encodes one streamed message, numbering it in errors.
   func encode(_ json: JSONValue, index: Int) throws(APXError) -> [UInt8] {
     do {
       let message = try GRPCRequestFields.apply(fields, to: json)
-      return try protobuf { () throws(ProtobufError) in try pool.encode(message, as: input) }
+      let bytes = try protobuf { () throws(ProtobufError) in try pool.encode(message, as: input) }
+      try Self.checkSize(bytes, limit: maxMessageSize, what: "the message")
+      return bytes
     } catch {
       var e = error
       e.message = "request message #\(index): " + e.message

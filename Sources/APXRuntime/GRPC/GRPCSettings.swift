@@ -10,6 +10,8 @@ public struct GRPCSettings: Sendable, Hashable {
   public var emitDefaults: Bool
   /// Largest message, in bytes, sent or accepted (grpc-swift's default is 4 MiB).
   public var maxMessageSize: Int?
+  /// 4 MiB, grpc-swift's and most servers' limit, when `--max-message-size` is not given.
+  public static let defaultMaxMessageSize = 4 * 1_048_576
   /// Skip TLS certificate verification.
   public var insecure: Bool
   /// Trust the CA certificates in this PEM file: instead of the system's, or on top of `trust`
