@@ -44,12 +44,20 @@ struct GRPCSchemaFlagTests {
     let garbage = TestScratch.root.appendingPathComponent("garbage-\(UUID().uuidString).protoset").path
     try Data("not a descriptor set".utf8).write(to: URL(fileURLWithPath: garbage))
     let absent = TestScratch.root.appendingPathComponent("absent-\(UUID().uuidString)").path
+    // 65 MiB and sparse: past the 64 MiB apx reads from one file, without writing 65 MiB.
+    let huge = TestScratch.root.appendingPathComponent("huge-\(UUID().uuidString).protoset").path
+    #expect(FileManager.default.createFile(atPath: huge, contents: nil))
+    let handle = try #require(FileHandle(forWritingAtPath: huge))
+    try handle.truncate(atOffset: 65 * 1_048_576)
+    try handle.close()
     for (arguments, says) in [
       (["call", url, "--protoset", absent + ".protoset", "-d", "{}"], "cannot read the protoset \(absent).protoset"),
       (["describe", url, "--protoset", absent + ".protoset"], "cannot read the protoset \(absent).protoset"),
       (["call", url, "--proto", absent + ".proto", "-d", "{}"], "cannot read the .proto file \(absent).proto"),
       (["call", url, "--protoset", garbage, "-d", "{}"], "not a valid serialized FileDescriptorSet (\(garbage))"),
       (["list", Self.nowhere, "--protoset", garbage], "not a valid serialized FileDescriptorSet (\(garbage))"),
+      (["list", Self.nowhere, "--protoset", TestScratch.root.path], "it is a folder, not a file"),
+      (["describe", url, "--protoset", huge], "larger than 64 MiB"),
     ] {
       let r = try await APXProcess.run(arguments)
       #expect(r.status == 2, "\(arguments): \(r.stderr)")

@@ -45,15 +45,20 @@ struct SchemaLoader {
       pool = try protobuf { () throws(ProtobufError) in try DescriptorPool(serializedFiles: files) }
     case .protoset(let path):
       let absolute = SchemaPaths.resolve(path, against: base)
-      guard let data = FileManager.default.contents(atPath: absolute) else {
+      let data: [UInt8]
+      do {
+        // With FileBytes' 64 MiB limit: a protoset is descriptors only (GitHub-sized APIs make
+        // a few hundred KB), and one of gigabytes would otherwise be read whole.
+        data = try FileBytes.read(absolute)
+      } catch {
         throw APXError(
           origin.status, "cannot read the protoset \(absolute)",
           hint: origin.pathRule + "; make one with "
             + "`protoc --include_imports --descriptor_set_out=FILE.protoset FILE.proto`",
-          file: origin.file)
+          file: origin.file, cause: [error.message, error.hint].compactMap { $0 }.joined(separator: ": "))
       }
       do {
-        pool = try protobuf { () throws(ProtobufError) in try DescriptorPool(protoset: [UInt8](data)) }
+        pool = try protobuf { () throws(ProtobufError) in try DescriptorPool(protoset: data) }
       } catch {
         var e = error
         e.status = origin.status
