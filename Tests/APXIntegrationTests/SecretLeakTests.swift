@@ -57,4 +57,40 @@ import Testing
       #expect(r.stderr.contains("***"), "\(r.stderr)")
     }
   }
+
+  /// Credentials typed on the command line (`-a`, `-H`, header items) are masked when a server
+  /// echoes them, in its error body or a response header under `-v`: only their header names
+  /// were known, so the values (and `-a`'s base64) were shown as the server sent them.
+  @Test func credentialsFromTheCommandLineAreMaskedWhenAServerEchoesThem() async throws {
+    let answer: HostileHTTPServer.Answer = { head in
+      // Every credential header value the request carried, and the decoded Basic credentials.
+      var echoed: [String] = []
+      for line in head.split(separator: "\r\n") {
+        guard let colon = line.firstIndex(of: ":") else { continue }
+        let name = line[..<colon].lowercased()
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        guard ["authorization", "x-api-key", "cookie"].contains(name) else { continue }
+        echoed.append(value)
+        if value.hasPrefix("Basic "), let data = Data(base64Encoded: String(value.dropFirst(6))) {
+          echoed.append(String(decoding: data, as: UTF8.self))
+        }
+      }
+      let text = echoed.joined(separator: " | ")
+      return HostileHTTPServer.response(
+        "401 Unauthorized", headers: [("Content-Type", "text/plain"), ("X-Echo", text)], body: Array(text.utf8))
+    }
+    try await withHostileServer(answer) { server in
+      for credentials in [
+        ["-a", "ann:pw-9f8e7d"], ["-H", "X-Api-Key: key-5c4b3a"], ["Authorization:Bearer tok-1a2b3c"],
+        ["Cookie:sid=ck-6d5e4f; theme=dark"],
+      ] {
+        let r = try await APXProcess.run(["call", server.baseURL + "/x", "-v", "--no-retry"] + credentials)
+        #expect(r.status == 4 || r.status == 8, "\(credentials): \(r.stderr)")
+        #expect(r.stderr.contains("***"), "\(r.stderr)")
+        for secret in ["pw-9f8e7d", "YW5uOnB3LTlmOGU3ZA==", "key-5c4b3a", "tok-1a2b3c", "ck-6d5e4f"] {
+          #expect(!r.combined.contains(secret), "\(credentials): \(secret) shown: \(r.combined)")
+        }
+      }
+    }
+  }
 }

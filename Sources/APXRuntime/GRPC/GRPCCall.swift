@@ -46,6 +46,7 @@ struct GRPCCall: Transport {
     let target = try GRPCTarget(parsing: request.baseURL)
     let timeout = request.timeout ?? request.endpoint.timeout
     var mask = SecretMask()
+    mask.addCredentialValues(of: request.headers)
     let (baseFields, ignored) = try GRPCMetadata.fields(request, environment: environment, mask: &mask)
     let fields = baseFields + (try await credentials.metadata(mask: &mask))
     let path = "/\(options.service)/\(options.method)"

@@ -32,6 +32,7 @@ public struct HTTPAttempt: Sendable {
     if let url = request.url { plan.url = url }
     if !request.targetIsURL { plan.endpointName = "\(request.api.name).\(request.endpoint.name)" }
     var mask = SecretMask(secrets: plan.secrets)
+    mask.addCredentialValues(of: request.headers)
     plan.headers = try plan.headers.map {
       HeaderField($0.name, try TemplateResolver.resolveText($0.value, environment: environment, mask: &mask))
     }

@@ -74,6 +74,32 @@ public struct SecretMask: Sendable {
     return out
   }
 
+  /// Registers the values of the credential headers among `headers` (`-H`, `Name:value` items,
+  /// `-a`): without this only their names were known, so a server that echoed one in its error
+  /// body or a response header showed it. For `Scheme token` the token too; for `Basic` the
+  /// decoded `user:password` and the password; for `Cookie` each cookie's value.
+  public mutating func addCredentialValues(of headers: [HeaderField]) {
+    for header in headers
+    where CredentialHeaders.isCredential(header.name) || extraHeaders.contains(header.name.lowercased()) {
+      let value = header.value.trimmingWhitespace()
+      add(value)
+      if header.name.lowercased() == "cookie" {
+        for pair in value.split(separator: ";") {
+          if let eq = pair.firstIndex(of: "=") { add(String(pair[pair.index(after: eq)...]).trimmingWhitespace()) }
+        }
+        continue
+      }
+      guard let space = value.firstIndex(of: " ") else { continue }
+      let token = String(value[value.index(after: space)...]).trimmingWhitespace()
+      add(token)
+      guard value[..<space].lowercased() == "basic", let data = Data(base64Encoded: token),
+        let decoded = String(data: data, encoding: .utf8)
+      else { continue }
+      add(decoded)
+      if let colon = decoded.firstIndex(of: ":") { add(String(decoded[decoded.index(after: colon)...])) }
+    }
+  }
+
   /// Registers a header name whose values must be masked.
   public mutating func addHeader(_ name: String) { extraHeaders.insert(name.lowercased()) }
 
