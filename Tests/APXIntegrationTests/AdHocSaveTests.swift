@@ -22,6 +22,34 @@ struct AdHocSaveTests {
     return dir
   }
 
+  /// Credentials in parameters (`api_key==`, `password=`, `?access_token=` in the URL) are not
+  /// written: they were saved as plain defaults. The saved call asks for them and masks them;
+  /// other values (`author`, `page_token`) keep their defaults.
+  @Test func credentialParameterValuesAreNotSaved() async throws {
+    let dir = try Self.registry()
+    try await withDemoServer { server in
+      let env = ["APX_REGISTRY": dir]
+      let adhoc = try await APXProcess.run(
+        [
+          "call", server.httpBaseURL + "/_demo/echo/find?access_token=tok-71a2", "api_key==key-83b4",
+          "author==Ann", "page_token==p2", "password=pw-95c6", "--save", "echo.find",
+        ], environment: env)
+      #expect(adhoc.status == 0, "\(adhoc.stderr)")
+      for name in ["access_token", "api_key", "password"] {
+        #expect(adhoc.stderr.contains("the value of \(name) is not saved"), "\(adhoc.stderr)")
+      }
+      let file = try String(contentsOfFile: dir + "/echo.json", encoding: .utf8)
+      for secret in ["tok-71a2", "key-83b4", "pw-95c6"] { #expect(!file.contains(secret), "\(file)") }
+      #expect(file.contains(#""default": "Ann""#) && file.contains(#""default": "p2""#), "\(file)")
+      let missing = try await APXProcess.run(["call", "echo.find"], environment: env)
+      #expect(missing.status == 2, "\(missing.stderr)")
+      let given = try await APXProcess.run(
+        ["call", "echo.find", "access_token=t", "api_key=k", "password=p"], environment: env)
+      #expect(given.status == 0, "\(given.stderr)")
+      #expect(try AdHocCallTests.Echo(given.stdout).query == "access_token=t&api_key=k&author=Ann&page_token=p2")
+    }
+  }
+
   @Test func aSavedRESTCallGivesTheSameAnswerAndKeepsPathParameters() async throws {
     let dir = try Self.registry()
     try await withDemoServer { server in

@@ -11,11 +11,12 @@ public enum SavedEndpoint {
   ///   - headers: `Name:value` items; those `isSecret` names, and removals, are left out. The
   ///     endpoint's own headers are kept unless an item names them.
   ///   - isSecret: whether a header carries credentials (never written to a registry file).
-  /// - Returns: the endpoint and the names of the headers left out.
+  /// - Returns: the endpoint, the names of the headers left out, and the parameters whose
+  ///   values were left out (`CredentialParams`: saved required and secret, without a default).
   public static func make(
     name: String, from endpoint: Endpoint, values: [(name: String, value: BoundValue)], headers: [HeaderField],
     isSecret: (String) -> Bool
-  ) throws(APXError) -> (endpoint: Endpoint, leftOut: [String]) {
+  ) throws(APXError) -> (endpoint: Endpoint, leftOut: [String], valuesLeftOut: [String]) {
     try check(name: name)
     var saved = endpoint
     saved.name = name
@@ -42,6 +43,7 @@ public enum SavedEndpoint {
       saved.params += pathParams
       saved.params += query.map { Param(name: $0.0, location: .query, defaultValue: .string($0.1)) }
     }
+    var valuesLeftOut: [String] = []
     var grouped: [(String, [BoundValue])] = []
     for (name, value) in values {
       if let i = grouped.firstIndex(where: { $0.0 == name }) {
@@ -70,7 +72,18 @@ public enum SavedEndpoint {
       }
       saved.params.append(param)
     }
-    return (saved, leftOut)
+    // A credential's value (`api_key==...`, `password=...`, `?access_token=` in the URL) stays
+    // out of the file: the saved call asks for it, and masks it as a secret.
+    for i in saved.params.indices
+    where CredentialParams.isCredential(saved.params[i].wireName ?? saved.params[i].name)
+      && saved.params[i].defaultValue != nil
+    {
+      saved.params[i].defaultValue = nil
+      saved.params[i].required = true
+      saved.params[i].secret = true
+      valuesLeftOut.append(saved.params[i].name)
+    }
+    return (saved, leftOut, valuesLeftOut)
   }
 
   /// API and endpoint names: letters, digits, `_`, `-`, and dots between endpoint words.

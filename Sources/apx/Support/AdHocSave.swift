@@ -83,11 +83,15 @@ struct AdHocSave {
       let basePath = (try? AdHocURL(parsing: baseURL)).map { $0.path == "/" ? "" : $0.path } ?? ""
       endpoint.path = String(url.pathAndQuery.dropFirst(basePath.hasSuffix("/") ? basePath.count - 1 : basePath.count))
     }
-    let (saved, leftOut) = try SavedEndpoint.make(
+    let (saved, leftOut, valuesLeftOut) = try SavedEndpoint.make(
       name: self.endpoint, from: endpoint, values: values, headers: prepared.headers,
       isSecret: { CredentialHeaders.isCredential($0) })
     for name in leftOut {
       context.warn("apx: --save: the header \(name) is not saved (credentials belong in the API's auth, not in a file)")
+    }
+    for name in valuesLeftOut {
+      context.warn(
+        "apx: --save: the value of \(name) is not saved (a credential); the saved call asks for it: \(name)=...")
     }
     var plan: Plan
     if let existing {
