@@ -70,8 +70,8 @@ public enum SSEReconnectDecision: Sendable, Hashable {
 public struct SSEReconnectSchedule: Sendable, Hashable {
   /// The policy the delays come from.
   public let policy: SSEReconnectPolicy
-  /// The reconnection time the server set with `retry:`, in seconds; when
-  /// set, it replaces the policy's delays.
+  /// The reconnection time the server set with `retry:`, in seconds, capped
+  /// by `serverRetryCeiling`; when set, it replaces the policy's delays.
   public private(set) var serverRetry: Double?
   /// Reconnections made since the last event was received.
   public private(set) var consecutiveFailures = 0
@@ -83,10 +83,24 @@ public struct SSEReconnectSchedule: Sendable, Hashable {
     self.policy = policy
   }
 
+  /// The longest reconnection delay a server's `retry:` may ask for, in
+  /// seconds, unless the policy's own delays are longer (`serverRetryCeiling`).
+  public static let serverRetryLimit: Double = 300
+
+  /// The longest delay `setServerRetry` keeps: `serverRetryLimit`, or the
+  /// policy's longest delay if that is longer: an endpoint that waits long
+  /// between reconnections lets its server ask for as long.
+  public var serverRetryCeiling: Double {
+    let longest = policy.delays.lazy.map(RetryPolicy.sanitized).max() ?? 0
+    return max(Self.serverRetryLimit, longest)
+  }
+
   /// Uses the server's `retry:` value (milliseconds; `SSEParser.retry`) as the
-  /// delay for every later reconnection.
+  /// delay for every later reconnection, at most `serverRetryCeiling`
+  /// (`retry: 999999999999` would otherwise wait for years).
   public mutating func setServerRetry(milliseconds: Int) {
-    serverRetry = Double(max(milliseconds, 0)) / 1000
+    // Int to Double cannot overflow (Int.max ms is about 9.2e15 s), so cap after converting.
+    serverRetry = min(Double(max(milliseconds, 0)) / 1000, serverRetryCeiling)
   }
 
   /// An event arrived: the connection works, so the failure count restarts.

@@ -75,6 +75,30 @@ import Testing
     #expect(schedule.serverRetry == 0)
   }
 
+  @Test func serverRetryIsCappedAtTheLimitOrThePolicysLongestDelay() throws {
+    // A hostile `retry: 999999999999` (about 31 years) waits the limit, 300 s.
+    var schedule = SSEReconnectSchedule(policy: .standard)
+    schedule.setServerRetry(milliseconds: 999_999_999_999)
+    #expect(schedule.serverRetry == SSEReconnectSchedule.serverRetryLimit)
+    #expect(schedule.connectionEnded() == .reconnect(after: 300))
+    schedule.setServerRetry(milliseconds: .max)
+    #expect(schedule.connectionEnded() == .reconnect(after: 300))
+    // Up to the limit, the server's value is kept as sent.
+    schedule.setServerRetry(milliseconds: 300_000)
+    #expect(schedule.serverRetry == 300)
+    schedule.setServerRetry(milliseconds: 299_999)
+    #expect(schedule.serverRetry == 299.999)
+
+    // An endpoint whose own delays are longer than the limit lets the server go that far.
+    var patient = SSEReconnectSchedule(policy: try SSEReconnectPolicy(delays: [60, 900, 600]))
+    patient.setServerRetry(milliseconds: 999_999_999_999)
+    #expect(patient.serverRetry == 900)
+    patient.setServerRetry(milliseconds: .max)
+    #expect(patient.connectionEnded() == .reconnect(after: 900))
+    patient.setServerRetry(milliseconds: 450_000)
+    #expect(patient.serverRetry == 450)
+  }
+
   @Test func zeroMaxFailuresFallsBackWhenTheFirstConnectionEnds() throws {
     var schedule = SSEReconnectSchedule(policy: try SSEReconnectPolicy(maxConsecutiveFailures: 0))
     #expect(schedule.connectionEnded() == .fallBack(consecutiveFailures: 0))
