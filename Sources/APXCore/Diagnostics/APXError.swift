@@ -41,7 +41,10 @@ public struct APXError: Error, Sendable, CustomStringConvertible {
     self.underlying = underlying
   }
 
-  /// `file:line:column: message (at path)`, then cause and hint on their own lines.
+  /// `file:line:column: message (at path)`, then cause and hint on their own lines, with
+  /// terminal control characters shown as `\u{1B}` (`escapingTerminalControls()`): a message,
+  /// cause or hint may quote what a server sent (a reason phrase, a gRPC status message, an
+  /// error body), and this is the text apx writes to stderr.
   public var description: String {
     var head = ""
     if let file {
@@ -54,7 +57,8 @@ public struct APXError: Error, Sendable, CustomStringConvertible {
     var lines = [head]
     if let cause, !cause.isEmpty { lines.append("  cause: \(cause)") }
     if let hint, !hint.isEmpty { lines.append("  hint: \(hint)") }
-    return lines.joined(separator: "\n")
+    let text: String = lines.joined(separator: "\n")
+    return text.escapingTerminalControls()
   }
 }
 

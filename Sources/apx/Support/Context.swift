@@ -59,9 +59,10 @@ final class Context: Sendable {
     return RegistryFiles.defaultDirectories(environment: environment)
   }
 
-  /// Writes a line to stderr now (warnings, notes).
+  /// Writes a line to stderr now (warnings, notes), with terminal control characters shown as
+  /// `\u{1B}`: a note may quote a server (a retry's reason phrase, an SSE event ID).
   func warn(_ text: String) {
-    stderr.write(text + "\n")
+    stderr.write(text.escapingTerminalControls() + "\n")
     stderr.flush()
   }
 }

@@ -54,12 +54,13 @@ struct ErrorReporter {
       let message = APX.fullMessage(for: error)
       if code == .validationFailure {
         // ArgumentParser uses 64 for usage errors; apx documents 2.
-        context.stderr.write(message + "\n")
+        context.stderr.write(message.escapingTerminalControls() + "\n")
         return ExitStatus.usage.code
       }
       if let exit = error as? ExitCode { return exit.rawValue }
       context.stderr.write(
-        "apx: error: \(message)\n  hint: this is a bug in apx; please report it with the command you ran\n")
+        "apx: error: \(message.escapingTerminalControls())\n  hint: this is a bug in apx; please report it with the command you ran\n"
+      )
       return ExitStatus.internalFailure.code
     }
   }

@@ -32,7 +32,7 @@ public enum RecipeStatusText {
     if !terminal {
       var text = "step \(step.id) (\(step.call)): \(record.state.rawValue)"
       if !details.isEmpty { text += ", " + details.joined(separator: ", ") }
-      if let error = record.error, record.state == .failed { text += " — " + error.message }
+      if let error = record.error, record.state == .failed { text += " — " + error.message.escapingTerminalControls() }
       return text
     }
     let (mark, color): (String, String)
@@ -53,7 +53,8 @@ public enum RecipeStatusText {
       text += "  interrupted"
     }
     if !details.isEmpty, record.state != .resumed { text += "  " + details.joined(separator: "  ") }
-    if let error = record.error, record.state == .failed { text += "\n    " + error.message }
+    // The message may quote a server; the line's own colours stay.
+    if let error = record.error, record.state == .failed { text += "\n    " + error.message.escapingTerminalControls() }
     return text
   }
 
