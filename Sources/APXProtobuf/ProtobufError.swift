@@ -1,3 +1,5 @@
+import SwiftProtobuf
+
 /// A failure of the protobuf layer, in its own terms: what failed, where, what to do, and
 /// which kind of failure it is.
 ///
@@ -42,4 +44,27 @@ public struct ProtobufError: Error, Sendable, CustomStringConvertible {
   }
 
   public var description: String { message }
+}
+
+extension ProtobufError {
+  /// The lower-level error in words, for a `cause:` line: SwiftProtobuf's decoding errors are
+  /// enum cases (`malformedProtobuf`), which say nothing to someone who did not write apx.
+  public var underlyingText: String? {
+    underlying.map(Self.words(for:))
+  }
+
+  /// `error` in words: SwiftProtobuf's binary decoding errors explained, others as they describe themselves.
+  public static func words(for error: any Error) -> String {
+    guard let decoding = error as? BinaryDecodingError else { return String(describing: error) }
+    switch decoding {
+    case .malformedProtobuf: return "the bytes are not protobuf (a field tag, wire type or length is invalid)"
+    case .truncated: return "the bytes end in the middle of a field (truncated)"
+    case .trailingGarbage: return "bytes are left over after the message ends"
+    case .invalidUTF8: return "a string field is not valid UTF-8"
+    case .missingRequiredFields: return "required fields are missing"
+    case .messageDepthLimit: return "messages are nested deeper than the decoder allows"
+    case .internalExtensionError: return "SwiftProtobuf failed on an extension field (its own internal error)"
+    @unknown default: return String(describing: decoding)
+    }
+  }
 }

@@ -50,6 +50,7 @@ public struct DemoGRPCServer: Sendable {
   ///     nil serves plaintext.
   ///   - reflectionOmitsJSONNames: Serve reflection descriptors without `json_name` on their
   ///     fields, like reflection servers not built from protoc output (for client tests).
+  ///   - reflectionFault: Serve broken reflection descriptors (for client tests); nil serves them intact.
   /// - Throws: When the descriptor set or the TLS files cannot be read, or the address cannot be bound.
   public static func start(
     host: String = "127.0.0.1",
@@ -57,10 +58,11 @@ public struct DemoGRPCServer: Sendable {
     requireAuth: Bool = false,
     validateToken: @escaping @Sendable (String) -> Bool = { _ in false },
     tls: DemoGRPCTLS? = nil,
-    reflectionOmitsJSONNames: Bool = false
+    reflectionOmitsJSONNames: Bool = false,
+    reflectionFault: DemoReflectionFault? = nil
   ) async throws -> DemoGRPCServer {
     let responder = ReflectionResponder(
-      index: try ReflectionIndex.embedded(omitJSONNames: reflectionOmitsJSONNames))
+      index: try ReflectionIndex.embedded(omitJSONNames: reflectionOmitsJSONNames, fault: reflectionFault))
     let services: [any RegistrableRPCService] = [
       ClassNotesService(
         lessons: LessonStore(seed: SampleLessons.make(createdAt: Date())),

@@ -27,11 +27,15 @@ struct ReflectionIndex: Sendable {
   let serviceNames: [String]
 
   /// Indexes a serialized `google.protobuf.FileDescriptorSet`; with `omitJSONNames`, the files
-  /// are served without `json_name` on their fields, as some reflection servers do.
-  init(descriptorSetBytes: [UInt8], omitJSONNames: Bool = false) throws {
+  /// are served without `json_name` on their fields, as some reflection servers do; a `fault`
+  /// breaks the files served.
+  init(descriptorSetBytes: [UInt8], omitJSONNames: Bool = false, fault: DemoReflectionFault? = nil) throws {
     var set = try Google_Protobuf_FileDescriptorSet(serializedBytes: descriptorSetBytes)
     if omitJSONNames {
       for index in set.file.indices { set.file[index].removeJSONNames() }
+    }
+    if fault == .unlinkedFiles {
+      for index in set.file.indices { set.file[index].dependency = [] }
     }
     var serializedFiles: [String: [UInt8]] = [:]
     var dependencies: [String: [String]] = [:]
@@ -40,7 +44,8 @@ struct ReflectionIndex: Sendable {
     var serviceNames: [String] = []
 
     for file in set.file {
-      serializedFiles[file.name] = try file.serializedBytes()
+      // Field 1 with wire type 7, which protobuf does not have.
+      serializedFiles[file.name] = fault == .undecodableFiles ? [0x0F, 0x00] : try file.serializedBytes()
       dependencies[file.name] = file.dependency
       let scope = file.package.isEmpty ? "" : file.package + "."
       func declare(_ name: String) { fileBySymbol[name] = file.name }
@@ -79,11 +84,11 @@ struct ReflectionIndex: Sendable {
   }
 
   /// Indexes the descriptor set embedded in the server's source.
-  static func embedded(omitJSONNames: Bool = false) throws -> ReflectionIndex {
+  static func embedded(omitJSONNames: Bool = false, fault: DemoReflectionFault? = nil) throws -> ReflectionIndex {
     guard let data = Data(base64Encoded: EmbeddedDescriptorSet.base64) else {
       throw LookupError(message: "The embedded descriptor set is not valid base64.")
     }
-    return try ReflectionIndex(descriptorSetBytes: [UInt8](data), omitJSONNames: omitJSONNames)
+    return try ReflectionIndex(descriptorSetBytes: [UInt8](data), omitJSONNames: omitJSONNames, fault: fault)
   }
 
   /// The file named `name` followed by its transitive imports, each serialized once.
@@ -117,4 +122,14 @@ struct ReflectionIndex: Sendable {
     let name = typeName.hasPrefix(".") ? String(typeName.dropFirst()) : typeName
     return self.messageTypes.contains(name)
   }
+}
+
+/// A broken reflection answer the demo gRPC server can give (`DemoGRPCServer.start(reflectionFault:)`),
+/// so clients are tested against servers whose reflection is wrong.
+public enum DemoReflectionFault: Sendable, Hashable {
+  /// Every file descriptor is served as bytes that are not protobuf.
+  case undecodableFiles
+  /// Files are served without their imports (and without naming them), so the types they use
+  /// from other files are not defined anywhere in the answer.
+  case unlinkedFiles
 }

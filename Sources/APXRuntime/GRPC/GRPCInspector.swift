@@ -96,9 +96,8 @@ public enum GRPCInspector {
         var out: [GRPCMethodSummary] = []
         for service in try await reflection.listServices() {
           let files = try await reflection.files(containing: service)
-          out += try protobuf { () throws(ProtobufError) in
-            try summaries(of: service, in: try DescriptorPool(serializedFiles: files))
-          }
+          let pool = try ReflectionClient.pool(of: service, from: files, target: target)
+          out += try protobuf { () throws(ProtobufError) in try summaries(of: service, in: pool) }
         }
         return out
       }

@@ -10,8 +10,8 @@ extension APXError {
   init(_ error: ProtobufError) {
     self.init(Self.status(of: error.kind), error.message, hint: error.hint, underlying: error)
     // The cause is the codec's own underlying error (a descriptor SwiftProtobuf could not
-    // parse), not the codec error again.
-    cause = error.underlying.map { String(describing: $0) }
+    // parse), in words, not the codec error again.
+    cause = error.underlyingText
   }
 
   /// The exit status of a codec failure of `kind`.

@@ -21,16 +21,7 @@ struct GRPCReflectionWithoutJSONNamesTests {
   static func withServer<T: Sendable>(
     omitJSONNames: Bool = true, _ body: (GRPCHarness) async throws -> T
   ) async throws -> T {
-    let server = try await DemoGRPCServer.start(
-      host: "127.0.0.1", port: 0, reflectionOmitsJSONNames: omitJSONNames)
-    do {
-      let result = try await body(GRPCHarness(server: server, api: try GRPCHarness.classnotes()))
-      await server.stop()
-      return result
-    } catch {
-      await server.stop()
-      throw error
-    }
+    try await GRPCHarness.run(reflectionOmitsJSONNames: omitJSONNames, body)
   }
 
   /// The files the server's v1 reflection serves for the ClassNotes service (with its imports).

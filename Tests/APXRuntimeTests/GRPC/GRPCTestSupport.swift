@@ -64,12 +64,17 @@ struct GRPCHarness: Sendable {
   }
 
   /// Starts a server, runs `body`, stops the server (also when `body` throws).
+  ///
+  /// - Parameters:
+  ///   - reflectionOmitsJSONNames, reflectionFault: the demo server's reflection test options.
   static func run<T: Sendable>(
     requireAuth: Bool = false, validateToken: @escaping @Sendable (String) -> Bool = { _ in false },
+    reflectionOmitsJSONNames: Bool = false, reflectionFault: DemoReflectionFault? = nil,
     _ body: (GRPCHarness) async throws -> T
   ) async throws -> T {
     let server = try await DemoGRPCServer.start(
-      host: "127.0.0.1", port: 0, requireAuth: requireAuth, validateToken: validateToken)
+      host: "127.0.0.1", port: 0, requireAuth: requireAuth, validateToken: validateToken,
+      reflectionOmitsJSONNames: reflectionOmitsJSONNames, reflectionFault: reflectionFault)
     do {
       let result = try await body(GRPCHarness(server: server, api: try classnotes()))
       await server.stop()

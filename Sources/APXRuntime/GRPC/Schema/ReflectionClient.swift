@@ -1,4 +1,5 @@
 import APXCore
+import APXProtobuf
 import GRPCCore
 
 /// Asks a server for its schema over gRPC server reflection: the service
@@ -75,11 +76,38 @@ struct ReflectionClient {
         if outstanding <= 0 { break }
       }
       guard outstanding <= 0 else {
-        throw APXError(.remoteFailure, "the server's reflection stream ended before answering every request")
+        throw APXError(
+          .remoteFailure, "the server's reflection stream ended before answering every request",
+          hint: ReflectionClient.unusableAnswerHint)
       }
       return plan
     }
   }
+
+  /// The schema in the files the server's reflection sent for `service`. Descriptors that do not
+  /// decode or do not link are the server's fault, not the user's: exit 10 (a remote failure),
+  /// the problem in words, and the way around it (a protoset or .proto files).
+  static func pool(of service: String, from files: [[UInt8]], target: GRPCTarget) throws(APXError) -> DescriptorPool {
+    do {
+      return try DescriptorPool(serializedFiles: files)
+    } catch {
+      throw unusableAnswer(error, service: service, target: target)
+    }
+  }
+
+  /// A reflection answer for `service` that `DescriptorPool` refused with `error`.
+  static func unusableAnswer(_ error: ProtobufError, service: String, target: GRPCTarget) -> APXError {
+    APXError(
+      .remoteFailure, "the schema \(target) sent over reflection for \(service) cannot be used",
+      hint: unusableAnswerHint,
+      cause: [error.message, error.underlyingText].compactMap { $0 }.joined(separator: ": "), underlying: error)
+  }
+
+  /// What to do about a reflection answer apx cannot use: do without it.
+  static let unusableAnswerHint =
+    "give apx the schema instead: --protoset FILE.protoset or --proto FILE.proto (in a registry endpoint, "
+    + "{\"protoset\": \"FILE.protoset\"} or {\"proto\": [\"FILE.proto\"]}); or report the broken reflection "
+    + "answer to the server's owner"
 
   static func reflectionError(code: Int, message: String, asked: String) -> APXError {
     APXError(

@@ -143,7 +143,9 @@ enum ReflectionWire {
     }
 
     private func malformed(_ why: String) -> APXError {
-      APXError(.remoteFailure, "the server's reflection answer is not a valid ServerReflectionResponse: \(why)")
+      APXError(
+        .remoteFailure, "the server's reflection answer cannot be used",
+        hint: ReflectionClient.unusableAnswerHint, cause: "it is not a valid ServerReflectionResponse: \(why)")
     }
   }
 }

@@ -42,7 +42,7 @@ struct SchemaLoader {
         throw APXError(.usage, "the schema of \(service) comes from server reflection, which needs a connection")
       }
       let files = try await reflection().files(containing: service)
-      pool = try protobuf { () throws(ProtobufError) in try DescriptorPool(serializedFiles: files) }
+      pool = try ReflectionClient.pool(of: service, from: files, target: target)
     case .protoset(let path):
       let absolute = SchemaPaths.resolve(path, against: base)
       let data: [UInt8]
