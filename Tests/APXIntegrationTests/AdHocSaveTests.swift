@@ -118,6 +118,31 @@ struct AdHocSaveTests {
     }
   }
 
+  /// An API name too long for its file, API.json, is refused before the call, saying so: the write
+  /// failed after the call with "File name too long" and a hint about the folder's permissions.
+  @Test func anAPINameTooLongForItsFileIsExit2BeforeTheCall() async throws {
+    let dir = try Self.registry()
+    try await withDemoServer { server in
+      let env = ["APX_REGISTRY": dir]
+      let url = server.httpBaseURL + "/_demo/echo"
+      for length in [10_000, 251] {
+        let r = try await APXProcess.run(
+          ["call", url, "--save", String(repeating: "a", count: length) + ".get"], environment: env)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("the API name is \(length) characters long; it may have at most 250"), "\(r.stderr)")
+        #expect(r.stderr.contains("a file name holds at most 255 bytes"), "\(r.stderr)")
+        #expect(!r.stderr.contains("permissions"), "\(r.stderr)")
+        #expect(r.stdout.isEmpty, "the call is not made when it cannot be saved")
+      }
+      #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+      // The limit is the file system's: 250 characters and ".json" fit.
+      let longest = String(repeating: "a", count: 250)
+      let saved = try await APXProcess.run(["call", url, "--save", longest + ".get"], environment: env)
+      #expect(saved.status == 0, "\(saved.stderr)")
+      #expect(FileManager.default.fileExists(atPath: dir + "/" + longest + ".json"))
+    }
+  }
+
   @Test func aSavedGRPCCallGivesTheSameAnswer() async throws {
     let dir = try Self.registry()
     try await withDemoServer { server in

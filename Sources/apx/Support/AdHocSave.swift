@@ -23,6 +23,11 @@ struct AdHocSave {
     var folder: String?
   }
 
+  /// The longest API name `--save` takes: its file, `API.json`, must fit in a file name
+  /// (255 bytes on Linux and macOS). Longer, the write failed after the call with a hint
+  /// about the folder's permissions.
+  static let maxAPINameLength = 250
+
   init(_ text: String) throws {
     guard let dot = text.firstIndex(of: "."), dot != text.startIndex, text.index(after: dot) != text.endIndex else {
       throw APXError(.usage, "--save needs API.ENDPOINT, got \"\(text)\"", hint: "e.g. --save myapi.users.get")
@@ -35,6 +40,13 @@ struct AdHocSave {
       })
     else {
       throw APXError(.usage, "--save: \"\(api)\" is not an API name", hint: "use letters, digits, '_' and '-'")
+    }
+    // ASCII only (checked above), so characters are bytes.
+    if api.utf8.count > Self.maxAPINameLength {
+      throw APXError(
+        .usage,
+        "--save: the API name is \(api.utf8.count) characters long; it may have at most \(Self.maxAPINameLength)",
+        hint: "the call is saved in API.json, and a file name holds at most 255 bytes: choose a shorter API name")
     }
   }
 
