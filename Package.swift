@@ -35,6 +35,7 @@ let package = Package(
     // DateFormatter-based form coding the demo does not use; ConfigurationSupport is unused.
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
     // NIOHTTPCompression's decompression limit in AsyncHTTPClient's configuration (HTTPSession).
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -92,6 +93,7 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "NIOHPACK", package: "swift-nio-http2"),
         .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
         // GzipFile runs NIOHTTPCompression's decompressor in an EmbeddedChannel.
         .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -1,6 +1,6 @@
 /// Base64 for `bytes` fields: emits standard, padded; accepts standard and
 /// URL-safe alphabets, with or without padding (as the proto3 JSON mapping requires).
-enum Base64 {
+public enum Base64 {
   private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
   /// 0...63 for valid digits of either alphabet, 0xFF otherwise.
@@ -12,7 +12,7 @@ enum Base64 {
     return t
   }()
 
-  static func encode(_ data: some Collection<UInt8>) -> String {
+  public static func encode(_ data: some Collection<UInt8>) -> String {
     var out: [UInt8] = []
     out.reserveCapacity((data.count + 2) / 3 * 4)
     var it = data.makeIterator()
@@ -36,7 +36,7 @@ enum Base64 {
   }
 
   /// Decodes `text`, or returns nil when it is not base64.
-  static func decode(_ text: String) -> [UInt8]? {
+  public static func decode(_ text: String) -> [UInt8]? {
     var utf8 = Array(text.utf8)
     // Padding is optional: strip up to two trailing '='.
     var padding = 0

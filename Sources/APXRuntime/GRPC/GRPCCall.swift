@@ -22,7 +22,7 @@ struct GRPCCall: Transport {
 
   /// One attempt, ready to send.
   struct Attempt: Sendable {
-    let client: GRPCClient<GRPCTransport>
+    let carrier: GRPCCarrier
     let method: MethodInfo
     let descriptor: MethodDescriptor
     let pool: DescriptorPool
@@ -54,17 +54,18 @@ struct GRPCCall: Transport {
     let described = request.targetIsURL ? "\(target)\(path)" : "\(request.api.name).\(request.endpoint.name)"
     // Reflection runs on the client for single requests; a protoset or .proto needs none
     // before the call's shape is known.
-    let reflectionClient = options.schema == .reflection ? try await session.client(for: target, timeout: timeout) : nil
+    let reflectionCarrier =
+      options.schema == .reflection ? try await session.carrier(for: target, direct: true, timeout: timeout) : nil
     let loader = SchemaLoader(cache: session.schemas, environment: environment)
     let pool: DescriptorPool
     do {
       let schemaMetadata = try GRPCMetadata.metadata(fields)
       pool = try await loader.pool(
         options.schema, service: options.service, origin: .of(request), target: target,
-        reflection: reflectionClient.map { client in
+        reflection: reflectionCarrier.map { carrier in
           {
             ReflectionClient(
-              client: client, target: target, metadata: schemaMetadata, timeout: timeout.map(GRPCRetry.duration))
+              carrier: carrier, target: target, metadata: schemaMetadata, timeout: timeout.map(GRPCRetry.duration))
           }
         })
     } catch let error as RPCError {
@@ -76,9 +77,11 @@ struct GRPCCall: Transport {
     let method = try protobuf { () throws(ProtobufError) in
       try pool.method(service: options.service, method: options.method)
     }
-    let client = try await session.client(for: target, streamsRequests: method.clientStreaming, timeout: timeout)
+    let carrier = try await session.carrier(
+      for: target, direct: !method.clientStreaming && !method.serverStreaming, streamsRequests: method.clientStreaming,
+      timeout: timeout)
     return Attempt(
-      client: client, method: method,
+      carrier: carrier, method: method,
       descriptor: MethodDescriptor(fullyQualifiedService: options.service, method: options.method), pool: pool,
       messages: try RequestMessages(
         request: request, method: method, pool: pool,
@@ -127,12 +130,19 @@ struct GRPCCall: Transport {
     options.maxResponseMessageBytes = session.settings.maxMessageSize
     options.timeout = Self.remaining(context.deadline)
     let exchange = Exchange(
-      client: attempt.client, method: attempt.method, descriptor: attempt.descriptor, pool: attempt.pool, sink: sink,
+      method: attempt.method, descriptor: attempt.descriptor, pool: attempt.pool, sink: sink,
       decode: DecodeOptions(emitDefaults: session.settings.emitDefaults), maxEvents: attempt.maxEvents,
       progress: attempt.progress)
     do {
-      return try await exchange.run(
-        attempt.messages, metadata: try GRPCMetadata.metadata(attempt.fields), options: options)
+      let metadata = try GRPCMetadata.metadata(attempt.fields)
+      switch attempt.carrier {
+      case .grpcSwift(let client):
+        return try await exchange.run(attempt.messages, client: client, metadata: metadata, options: options)
+      case .direct(let pool, let target, let authority):
+        return try await exchange.runDirect(
+          attempt.messages, pool: pool, target: target, authority: authority, metadata: metadata, options: options,
+          deadline: context.deadline)
+      }
     } catch let error as RPCError {
       // Once a message is printed, a repeat would print it twice.
       let untouched = exchange.messagesReceived == 0
@@ -220,7 +230,6 @@ struct RequestMessages: Sendable {
 
 /// Runs one attempt sequence of a call and turns responses into events.
 final class Exchange: Sendable {
-  let client: GRPCClient<GRPCTransport>
   let method: MethodInfo
   let descriptor: MethodDescriptor
   let pool: DescriptorPool
@@ -232,10 +241,9 @@ final class Exchange: Sendable {
   private let producerError = Mutex<(any Error)?>(nil)
 
   init(
-    client: GRPCClient<GRPCTransport>, method: MethodInfo, descriptor: MethodDescriptor, pool: DescriptorPool,
+    method: MethodInfo, descriptor: MethodDescriptor, pool: DescriptorPool,
     sink: any CallEventSink, decode: DecodeOptions, maxEvents: Int?, progress: StreamProgressReader?
   ) {
-    self.client = client
     self.method = method
     self.descriptor = descriptor
     self.pool = pool
@@ -248,7 +256,10 @@ final class Exchange: Sendable {
   /// Response messages delivered so far.
   var messagesReceived: Int { received.withLock { $0 } }
 
-  func run(_ messages: RequestMessages, metadata: Metadata, options: CallOptions) async throws -> CallOutcome {
+  /// The call on grpc-swift's client.
+  func run(_ messages: RequestMessages, client: GRPCClient<GRPCTransport>, metadata: Metadata, options: CallOptions)
+    async throws -> CallOutcome
+  {
     let request = StreamingClientRequest<[UInt8]>(metadata: metadata) { [self] writer in
       var writing = false
       do {
@@ -287,20 +298,14 @@ final class Exchange: Sendable {
 
   private func handle(_ response: StreamingClientResponse<[UInt8]>) async throws -> CallOutcome {
     let contents = try response.accepted.get()
-    try sink.receive(.responseHead(status: 200, version: "HTTP/2", headers: GRPCMetadata.fields(contents.metadata)))
-    if !method.serverStreaming { try sink.receive(.singleAnswer) }
+    try receiveHead(contents.metadata)
     var trailers: [HeaderField] = []
     var count = 0
     for try await part in contents.bodyParts {
       switch part {
       case .message(let bytes):
-        let json = try protobuf { () throws(ProtobufError) in
-          try pool.decode(bytes, as: method.output, options: decode)
-        }
         count += 1
-        received.withLock { $0 = count }
-        try sink.receive(.message(json))
-        if let progress { try reportProgress(progress, in: bytes, printed: json) }
+        try receive(bytes, number: count)
         if let maxEvents, count >= maxEvents {
           return CallOutcome(status: 200, headers: GRPCMetadata.fields(contents.metadata))
         }
@@ -310,6 +315,22 @@ final class Exchange: Sendable {
       }
     }
     return CallOutcome(status: 200, headers: trailers)
+  }
+
+  /// The response's initial metadata.
+  func receiveHead(_ metadata: Metadata) throws {
+    try sink.receive(.responseHead(status: 200, version: "HTTP/2", headers: GRPCMetadata.fields(metadata)))
+    if !method.serverStreaming { try sink.receive(.singleAnswer) }
+  }
+
+  /// Response message number `number`, decoded and printed.
+  func receive(_ bytes: [UInt8], number: Int) throws {
+    let json = try protobuf { () throws(ProtobufError) in
+      try pool.decode(bytes, as: method.output, options: decode)
+    }
+    received.withLock { $0 = number }
+    try sink.receive(.message(json))
+    if let progress { try reportProgress(progress, in: bytes, printed: json) }
   }
 
   /// The declared progress of one response message. proto3 JSON leaves out a field that holds

@@ -64,11 +64,12 @@ public enum GRPCInspector {
     do {
       let pool: DescriptorPool
       if case .reflection = options.schema {
-        let client = try await session.client(for: target, timeout: timeout)
+        let carrier = try await session.carrier(for: target, direct: true, timeout: timeout)
         pool = try await loader.pool(
           options.schema, service: options.service, origin: origin ?? .registryFile(api.sourceFile), target: target,
           reflection: {
-            ReflectionClient(client: client, target: target, metadata: metadata, timeout: GRPCRetry.duration(timeout))
+            ReflectionClient(
+              carrier: carrier, target: target, metadata: metadata, timeout: GRPCRetry.duration(timeout))
           })
       } else {
         pool = try await loader.pool(
@@ -92,7 +93,7 @@ public enum GRPCInspector {
     do {
       return try await GRPCConnection.with(target, settings: settings, timeout: timeout) { client in
         let reflection = ReflectionClient(
-          client: client, target: target, metadata: metadata, timeout: GRPCRetry.duration(timeout))
+          carrier: .grpcSwift(client), target: target, metadata: metadata, timeout: GRPCRetry.duration(timeout))
         var out: [GRPCMethodSummary] = []
         for service in try await reflection.listServices() {
           let files = try await reflection.files(containing: service)

@@ -18,6 +18,10 @@ public final class GRPCSession: Sendable {
   private let executor: EventLoopTaskExecutor?
   let schemas = SchemaCache()
   private let clients = Mutex<[String: RunningClient]>([:])
+  /// The direct client's connections (plaintext calls that send one message, and reflection).
+  let direct = DirectGRPCPool()
+  /// Targets whose host name was checked for the direct client.
+  private let checked = Mutex<Set<String>>([])
 
   private struct RunningClient: Sendable {
     let client: GRPCClient<GRPCTransport>
@@ -86,6 +90,24 @@ public final class GRPCSession: Sendable {
     }
   }
 
+  /// What carries a call to `target`: the direct client when `direct` (the call sends one
+  /// request message, or is reflection) and the target is plaintext, else grpc-swift's
+  /// client. Why two: see `H2Connection`; TLS and request streams stay with grpc-swift.
+  func carrier(
+    for target: GRPCTarget, direct: Bool, streamsRequests: Bool = false, timeout: Double?
+  ) async throws -> GRPCCarrier {
+    guard direct, !target.useTLS, settings.directClient else {
+      return .grpcSwift(try await client(for: target, streamsRequests: streamsRequests, timeout: timeout))
+    }
+    let key = "\(target)"
+    if checked.withLock({ !$0.contains(key) }) {
+      try await GRPCHostCheck.resolve(target, timeout: timeout, on: executor?.eventLoop)
+      checked.withLock { _ = $0.insert(key) }
+    }
+    let host = target.host.contains(":") ? "[\(target.host)]" : target.host
+    return .direct(self.direct, target, authority: settings.authority ?? "\(host):\(target.port)")
+  }
+
   /// How many clients (connections) the session has opened; for tests.
   var clientCount: Int { clients.withLock { $0.count } }
 
@@ -95,9 +117,16 @@ public final class GRPCSession: Sendable {
       defer { clients.removeAll() }
       return Array(clients.values)
     }
+    direct.close()
     for r in running { r.client.beginGracefulShutdown() }
     for r in running { await r.connections.value }
   }
+}
+
+/// What carries a gRPC call's bytes (see `GRPCSession.carrier`).
+enum GRPCCarrier: Sendable {
+  case grpcSwift(GRPCClient<GRPCTransport>)
+  case direct(DirectGRPCPool, GRPCTarget, authority: String)
 }
 
 /// Descriptor pools already built during a run, by schema source.

@@ -23,6 +23,10 @@ public struct GRPCSettings: Sendable, Hashable {
   public var clientCertificatePath: String?
   /// Private key (PEM) of the client certificate.
   public var clientKeyPath: String?
+  /// Plaintext calls that send one message (and reflection) go through apx's own HTTP/2
+  /// client (`H2Connection`); false sends them through grpc-swift's, as TLS and streaming
+  /// uploads always are (`APX_GRPC_CLIENT=grpc-swift`, for comparison).
+  public var directClient = true
 
   /// Makes settings; the defaults match a plain `apx call`.
   public init(

@@ -85,6 +85,7 @@ struct GlobalValues: Equatable {
       authority: authority, emitDefaults: emitDefaults, maxMessageSize: maxMessageSize, insecure: insecure,
       caCertificatePath: cacert, clientCertificatePath: cert, clientKeyPath: key)
     settings.trust = TrustStore.from(environment: environment)
+    settings.directClient = environment["APX_GRPC_CLIENT"] != "grpc-swift"
     return settings
   }
 

@@ -1,0 +1,96 @@
+import APXCore
+import GRPCCore
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// The direct client's plaintext connections, by target: each is lent to one exchange at a
+/// time, on a thread of NIO's blocking pool (never the event loop, which recipe steps running
+/// side by side share), and kept for the run's next call while it stays usable.
+final class DirectGRPCPool: Sendable {
+  private let idle = Mutex<[String: [H2Connection]]>([:])
+  /// How long a connection may take when the call has no deadline (grpc-swift's default).
+  static let connectTimeout: Int64 = 20
+
+  /// A call's unary answer, collected whole.
+  struct UnaryAnswer: Sendable {
+    var initialMetadata: Metadata?
+    var messages: [[UInt8]]
+    var trailingMetadata: Metadata
+    var error: RPCError?
+  }
+
+  /// Runs `body` with a connection to `target` on a blocking thread.
+  func exchange<T: Sendable>(
+    _ target: GRPCTarget, deadline: NIODeadline, _ body: @escaping @Sendable (H2Connection) throws -> T
+  ) async throws -> T {
+    let key = "\(target.host):\(target.port)"
+    return try await NIOThreadPool.singleton.runIfActive { [self] in
+      let connection = try take(key) ?? open(target, deadline: deadline)
+      defer {
+        if connection.isUsable {
+          idle.withLock { $0[key, default: []].append(connection) }
+        } else {
+          connection.close()
+        }
+      }
+      return try body(connection)
+    }
+  }
+
+  /// One call that sends a single message (unary or server streaming), its answer collected.
+  func unary(
+    _ target: GRPCTarget, authority: String, path: String, message: [UInt8], metadata: Metadata,
+    timeout: Duration?, deadline: NIODeadline, maxMessageSize: Int
+  ) async throws -> UnaryAnswer {
+    try await exchange(target, deadline: deadline) { connection in
+      var stream = try DirectGRPCStream(
+        on: connection, authority: authority, path: path, metadata: metadata, timeout: timeout, deadline: deadline,
+        maxMessageSize: maxMessageSize)
+      var answer = UnaryAnswer(messages: [], trailingMetadata: Metadata())
+      do throws(RPCError) {
+        try stream.send(message, end: true)
+        while let reply = try stream.next() { answer.messages.append(reply) }
+      } catch {
+        answer.error = error
+        stream.cancel()
+      }
+      answer.initialMetadata = stream.initialMetadata
+      answer.trailingMetadata = stream.trailingMetadata
+      return answer
+    }
+  }
+
+  /// Closes every idle connection.
+  func close() {
+    let connections = idle.withLock { idle in
+      defer { idle.removeAll() }
+      return idle.values.flatMap { $0 }
+    }
+    for connection in connections { connection.close() }
+  }
+
+  private func take(_ key: String) -> H2Connection? {
+    idle.withLock { idle in
+      while let connection = idle[key]?.popLast() {
+        if connection.isUsable { return connection }
+        connection.close()
+      }
+      return nil
+    }
+  }
+
+  private func open(_ target: GRPCTarget, deadline: NIODeadline) throws(RPCError) -> H2Connection {
+    let limit = NIODeadline.now() + .seconds(Self.connectTimeout)
+    do {
+      return try H2Connection.open(host: target.host, port: target.port, deadline: min(deadline, limit))
+    } catch {
+      if case .socket(let socket) = error, socket.kind == .timedOut, limit < deadline {
+        throw RPCError(
+          code: .unavailable, message: "could not connect to the server within \(Self.connectTimeout) s",
+          cause: DirectConnectionError(failure: error, connected: false))
+      }
+      throw DirectGRPCStream.rpcError(error, connected: false)
+    }
+  }
+}
