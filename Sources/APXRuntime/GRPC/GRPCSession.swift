@@ -48,6 +48,9 @@ public final class GRPCSession: Sendable {
     let session = GRPCSession(settings: settings, executor: http?.executor)
     if case .atProcessExit = closing {
       ProcessLifetime.keep(session)
+      // The direct client's sockets close at once, with no exchange: closed here, they cannot
+      // hold up a server that waits for its clients before it stops (the in-process demo).
+      defer { session.direct.close() }
       return try await body(session)
     }
     do {

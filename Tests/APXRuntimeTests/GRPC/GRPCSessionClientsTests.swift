@@ -16,15 +16,19 @@ struct GRPCSessionClientsTests {
       values: values.map { ($0.0, BoundValue.json($0.1)) }, data: data.map { .json(Array($0.utf8)) })
   }
 
-  @Test func singleRequestsShareAClientAndRequestStreamsGetTheirOwn() async throws {
+  /// Clients (grpc-swift's) and direct connections the session holds after each of five calls:
+  /// two gets, two uploads (a request stream), a get.
+  private func counts(direct: Bool) async throws -> [[Int]] {
     try await GRPCHarness.run { h in
       let get = try h.endpoint("lessons.get") { $0.grpc?.schema = .reflection }
       let upload = try h.endpoint("documents.upload") { $0.grpc?.schema = .reflection }
       let chunks = #"[{"filename": "a.txt", "data": "aGVsbG8g"}, {"data": "d29ybGQ="}]"#
-      let counts = try await HTTPSession.with { http in
-        try await GRPCSession.with(GRPCSettings()) { grpc in
+      var settings = GRPCSettings()
+      settings.directClient = direct
+      return try await HTTPSession.with { http in
+        try await GRPCSession.with(settings) { grpc in
           let executor = Executor(session: http, grpc: grpc, environment: [:])
-          var counts: [Int] = []
+          var counts: [[Int]] = []
           for (endpoint, values, data) in [
             (get, [("id", JSONValue.string("les_0001"))], nil), (get, [("id", .string("les_0002"))], nil),
             (upload, [], chunks), (upload, [], chunks), (get, [("id", .string("les_0001"))], nil),
@@ -32,13 +36,21 @@ struct GRPCSessionClientsTests {
             let log = GRPCEventLog()
             _ = try await executor.call(request(h, endpoint, values: values, data: data), sink: log)
             #expect(log.messages.count == 1)
-            counts.append(grpc.clientCount)
+            counts.append([grpc.clientCount, grpc.direct.idleCount])
           }
           return counts
         }
       }
-      #expect(counts == [1, 1, 2, 2, 2])
     }
+  }
+
+  @Test func singleRequestsShareAClientAndRequestStreamsGetTheirOwn() async throws {
+    #expect(try await counts(direct: false) == [[1, 0], [1, 0], [2, 0], [2, 0], [2, 0]])
+  }
+
+  /// The direct client carries reflection and the gets on one connection, kept between calls.
+  @Test func theDirectClientKeepsOneConnectionAndRequestStreamsGetAClient() async throws {
+    #expect(try await counts(direct: true) == [[0, 1], [0, 1], [1, 1], [1, 1], [1, 1]])
   }
 
   @Test func aRequestStreamWithAProtosetOpensOnlyItsOwnClient() async throws {

@@ -61,6 +61,9 @@ final class DirectGRPCPool: Sendable {
     }
   }
 
+  /// Connections kept for the next call; for tests.
+  var idleCount: Int { idle.withLock { $0.values.reduce(0) { $0 + $1.count } } }
+
   /// Closes every idle connection.
   func close() {
     let connections = idle.withLock { idle in

@@ -72,6 +72,8 @@ final class H2Connection: @unchecked Sendable {
   private var headerBlock: (stream: UInt32, endStream: Bool, bytes: [UInt8])?
   private var goAwayLastStream: UInt32?
   private var failure: H2Failure?
+  /// Why a write failed, after which the connection is only read.
+  private var writeFailure: H2Failure?
 
   private init(socket: BlockingSocket) {
     self.socket = socket
@@ -99,7 +101,9 @@ final class H2Connection: @unchecked Sendable {
   }
 
   /// Whether a new stream may start: not broken, no GOAWAY, stream ids left.
-  var isUsable: Bool { failure == nil && goAwayLastStream == nil && nextStreamID < 0x7fff_0000 }
+  var isUsable: Bool {
+    failure == nil && writeFailure == nil && goAwayLastStream == nil && nextStreamID < 0x7fff_0000
+  }
 
   /// Starts a stream with `headers` (pseudo-headers first), ending the previous one.
   func startStream(_ headers: [(String, String)], deadline: NIODeadline) throws(H2Failure) {
@@ -192,12 +196,17 @@ final class H2Connection: @unchecked Sendable {
     return failure
   }
 
+  /// Writes `bytes`. A server may answer and close before it has read all of a request (a
+  /// refusal, a trailers-only status): once a write fails, nothing more is written, and what the
+  /// server sent is still read, so that its answer, not "broken pipe", is what the user sees.
   private func write(_ bytes: [UInt8], deadline: NIODeadline) throws(H2Failure) {
     if let failure { throw failure }
+    guard writeFailure == nil else { return }
     do {
       try socket.write(bytes, deadline: deadline)
     } catch {
-      throw error.kind == .timedOut ? .socket(error) : fail(.socket(error))
+      if error.kind == .timedOut { throw .socket(error) }
+      writeFailure = .socket(error)
     }
   }
 
@@ -214,7 +223,7 @@ final class H2Connection: @unchecked Sendable {
       } catch {
         throw error.kind == .timedOut ? .socket(error) : fail(.socket(error))
       }
-      if chunk.isEmpty { throw fail(.closed) }
+      if chunk.isEmpty { throw fail(writeFailure ?? .closed) }
       input += chunk
     }
   }
