@@ -124,6 +124,10 @@ final class BlockingSocket {
         return buffer
       }
       guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else {
+        // A server that closes with apx's request unread resets the connection.
+        if errno == ECONNRESET {
+          throw SocketFailure(kind: .io, description: "the server closed the connection (reset)")
+        }
         throw .system(.io, "could not read from the connection", errno: errno)
       }
       try wait(for: Int16(POLLIN), until: deadline)

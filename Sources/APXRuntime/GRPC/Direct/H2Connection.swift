@@ -223,7 +223,7 @@ final class H2Connection: @unchecked Sendable {
       } catch {
         throw error.kind == .timedOut ? .socket(error) : fail(.socket(error))
       }
-      if chunk.isEmpty { throw fail(writeFailure ?? .closed) }
+      if chunk.isEmpty { throw fail(.closed) }
       input += chunk
     }
   }
