@@ -1,12 +1,11 @@
 import APXCore
 import GRPCCore
 import NIOCore
-import NIOPosix
 import Synchronization
 
 /// The direct client's plaintext connections, by target: each is lent to one exchange at a
-/// time, on a thread of NIO's blocking pool (never the event loop, which recipe steps running
-/// side by side share), and kept for the run's next call while it stays usable.
+/// time, on a thread of its own (`BlockingThread`; never the event loop, which recipe steps
+/// running side by side share), and kept for the run's next call while it stays usable.
 final class DirectGRPCPool: Sendable {
   private let idle = Mutex<[String: [H2Connection]]>([:])
   /// How long a connection may take when the call has no deadline (grpc-swift's default).
@@ -25,7 +24,7 @@ final class DirectGRPCPool: Sendable {
     _ target: GRPCTarget, deadline: NIODeadline, _ body: @escaping @Sendable (H2Connection) throws -> T
   ) async throws -> T {
     let key = "\(target.host):\(target.port)"
-    return try await NIOThreadPool.singleton.runIfActive { [self] in
+    return try await BlockingThread.run { [self] in
       let connection = try take(key) ?? open(target, deadline: deadline)
       defer {
         if connection.isUsable {
