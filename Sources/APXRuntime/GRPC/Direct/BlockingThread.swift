@@ -30,15 +30,17 @@ enum BlockingThread {
       #else
         var thread = pthread_t()
       #endif
-      let status = pthread_create(&thread, &attributes, { context in
-        #if canImport(Darwin)
-          let work = Unmanaged<Work>.fromOpaque(context).takeRetainedValue()
-        #else
-          let work = Unmanaged<Work>.fromOpaque(context!).takeRetainedValue()
-        #endif
-        work.body()
-        return nil
-      }, context)
+      let status = pthread_create(
+        &thread, &attributes,
+        { context in
+          #if canImport(Darwin)
+            let work = Unmanaged<Work>.fromOpaque(context).takeRetainedValue()
+          #else
+            let work = Unmanaged<Work>.fromOpaque(context!).takeRetainedValue()
+          #endif
+          work.body()
+          return nil
+        }, context)
       if status != 0 {
         Unmanaged<Work>.fromOpaque(context).release()
         continuation.resume(throwing: ThreadStartFailure(code: status))

@@ -135,7 +135,7 @@ struct DirectGRPCStream {
     }
     guard code == .ok else {
       let message = headers.first(name: "grpc-message").map(Self.percentDecoded) ?? ""
-      throw RPCError(code: RPCError.Code(code)!, message: message, metadata: metadata)
+      throw RPCError(code: RPCError.Code(code) ?? .unknown, message: message, metadata: metadata)
     }
   }
 

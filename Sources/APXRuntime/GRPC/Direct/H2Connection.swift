@@ -50,6 +50,9 @@ final class H2Connection: @unchecked Sendable {
   /// The largest header block (initial metadata or trailers) apx decodes, as grpc-swift's.
   static let maxHeaderListSize = 16_384
 
+  /// Header names whose values are credentials.
+  static let sensitive: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+
   private let socket: BlockingSocket
   private var input: [UInt8] = []
   private var inputStart = 0
@@ -120,7 +123,14 @@ final class H2Connection: @unchecked Sendable {
       try encoder.beginEncoding(allocator: ByteBufferAllocator())
       // Literal fields that never enter the dynamic table: valid whatever table size the
       // server allows (SETTINGS_HEADER_TABLE_SIZE may be 0).
-      for (name, value) in headers { try encoder.appendNonIndexed(header: name, value: value) }
+      for (name, value) in headers {
+        if Self.sensitive.contains(name) {
+          // Never indexed (RFC 7541 §7.1.3): no intermediary may keep a credential in its table.
+          try encoder.appendNeverIndexed(header: name, value: value)
+        } else {
+          try encoder.appendNonIndexed(header: name, value: value)
+        }
+      }
       block = try encoder.endEncoding()
     } catch {
       throw fail(.protocolViolation("apx could not encode its request headers (\(error))"))
@@ -205,7 +215,8 @@ final class H2Connection: @unchecked Sendable {
     do {
       try socket.write(bytes, deadline: deadline)
     } catch {
-      if error.kind == .timedOut { throw .socket(error) }
+      // A write cut short by the deadline may have left half a frame: the connection is done.
+      if error.kind == .timedOut { throw fail(.socket(error)) }
       writeFailure = .socket(error)
     }
   }
