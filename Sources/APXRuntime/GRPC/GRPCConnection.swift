@@ -14,23 +14,10 @@ import NIOSSL
 /// The HTTP/2 transport type every apx gRPC call runs over.
 typealias GRPCTransport = HTTP2ClientTransport.Posix
 
-/// Opens one grpc-swift client for a target, scoped to a closure
-/// (`withGRPCClient`): plaintext for grpc://, TLS for grpcs:// with the
-/// system trust store, `--cacert`, mutual TLS and `--insecure`, and the
-/// `:authority` override. Reflection and the call itself share the client,
-/// so a reflection-based call opens a single connection.
+/// Makes grpc-swift's transport for a target (a `GRPCSession` owns the clients): plaintext for
+/// grpc://, TLS for grpcs:// with the system trust store, `--cacert`, mutual TLS and
+/// `--insecure`, and the `:authority` override.
 enum GRPCConnection {
-  /// Runs `body` with a client connected (lazily) to `target`; the client is shut down on return.
-  /// `timeout` bounds the host name's resolution (see `GRPCHostCheck`).
-  static func with<T: Sendable>(
-    _ target: GRPCTarget, settings: GRPCSettings, timeout: Double?,
-    _ body: (GRPCClient<GRPCTransport>) async throws -> T
-  ) async throws -> T {
-    try await GRPCHostCheck.resolve(target, timeout: timeout)
-    let transport = try makeTransport(target, settings: settings, coalescingFlushes: false)
-    return try await withGRPCClient(transport: transport) { client in try await body(client) }
-  }
-
   /// - Parameters:
   ///   - coalescingFlushes: whether writes wait up to 100 µs (grpc-swift's default) to share a
   ///     syscall. Worth it for a stream of request messages: 100,000 small uploaded messages took

@@ -91,9 +91,10 @@ public enum GRPCInspector {
     let target = try GRPCTarget(parsing: address)
     let metadata = try GRPCMetadata.metadata(headers.map { HeaderField($0.name.lowercased(), $0.value) })
     do {
-      return try await GRPCConnection.with(target, settings: settings, timeout: timeout) { client in
+      return try await GRPCSession.with(settings) { session in
         let reflection = ReflectionClient(
-          carrier: .grpcSwift(client), target: target, metadata: metadata, timeout: GRPCRetry.duration(timeout))
+          carrier: try await session.carrier(for: target, direct: true, timeout: timeout), target: target,
+          metadata: metadata, timeout: GRPCRetry.duration(timeout))
         var out: [GRPCMethodSummary] = []
         for service in try await reflection.listServices() {
           let files = try await reflection.files(containing: service)
