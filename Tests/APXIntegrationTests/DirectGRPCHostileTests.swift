@@ -114,4 +114,23 @@ struct DirectGRPCHostileTests {
     #expect(r.status == 68, "\(r.stderr)")
     #expect(r.stderr.contains("DEADLINE_EXCEEDED"), "\(r.stderr)")
   }
+
+  @Test func aSecondAnswerToAUnaryCallIsRefused() async throws {
+    // Headers, then two (empty) Lesson messages where a unary call takes one, then an OK status.
+    let head = Self.literal(":status", "200") + Self.literal("content-type", "application/grpc")
+    let answer =
+      Self.settings + Self.frame(1, flags: 0x4, stream: 1, head)
+      + Self.frame(0, stream: 1, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+      + Self.frame(1, flags: 0x5, stream: 1, Self.literal("grpc-status", "0"))
+    let tail: [HostileHTTPServer.Part] = [.repeated(Self.frame(6, [0, 0, 0, 0, 0, 0, 0, 0]), count: 50)]
+    let r = try await withHostileServer({ _ in [.bytes(answer)] + tail }) { server in
+      let target = server.baseURL.replacingOccurrences(of: "http://", with: "grpc://")
+      return try await APXProcess.run([
+        "call", "\(target)/classnotes.v1.ClassNotesAPI/GetLesson", "-d", "{}", "--timeout", "10", "--retry", "1",
+        "--protoset", APXProcess.packageRoot.appendingPathComponent("Protos/classnotes.protoset").path,
+      ])
+    }
+    #expect(r.status == 77, "\(r.stderr)")
+    #expect(r.stderr.contains("more than one response message"), "\(r.stderr)")
+  }
 }

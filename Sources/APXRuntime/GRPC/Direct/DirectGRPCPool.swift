@@ -49,7 +49,14 @@ final class DirectGRPCPool: Sendable {
       var answer = UnaryAnswer(messages: [], trailingMetadata: Metadata())
       do throws(RPCError) {
         try stream.send(message, end: true)
-        while let reply = try stream.next() { answer.messages.append(reply) }
+        while let reply = try stream.next() {
+          // One answer is what a unary call gets; more would pile up unprinted in memory.
+          guard answer.messages.isEmpty else {
+            throw RPCError(
+              code: .internalError, message: "the server sent more than one response message to a unary call")
+          }
+          answer.messages.append(reply)
+        }
       } catch {
         answer.error = error
         stream.cancel()
