@@ -81,7 +81,7 @@ public final class ReferenceResolver {
   static func walk(_ start: JSONValue, pointer: String) -> JSONValue? {
     var current = start
     for raw in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-      let token = percentDecoded(String(raw)).replacing("~1", with: "/").replacing("~0", with: "~")
+      let token = PercentDecoding.decode(String(raw)).replacing("~1", with: "/").replacing("~0", with: "~")
       switch current {
       case .object(let members):
         guard let next = members.first(where: { $0.key == token })?.value else { return nil }
@@ -120,22 +120,5 @@ public final class ReferenceResolver {
     }
     ids = found
     return found
-  }
-
-  static func percentDecoded(_ s: String) -> String {
-    guard s.contains("%") else { return s }
-    var bytes: [UInt8] = []
-    var utf8 = Array(s.utf8)[...]
-    while let b = utf8.popFirst() {
-      if b == UInt8(ascii: "%"), utf8.count >= 2,
-        let v = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
-      {
-        bytes.append(v)
-        utf8 = utf8.dropFirst(2)
-      } else {
-        bytes.append(b)
-      }
-    }
-    return String(decoding: bytes, as: UTF8.self)
   }
 }

@@ -1,3 +1,4 @@
+import APXCore
 import APXProtobuf
 import GRPCCore
 import NIOCore
@@ -134,7 +135,7 @@ struct DirectGRPCStream {
         metadata: metadata)
     }
     guard code == .ok else {
-      let message = headers.first(name: "grpc-message").map(Self.percentDecoded) ?? ""
+      let message = headers.first(name: "grpc-message").map(PercentDecoding.decode) ?? ""
       throw RPCError(code: RPCError.Code(code) ?? .unknown, message: message, metadata: metadata)
     }
   }
@@ -187,24 +188,6 @@ struct DirectGRPCStream {
     let millis = micros / 1_000
     if millis < 100_000_000 { return "\(millis)m" }
     return "\(min(millis / 1_000, 99_999_999))S"
-  }
-
-  /// `grpc-message` is percent-encoded UTF-8.
-  static func percentDecoded(_ text: String) -> String {
-    guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
-    var bytes: [UInt8] = []
-    var utf8 = Array(text.utf8)[...]
-    while let byte = utf8.popFirst() {
-      if byte == UInt8(ascii: "%"), utf8.count >= 2,
-        let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
-      {
-        bytes.append(value)
-        utf8 = utf8.dropFirst(2)
-      } else {
-        bytes.append(byte)
-      }
-    }
-    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// RST_STREAM error code to gRPC code (PROTOCOL-HTTP2.md, "Errors").
