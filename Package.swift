@@ -158,6 +158,8 @@ let package = Package(
       dependencies: [
         "APXRuntime", "APXCore", "APXDemoServer", "APXTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
+        // An HPACK codec apx did not write, for HPACKCodingTests.
+        .product(name: "NIOHPACK", package: "swift-nio-http2"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),

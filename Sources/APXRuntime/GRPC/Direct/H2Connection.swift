@@ -35,8 +35,8 @@ enum H2StreamEvent {
 /// streams, and building NIO's channel pipeline, NIOHTTP2's multiplexer and grpc-swift's
 /// connection pool cost about 6 ms of the 8.4 ms of CPU of a call with reflection (`perf`,
 /// release build, session 12), much of it the Swift runtime's first conformance lookups for
-/// each handler type. HPACK is NIOHPACK's. Streams run one after another, so there is no
-/// multiplexing; flow control is kept for both directions; server push is refused
+/// each handler type. HPACK is apx's own (`HeaderBlockDecoder`; `HuffmanDecoder` says why).
+/// Streams run one after another, so there is no multiplexing; flow control is kept for both directions; server push is refused
 /// (SETTINGS_ENABLE_PUSH = 0).
 ///
 /// Not thread-safe: `DirectGRPCPool` lends a connection to one thread at a time.
@@ -56,10 +56,7 @@ final class H2Connection: @unchecked Sendable {
   private let socket: BlockingSocket
   private var input: [UInt8] = []
   private var inputStart = 0
-  private var encoder = HPACKEncoder(allocator: ByteBufferAllocator())
-  private var decoder = HPACKDecoder(
-    allocator: ByteBufferAllocator(), maxDynamicTableSize: HPACKDecoder.maxDynamicTableSize,
-    maxHeaderListSize: H2Connection.maxHeaderListSize)
+  private var decoder = HeaderBlockDecoder(maxHeaderListSize: H2Connection.maxHeaderListSize)
 
   private var peerMaxFrameSize = 16_384
   private var peerInitialWindow = 65_535
@@ -118,24 +115,7 @@ final class H2Connection: @unchecked Sendable {
     localClosed = false
     streamSendWindow = peerInitialWindow
     streamUnacknowledged = 0
-    var block: ByteBuffer
-    do {
-      try encoder.beginEncoding(allocator: ByteBufferAllocator())
-      // Literal fields that never enter the dynamic table: valid whatever table size the
-      // server allows (SETTINGS_HEADER_TABLE_SIZE may be 0).
-      for (name, value) in headers {
-        if Self.sensitive.contains(name) {
-          // Never indexed (RFC 7541 §7.1.3): no intermediary may keep a credential in its table.
-          try encoder.appendNeverIndexed(header: name, value: value)
-        } else {
-          try encoder.appendNonIndexed(header: name, value: value)
-        }
-      }
-      block = try encoder.endEncoding()
-    } catch {
-      throw fail(.protocolViolation("apx could not encode its request headers (\(error))"))
-    }
-    let bytes = block.readBytes(length: block.readableBytes) ?? []
+    let bytes = HeaderBlockEncoder.encode(headers, sensitive: Self.sensitive)
     var frames: [UInt8] = []
     var offset = 0
     repeat {
@@ -335,10 +315,9 @@ final class H2Connection: @unchecked Sendable {
   private func finishHeaderBlock() throws(H2Failure) {
     guard let block = headerBlock else { return }
     headerBlock = nil
-    var buffer = ByteBuffer(bytes: block.bytes)
     let headers: HPACKHeaders
     do {
-      headers = try decoder.decodeHeaders(from: &buffer)
+      headers = HPACKHeaders(try decoder.decode(block.bytes).map { ($0.name, $0.value) })
     } catch {
       throw fail(.protocolViolation("a header block apx could not decode (\(error))"))
     }
