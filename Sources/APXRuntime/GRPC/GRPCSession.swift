@@ -19,7 +19,7 @@ public final class GRPCSession: Sendable {
   let schemas = SchemaCache()
   private let clients = Mutex<[String: RunningClient]>([:])
   /// The direct client's connections (plaintext calls that send one message, and reflection).
-  let direct = DirectGRPCPool()
+  let direct: DirectGRPCPool
   /// Targets whose host name was checked for the direct client.
   private let checked = Mutex<Set<String>>([])
 
@@ -28,9 +28,10 @@ public final class GRPCSession: Sendable {
     let connections: Task<Void, Never>
   }
 
-  private init(settings: GRPCSettings, executor: EventLoopTaskExecutor?) {
+  private init(settings: GRPCSettings, executor: EventLoopTaskExecutor?, exchangeThread: DirectExchangeThread) {
     self.settings = settings
     self.executor = executor
+    direct = DirectGRPCPool(exchangeThread: exchangeThread)
   }
 
   /// Runs `body` with a new session; its clients are shut down when `body` returns or throws,
@@ -40,12 +41,14 @@ public final class GRPCSession: Sendable {
   ///   a call then starts one loop thread, not NIO's shared group of one per core as well
   ///   (their start-up was a measurable part of a short gRPC call). Without it, NIO's shared
   ///   group runs them.
+  /// - Parameter exchangeThread: where the direct client's blocking exchanges run (see
+  ///   `DirectExchangeThread`).
   public static func with<T: Sendable>(
     _ settings: GRPCSettings, sharing http: HTTPSession? = nil, closing: SessionClosing = .graceful,
-    _ body: (GRPCSession) async throws -> T
+    exchangeThread: DirectExchangeThread = .own, _ body: (GRPCSession) async throws -> T
   ) async throws -> T {
     try settings.validate()
-    let session = GRPCSession(settings: settings, executor: http?.executor)
+    let session = GRPCSession(settings: settings, executor: http?.executor, exchangeThread: exchangeThread)
     if case .atProcessExit = closing {
       ProcessLifetime.keep(session)
       // The direct client's sockets close at once, with no exchange: closed here, they cannot
