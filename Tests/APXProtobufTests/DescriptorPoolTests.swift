@@ -1,5 +1,6 @@
 import APXCore
 import APXProtobuf
+import SwiftProtobuf
 import Testing
 
 @Suite struct DescriptorPoolTests {
@@ -111,6 +112,26 @@ import Testing
         == "descriptor file 'apxtest.proto' imports 'google/protobuf/timestamp.proto', which is not among the 7 loaded file(s)"
     )
     #expect(error?.hint?.contains("--include_imports") == true)
+  }
+
+  @Test func aReusedFieldNumberNamesBothFields() throws {
+    var file = Google_Protobuf_FileDescriptorProto()
+    file.name = "dup.proto"
+    file.package = "dup"
+    var message = Google_Protobuf_DescriptorProto()
+    message.name = "M"
+    for (name, number) in [("zeta", 2), ("alpha", 1), ("beta", 2)] {
+      var field = Google_Protobuf_FieldDescriptorProto()
+      field.name = name
+      field.number = Int32(number)
+      field.type = .string
+      field.label = .optional
+      message.field.append(field)
+    }
+    file.messageType = [message]
+    let error = #expect(throws: ProtobufError.self) { try DescriptorPool(files: [file]) }
+    #expect(error?.kind == .invalidSchema)
+    #expect(error?.message == "fields 'dup.M.beta' and 'dup.M.zeta' both use number 2")
   }
 
   @Test func duplicateFilesFromReflectionAreMerged() throws {

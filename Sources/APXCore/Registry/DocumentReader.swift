@@ -99,7 +99,8 @@ public struct DocumentReader {
 
   /// A number value within `range`.
   public mutating func number(_ value: JSONValue, at path: [JSONPathComponent], range: ClosedRange<Double>) -> Double? {
-    let hint = "use a value from \(format(range.lowerBound)) to \(format(range.upperBound))"
+    // Formatted only for the message (printing a Double is costly at its first use).
+    var hint: String { "use a value from \(format(range.lowerBound)) to \(format(range.upperBound))" }
     guard let d = value.doubleValue else {
       fail(path, "expected a number, got \(value.typeName)")
       return nil

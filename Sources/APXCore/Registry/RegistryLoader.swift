@@ -17,6 +17,18 @@ public enum RegistryLoader {
   ]
   static let httpMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
+  /// Whether `text` holds a `${`: a template, checked once resolved. As bytes: the
+  /// `_StringProcessing` search behind `String.contains(_:)` cost 0.6% of a registry gRPC call's
+  /// CPU samples at its first use.
+  static func hasTemplate(_ text: String) -> Bool {
+    var dollar = false
+    for byte in text.utf8 {
+      if dollar && byte == UInt8(ascii: "{") { return true }
+      dollar = byte == UInt8(ascii: "$")
+    }
+    return false
+  }
+
   /// Loads one registry file. `file` names it in messages.
   public static func load(_ bytes: [UInt8], file: String) throws(APXErrors) -> APIDefinition {
     var reader: DocumentReader
@@ -127,7 +139,7 @@ public enum RegistryLoader {
         guard let base = r.requiredString(fields, "base_url", at: p) else { continue }
         if !isSupportedBaseURL(base) {
           r.fail(p + [.key("base_url")], "base_url \"\(base)\" must start with http://, https://, grpc:// or grpcs://")
-        } else if !base.contains("${"), let problem = BaseURLCheck.problem(base) {
+        } else if !hasTemplate(base), let problem = BaseURLCheck.problem(base) {
           // Templated URLs are checked once resolved, at call time.
           r.fail(p + [.key("base_url")], "base_url \(problem)")
         }

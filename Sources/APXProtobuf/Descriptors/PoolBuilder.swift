@@ -151,14 +151,12 @@ struct PoolBuilder {
   private func resolveMessage(_ pending: PendingMessage) throws(ProtobufError) -> MessageNode {
     let proto = pending.proto
     var fields: [(node: FieldNode, declaredOneof: Int)] = []
-    var numbers = Set<Int32>()
+    fields.reserveCapacity(proto.field.count)
     for f in proto.field {
-      let where_ = "field '\(pending.fullName).\(f.name)'"
+      // Built only for a message: interpolated for every field, it was a tenth of the build.
+      var where_: String { "field '\(pending.fullName).\(f.name)'" }
       guard f.number >= 1 && f.number <= 536_870_911 else {
         throw ProtobufError(.invalidSchema, "\(where_) has invalid number \(f.number) (must be 1...536870911)")
-      }
-      guard numbers.insert(f.number).inserted else {
-        throw ProtobufError(.invalidSchema, "\(where_) reuses field number \(f.number)")
       }
       var type: ProtoFieldType
       var typeIndex = -1
@@ -216,6 +214,11 @@ struct PoolBuilder {
       fields.append((node, inOneof ? Int(f.oneofIndex) : -1))
     }
     fields.sort { $0.node.number < $1.node.number }
+    // Sorted, a reused number sits next to its twin (no set of numbers needed).
+    for (a, b) in zip(fields, fields.dropFirst()) where a.node.number == b.node.number {
+      let names = [a.node.name, b.node.name].sorted().map { "'\(pending.fullName).\($0)'" }
+      throw ProtobufError(.invalidSchema, "fields \(names[0]) and \(names[1]) both use number \(b.node.number)")
+    }
     var oneofs = proto.oneofDecl.map { OneofNode(name: $0.name, fieldIndices: [], isSynthetic: true) }
     var nodes: [FieldNode] = []
     for (i, entry) in fields.enumerated() {
