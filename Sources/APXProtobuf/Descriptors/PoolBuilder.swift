@@ -153,7 +153,8 @@ struct PoolBuilder {
     var fields: [(node: FieldNode, declaredOneof: Int)] = []
     fields.reserveCapacity(proto.field.count)
     for f in proto.field {
-      // Built only for a message: interpolated for every field, it was a tenth of the build.
+      // Built only for a message: interpolated for every field, it and a set of the numbers
+      // (now the sorted check below) were 8% of building a reflected pool (`perf`).
       var where_: String { "field '\(pending.fullName).\(f.name)'" }
       guard f.number >= 1 && f.number <= 536_870_911 else {
         throw ProtobufError(.invalidSchema, "\(where_) has invalid number \(f.number) (must be 1...536870911)")
