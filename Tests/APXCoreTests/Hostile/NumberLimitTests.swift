@@ -38,6 +38,7 @@ import Testing
     ("http://:80", "has no host"),
     ("http://[::1", "has an IPv6 address without a closing ']'"),
     ("ftp://h", "must start with http://, https://, grpc://, grpcs://"),
+    ("localhost:8080/x://y", "must start with http://, https://, grpc://, grpcs://"),
     ("http://a b", "has spaces or control characters in its host"),
   ])
   func badURLsAreNamed(_ url: String, _ problem: String) {
@@ -46,6 +47,7 @@ import Testing
 
   @Test(arguments: [
     "http://127.0.0.1:65535", "https://h", "grpc://[::1]:50051", "http://u:p@h:8080/x?q=1", "http://h/",
+    "HTTPS://h", "grpc://h:1/a://b",
   ])
   func goodURLsPass(_ url: String) {
     #expect(BaseURLCheck.problem(url) == nil)

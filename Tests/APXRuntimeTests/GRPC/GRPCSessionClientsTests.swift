@@ -1,5 +1,6 @@
 import APXCore
 import Foundation
+import NIOCore
 import Testing
 
 @testable import APXRuntime
@@ -51,6 +52,24 @@ struct GRPCSessionClientsTests {
   /// The direct client carries reflection and the gets on one connection, kept between calls.
   @Test func theDirectClientKeepsOneConnectionAndRequestStreamsGetAClient() async throws {
     #expect(try await counts(direct: true) == [[0, 1], [0, 1], [1, 1], [1, 1], [1, 1]])
+  }
+
+  /// Under `.callers` the exchange blocks the caller's thread (the command's loop); under
+  /// `.own` it runs on a thread of its own, so the loop stays free.
+  @Test(arguments: [(DirectExchangeThread.callers, true), (.own, false)])
+  func directExchangesRunWhereTheSessionSays(_ thread: DirectExchangeThread, onTheLoop: Bool) async throws {
+    try await GRPCHarness.run { h in
+      let target = try GRPCTarget(parsing: h.baseURL)
+      let deadline = NIODeadline.now() + .seconds(10)
+      let ranOnTheLoop: Bool = try await CommandEventLoop.run {
+        try await GRPCSession.with(GRPCSettings(), exchangeThread: thread) { (grpc: GRPCSession) async throws -> Bool in
+          try await grpc.direct.exchange(target, deadline: deadline) { (connection: H2Connection) -> Bool in
+            connection.isUsable && CommandEventLoop.executor.eventLoop.inEventLoop
+          }
+        }
+      }
+      #expect(ranOnTheLoop == onTheLoop)
+    }
   }
 
   @Test func aRequestStreamWithAProtosetOpensOnlyItsOwnClient() async throws {
