@@ -71,6 +71,9 @@ let package = Package(
       exclude: ["LICENSE"],
       cSettings: [.define("YAML_DECLARE_STATIC")]
     ),
+    // glibc's static-link support for the executable: host-name lookups through the resolvers
+    // built into a statically linked apx (scripts/bench/build-release.sh links it so).
+    .target(name: "CStaticGlibc"),
     // Pure importers: an API description (OpenAPI/Swagger tree, gRPC descriptors) in,
     // registry values and diagnostics out. No sockets, files or environment.
     .target(
@@ -129,6 +132,7 @@ let package = Package(
         "APXRuntime",
         "APXImport",
         "APXDemoServer",
+        "CStaticGlibc",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: internalImports

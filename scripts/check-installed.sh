@@ -7,8 +7,11 @@
 # - PREFIX/bin/apx, its completions and man page exist where install.sh says;
 # - the binary is stripped and at most 40 MB (issue 14);
 # - on Linux: no DWARF unwind tables (discard-unwind-tables.ld), libstdc++ linked statically,
-#   a fixed load address (non-PIE), as scripts/bench/build-release.sh sets them;
-# - it answers `--version` and makes a real call against its embedded demo backend.
+#   a fixed load address (non-PIE), as scripts/bench/build-release.sh sets them; no program
+#   interpreter at all where glibc's static archives are installed (a static executable);
+# - it answers `--version` and makes a real call against its embedded demo backend;
+# - `apx demo` serves until SIGTERM, and a call to it by the name `localhost` resolves (a static
+#   executable has its own resolver and parks its main thread without dispatchMain).
 # Exit codes: 0 all good, 1 a check failed (each failure is printed), 2 bad arguments.
 set -euo pipefail
 
@@ -35,6 +38,9 @@ if [ "$(uname -s)" = Linux ]; then
   grep -qE '\.eh_frame[[:space:]]' <<< "$sections" && fail "$apx has DWARF unwind tables (.eh_frame): the linker script was not applied"
   readelf -dW "$apx" | grep -q 'libstdc++' && fail "$apx loads libstdc++ dynamically (it should be linked statically)"
   readelf -hW "$apx" | grep -q 'Type:[[:space:]]*EXEC' || fail "$apx is position-independent (expected a non-PIE executable)"
+  if "$(dirname "$0")/bench/static-glibc-available.sh"; then
+    readelf -lW "$apx" | grep -q 'INTERP' && fail "$apx has a program interpreter (expected a static executable: libc.a and libz.a are installed)"
+  fi
 fi
 
 version=$("$apx" --version) || fail "$apx --version failed"
@@ -44,6 +50,32 @@ case "$version" in "apx "*) echo "version: $version" ;; *) fail "unexpected --ve
 answer=$(cd "$(dirname "$0")/.." && "$apx" call --demo books.capabilities.get --select .api) ||
   fail "apx call --demo books.capabilities.get failed"
 [ "$answer" = '"books"' ] || fail "apx call --demo books.capabilities.get answered $answer, not \"books\""
+
+# `apx demo` on free ports (it prints their URLs as one JSON line), called through `localhost`.
+demo_out="$(mktemp)"
+"$apx" demo --port 0 --grpc-port 0 > "$demo_out" 2> /dev/null &
+demo_pid=$!
+http_url=""
+for _ in $(seq 100); do
+  http_url=$(sed -n 's/.*"http":"\([^"]*\)".*/\1/p' "$demo_out")
+  [ -n "$http_url" ] && break
+  sleep 0.1
+done
+if [ -z "$http_url" ]; then
+  fail "apx demo printed no URL within 10 s"
+else
+  local_url="http://localhost:${http_url##*:}/api/v2/capabilities"
+  answer=$(timeout 20 "$apx" call "$local_url" --select .api) || fail "apx call $local_url failed"
+  [ "$answer" = '"books"' ] || fail "apx call $local_url answered $answer, not \"books\""
+fi
+kill -TERM "$demo_pid" 2> /dev/null || fail "apx demo stopped before it was asked to"
+for _ in $(seq 50); do kill -0 "$demo_pid" 2> /dev/null || break; sleep 0.1; done
+if kill -0 "$demo_pid" 2> /dev/null; then
+  fail "apx demo did not stop within 5 s of SIGTERM"
+  kill -KILL "$demo_pid" 2> /dev/null || true
+fi
+wait "$demo_pid" 2> /dev/null || true
+rm -f "$demo_out"
 
 [ "$failed" = 0 ] && echo "check-installed: all checks passed for $apx"
 exit "$failed"

@@ -48,6 +48,25 @@ fi
 # Without those autolink requests nothing live is left undefined, and the binary falls
 # from 88.6 MB to 45.4 MB stripped (session 6). A later import of a Foundation-only API
 # fails this link loudly with an undefined symbol; scripts/check-imports.sh catches it sooner.
+# The whole executable static, glibc too (Linux, where its static archives are installed:
+# libc6-dev, zlib1g-dev): no dynamic loader at all. The loader had been 22% of a registry gRPC
+# call's user-space samples (symbol lookups, lazy binding, four libraries mapped), and the static
+# binary made that call 0.90x the wall time (60 interleaved pairs, session 14). glibc's static
+# name resolution would load shared NSS modules for anything past /etc/hosts and DNS; apx
+# limits it to those two at start (Sources/CStaticGlibc). `DYNAMIC_GLIBC=1` keeps glibc shared,
+# as does a system without the archives (a message says so).
+if [ "$(uname -s)" = Linux ] && [ -z "${DYNAMIC_GLIBC:-}" ]; then
+  if scripts/bench/static-glibc-available.sh; then
+    LINK+=(-Xswiftc -static-executable)
+  else
+    echo "build-release.sh: no libc.a or libz.a found; linking glibc dynamically" >&2
+  fi
+fi
+# No `$ORIGIN` run path: apx ships no shared libraries, and the dynamic loader searched apx's own
+# folder (glibc-hwcaps/, tls/, x86_64/) for each library before the system's.
+if [ "$(uname -s)" = Linux ]; then
+  LINK+=(--disable-local-rpath)
+fi
 NO_FOUNDATION=()
 if [ "$(uname -s)" = Linux ]; then
   for lib in Foundation FoundationInternationalization _FoundationICU CoreFoundation; do
