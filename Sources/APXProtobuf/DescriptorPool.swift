@@ -12,39 +12,46 @@ public struct DescriptorPool: Sendable {
 
   /// Builds a pool from the bytes of a serialized `google.protobuf.FileDescriptorSet`.
   public init(protoset bytes: [UInt8]) throws(ProtobufError) {
-    let set: Google_Protobuf_FileDescriptorSet
+    let files: [RawDescriptor.File]
     do {
-      set = try Google_Protobuf_FileDescriptorSet(serializedBytes: bytes, partial: true)
+      files = try RawDescriptor.files(ofSet: bytes)
     } catch {
       throw ProtobufError(
         .invalidSchema, "the protoset is not a valid serialized FileDescriptorSet",
         hint: "make it with `protoc --include_imports --descriptor_set_out=FILE.protoset FILE.proto`",
         underlying: error)
     }
-    try self.init(files: set.file)
+    storage = try PoolBuilder.build(files: files)
   }
 
   /// Builds a pool from file descriptors in any order (imports are matched by file name).
   public init(files: [Google_Protobuf_FileDescriptorProto]) throws(ProtobufError) {
-    storage = try PoolBuilder.build(files: files)
+    var serialized: [[UInt8]] = []
+    for file in files {
+      do {
+        serialized.append(try file.serializedBytes(partial: true))
+      } catch {
+        throw ProtobufError(
+          .invalidSchema, "file descriptor '\(file.name)' cannot be serialized", underlying: error)
+      }
+    }
+    try self.init(serializedFiles: serialized)
   }
 
   /// Builds a pool from serialized `FileDescriptorProto`s, as gRPC reflection returns them.
   public init(serializedFiles: [[UInt8]]) throws(ProtobufError) {
-    var files: [Google_Protobuf_FileDescriptorProto] = []
+    var files: [RawDescriptor.File] = []
+    files.reserveCapacity(serializedFiles.count)
     for (i, bytes) in serializedFiles.enumerated() {
       do {
-        // partial: descriptor.proto's only required fields are in uninterpreted options, which
-        // apx never reads; checking them walked every descriptor again (6% of building the
-        // pool of a reflected call).
-        files.append(try Google_Protobuf_FileDescriptorProto(serializedBytes: bytes, partial: true))
+        files.append(try RawDescriptor.file(bytes))
       } catch {
         throw ProtobufError(
-          .invalidSchema, "file descriptor #\(i + 1) is not a valid serialized FileDescriptorProto",
-          underlying: error)
+          .invalidSchema,
+          "file descriptor #\(i + 1) is not a valid serialized FileDescriptorProto", underlying: error)
       }
     }
-    try self.init(files: files)
+    storage = try PoolBuilder.build(files: files)
   }
 
   /// The names of the loaded .proto files.

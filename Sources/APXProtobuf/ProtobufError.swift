@@ -55,6 +55,9 @@ extension ProtobufError {
 
   /// `error` in words: SwiftProtobuf's binary decoding errors explained, others as they describe themselves.
   public static func words(for error: any Error) -> String {
+    if let wire = error as? WireFailure {
+      return wire.isWireFormat ? "the bytes are not protobuf (\(wire.message))" : wire.message
+    }
     guard let decoding = error as? BinaryDecodingError else { return String(describing: error) }
     switch decoding {
     case .malformedProtobuf: return "the bytes are not protobuf (a field tag, wire type or length is invalid)"

@@ -1,5 +1,3 @@
-import SwiftProtobuf
-
 /// The behaviour a file's syntax or edition gives its fields: presence,
 /// repeated encoding, enum openness and message encoding. Proto2 and proto3
 /// map onto the same four switches editions made explicit.
@@ -11,7 +9,7 @@ struct EffectiveFeatures: Sendable {
   var delimitedMessages: Bool
 
   /// The defaults of a file, from its `syntax` (or edition) and file-level features.
-  static func forFile(_ file: Google_Protobuf_FileDescriptorProto) -> EffectiveFeatures {
+  static func forFile(_ file: RawDescriptor.File) -> EffectiveFeatures {
     var f: EffectiveFeatures
     switch file.syntax {
     case "proto3":
@@ -22,40 +20,32 @@ struct EffectiveFeatures: Sendable {
     default:
       f = EffectiveFeatures(presence: .explicit, packed: false, closedEnums: true, delimitedMessages: false)
     }
-    if file.hasOptions && file.options.hasFeatures { f.apply(file.options.features) }
+    if let features = file.features { f.apply(features) }
     return f
   }
 
   /// Overrides from a `features` option on a message, field or enum.
-  mutating func apply(_ set: Google_Protobuf_FeatureSet) {
-    if set.hasFieldPresence {
-      switch set.fieldPresence {
-      case .explicit: presence = .explicit
-      case .implicit: presence = .implicit
-      case .legacyRequired: presence = .legacyRequired
-      default: break
-      }
+  mutating func apply(_ set: RawDescriptor.Features) {
+    switch set.fieldPresence {
+    case 1: presence = .explicit
+    case 2: presence = .implicit
+    case 3: presence = .legacyRequired
+    default: break
     }
-    if set.hasRepeatedFieldEncoding {
-      switch set.repeatedFieldEncoding {
-      case .packed: packed = true
-      case .expanded: packed = false
-      default: break
-      }
+    switch set.repeatedFieldEncoding {
+    case 1: packed = true
+    case 2: packed = false
+    default: break
     }
-    if set.hasEnumType {
-      switch set.enumType {
-      case .closed: closedEnums = true
-      case .open: closedEnums = false
-      default: break
-      }
+    switch set.enumType {
+    case 1: closedEnums = false
+    case 2: closedEnums = true
+    default: break
     }
-    if set.hasMessageEncoding {
-      switch set.messageEncoding {
-      case .delimited: delimitedMessages = true
-      case .lengthPrefixed: delimitedMessages = false
-      default: break
-      }
+    switch set.messageEncoding {
+    case 1: delimitedMessages = false
+    case 2: delimitedMessages = true
+    default: break
     }
   }
 }

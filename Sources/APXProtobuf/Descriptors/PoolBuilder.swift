@@ -1,18 +1,16 @@
-import SwiftProtobuf
-
-/// Turns FileDescriptorProtos (in any order) into resolved `PoolStorage`:
+/// Turns file descriptors (in any order) into resolved `PoolStorage`:
 /// checks imports, registers every message and enum by full name, resolves
 /// field types, JSON names, presence, packing, maps and oneofs.
 struct PoolBuilder {
   private struct PendingMessage {
-    var proto: Google_Protobuf_DescriptorProto
+    var proto: RawDescriptor.Message
     var fullName: String
     var fileName: String
     var features: EffectiveFeatures
   }
 
   private struct PendingEnum {
-    var proto: Google_Protobuf_EnumDescriptorProto
+    var proto: RawDescriptor.Enum
     var fullName: String
     var closed: Bool
   }
@@ -24,13 +22,13 @@ struct PoolBuilder {
   private var symbolFile: [String: String] = [:]
 
   /// Builds the storage or throws `.invalidSchema` naming the broken file, type or field.
-  static func build(files input: [Google_Protobuf_FileDescriptorProto]) throws(ProtobufError) -> PoolStorage {
+  static func build(files input: [RawDescriptor.File]) throws(ProtobufError) -> PoolStorage {
     // Reflection may answer the same file more than once: keep the first copy.
-    var files: [Google_Protobuf_FileDescriptorProto] = []
+    var files: [RawDescriptor.File] = []
     var seen = Set<String>()
     for f in input where seen.insert(f.name).inserted { files.append(f) }
     for f in files {
-      for dep in f.dependency where !seen.contains(dep) {
+      for dep in f.dependencies where !seen.contains(dep) {
         throw ProtobufError(
           .invalidSchema,
           "descriptor file '\(f.name)' imports '\(dep)', which is not among the \(files.count) loaded file(s)",
@@ -53,41 +51,41 @@ struct PoolBuilder {
     symbolFile[fullName] = file
   }
 
-  private mutating func register(file: Google_Protobuf_FileDescriptorProto) throws(ProtobufError) {
+  private mutating func register(file: RawDescriptor.File) throws(ProtobufError) {
     let features = EffectiveFeatures.forFile(file)
     let prefix = file.package.isEmpty ? "" : file.package + "."
-    for m in file.messageType {
+    for m in file.messages {
       try register(message: m, prefix: prefix, fileName: file.name, features: features)
     }
-    for e in file.enumType {
+    for e in file.enums {
       try register(enum: e, prefix: prefix, fileName: file.name, features: features)
     }
   }
 
   private mutating func register(
-    message: Google_Protobuf_DescriptorProto, prefix: String, fileName: String, features parent: EffectiveFeatures
+    message: RawDescriptor.Message, prefix: String, fileName: String, features parent: EffectiveFeatures
   ) throws(ProtobufError) {
     let fullName = prefix + message.name
     try claim(fullName, file: fileName)
     var features = parent
-    if message.hasOptions && message.options.hasFeatures { features.apply(message.options.features) }
+    if let set = message.features { features.apply(set) }
     messageIndex[fullName] = messages.count
     messages.append(PendingMessage(proto: message, fullName: fullName, fileName: fileName, features: features))
-    for nested in message.nestedType {
+    for nested in message.nested {
       try register(message: nested, prefix: fullName + ".", fileName: fileName, features: features)
     }
-    for e in message.enumType {
+    for e in message.enums {
       try register(enum: e, prefix: fullName + ".", fileName: fileName, features: features)
     }
   }
 
   private mutating func register(
-    enum e: Google_Protobuf_EnumDescriptorProto, prefix: String, fileName: String, features parent: EffectiveFeatures
+    enum e: RawDescriptor.Enum, prefix: String, fileName: String, features parent: EffectiveFeatures
   ) throws(ProtobufError) {
     let fullName = prefix + e.name
     try claim(fullName, file: fileName)
     var features = parent
-    if e.hasOptions && e.options.hasFeatures { features.apply(e.options.features) }
+    if let set = e.features { features.apply(set) }
     enumIndex[fullName] = enums.count
     enums.append(PendingEnum(proto: e, fullName: fullName, closed: features.closedEnums))
   }
@@ -110,25 +108,25 @@ struct PoolBuilder {
     }
   }
 
-  private func resolve(files: [Google_Protobuf_FileDescriptorProto]) throws(ProtobufError) -> PoolStorage {
+  private func resolve(files: [RawDescriptor.File]) throws(ProtobufError) -> PoolStorage {
     var messageNodes: [MessageNode] = []
     messageNodes.reserveCapacity(messages.count)
     for pending in messages {
       messageNodes.append(try resolveMessage(pending))
     }
     let enumNodes = try enums.map { (e: PendingEnum) throws(ProtobufError) -> EnumNode in
-      if e.proto.value.isEmpty {
+      if e.proto.values.isEmpty {
         throw ProtobufError(.invalidSchema, "enum '\(e.fullName)' declares no values")
       }
-      return EnumNode(fullName: e.fullName, values: e.proto.value.map { ($0.name, $0.number) }, isClosed: e.closed)
+      return EnumNode(fullName: e.fullName, values: e.proto.values.map { ($0.name, $0.number) }, isClosed: e.closed)
     }
     var services: [ServiceNode] = []
     for file in files {
       let prefix = file.package.isEmpty ? "" : file.package + "."
-      for s in file.service {
+      for s in file.services {
         let fullName = prefix + s.name
         var methods: [ServiceNode.Method] = []
-        for m in s.method {
+        for m in s.methods {
           guard let input = lookup(m.inputType, scope: file.package), input.isMessage,
             let output = lookup(m.outputType, scope: file.package), output.isMessage
           else {
@@ -151,8 +149,8 @@ struct PoolBuilder {
   private func resolveMessage(_ pending: PendingMessage) throws(ProtobufError) -> MessageNode {
     let proto = pending.proto
     var fields: [(node: FieldNode, declaredOneof: Int)] = []
-    fields.reserveCapacity(proto.field.count)
-    for f in proto.field {
+    fields.reserveCapacity(proto.fields.count)
+    for f in proto.fields {
       // Built only for a message: interpolated for every field, it and a set of the numbers
       // (now the sorted check below) were 8% of building a reflected pool (`perf`).
       var where_: String { "field '\(pending.fullName).\(f.name)'" }
@@ -162,15 +160,15 @@ struct PoolBuilder {
       var type: ProtoFieldType
       var typeIndex = -1
       var typeName = ""
-      if f.hasTypeName && !f.typeName.isEmpty {
-        guard let hit = lookup(f.typeName, scope: pending.fullName) else {
+      if let fieldTypeName = f.typeName, !fieldTypeName.isEmpty {
+        guard let hit = lookup(fieldTypeName, scope: pending.fullName) else {
           throw ProtobufError(
-            .invalidSchema, "\(where_) refers to type '\(f.typeName)', which is not defined in the loaded files",
+            .invalidSchema, "\(where_) refers to type '\(fieldTypeName)', which is not defined in the loaded files",
             hint: "include the file that defines it (protoc --include_imports)")
         }
         typeIndex = hit.index
         typeName = hit.isMessage ? messages[hit.index].fullName : enums[hit.index].fullName
-        if f.hasType, let t = ProtoFieldType(rawValue: f.type.rawValue) {
+        if let raw = f.type, let t = ProtoFieldType(rawValue: Int(raw)) {
           type = t
           let wantsMessage = t == .message || t == .group
           guard wantsMessage == hit.isMessage, t == .enum || wantsMessage else {
@@ -180,39 +178,40 @@ struct PoolBuilder {
           type = hit.isMessage ? .message : .enum
         }
       } else {
-        guard f.hasType, let t = ProtoFieldType(rawValue: f.type.rawValue), t != .message, t != .enum, t != .group
+        guard let raw = f.type, let t = ProtoFieldType(rawValue: Int(raw)), t != .message, t != .enum, t != .group
         else {
           throw ProtobufError(.invalidSchema, "\(where_) has no usable type")
         }
         type = t
       }
       var features = pending.features
-      if f.hasOptions && f.options.hasFeatures { features.apply(f.options.features) }
-      let isRepeated = f.label == .repeated
-      let isMapEntryTarget = type == .message && messages[typeIndex].proto.options.mapEntry
+      if let set = f.features { features.apply(set) }
+      let isRepeated = f.label == 3
+      let isMapEntryTarget = type == .message && messages[typeIndex].proto.isMapEntry
       if type == .message && features.delimitedMessages && !isMapEntryTarget {
         type = .group
       }
       let isPacked: Bool
       if isRepeated && type.isPackable {
-        isPacked = f.hasOptions && f.options.hasPacked ? f.options.packed : features.packed
+        isPacked = f.packed ?? features.packed
       } else {
         isPacked = false
       }
-      let inOneof = f.hasOneofIndex
-      if inOneof && (f.oneofIndex < 0 || Int(f.oneofIndex) >= proto.oneofDecl.count) {
-        throw ProtobufError(.invalidSchema, "\(where_) has oneof index \(f.oneofIndex) out of range")
+      let oneofIndex = f.oneofIndex ?? -1
+      let inOneof = f.oneofIndex != nil
+      if inOneof && (oneofIndex < 0 || Int(oneofIndex) >= proto.oneofNames.count) {
+        throw ProtobufError(.invalidSchema, "\(where_) has oneof index \(oneofIndex) out of range")
       }
       let hasPresence =
         !isRepeated
-        && (type == .message || type == .group || inOneof || f.proto3Optional || f.label == .required
+        && (type == .message || type == .group || inOneof || f.proto3Optional || f.label == 2
           || features.presence != .implicit)
-      let jsonName = f.hasJsonName && !f.jsonName.isEmpty ? f.jsonName : Self.lowerCamel(f.name)
+      let jsonName = f.jsonName.flatMap { $0.isEmpty ? nil : $0 } ?? Self.lowerCamel(f.name)
       let node = FieldNode(
         name: f.name, jsonName: jsonName, number: f.number, type: type, isRepeated: isRepeated, isPacked: isPacked,
         hasPresence: hasPresence, oneofIndex: -1, typeIndex: typeIndex, isMap: isRepeated && isMapEntryTarget,
         typeName: typeName)
-      fields.append((node, inOneof ? Int(f.oneofIndex) : -1))
+      fields.append((node, inOneof ? Int(oneofIndex) : -1))
     }
     fields.sort { $0.node.number < $1.node.number }
     // Sorted, a reused number sits next to its twin (no set of numbers needed).
@@ -220,19 +219,19 @@ struct PoolBuilder {
       let names = [a.node.name, b.node.name].sorted().map { "'\(pending.fullName).\($0)'" }
       throw ProtobufError(.invalidSchema, "fields \(names[0]) and \(names[1]) both use number \(b.node.number)")
     }
-    var oneofs = proto.oneofDecl.map { OneofNode(name: $0.name, fieldIndices: [], isSynthetic: true) }
+    var oneofs = proto.oneofNames.map { OneofNode(name: $0, fieldIndices: [], isSynthetic: true) }
     var nodes: [FieldNode] = []
     for (i, entry) in fields.enumerated() {
       var node = entry.node
       if entry.declaredOneof >= 0 {
         node.oneofIndex = entry.declaredOneof
         oneofs[entry.declaredOneof].fieldIndices.append(i)
-        let declared = proto.field.first { $0.number == node.number }
+        let declared = proto.fields.first { $0.number == node.number }
         if declared?.proto3Optional != true { oneofs[entry.declaredOneof].isSynthetic = false }
       }
       nodes.append(node)
     }
-    let isMapEntry = proto.options.mapEntry
+    let isMapEntry = proto.isMapEntry
     if isMapEntry && !(nodes.count == 2 && nodes[0].number == 1 && nodes[1].number == 2) {
       throw ProtobufError(
         .invalidSchema, "map entry '\(pending.fullName)' must have exactly fields key = 1 and value = 2")

@@ -2,6 +2,8 @@
 /// type and field path before it becomes a `ProtobufError`.
 struct WireFailure: Error {
   var message: String
+  /// False when the wire format held but a value broke a rule above it (text that is not UTF-8).
+  var isWireFormat = true
 }
 
 /// Reads protobuf wire-format values from a byte buffer, bounds-checked:
