@@ -37,12 +37,15 @@ public enum FileBytes {
       if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > limit { throw tooLarge(path, limit: limit) }
     }
     var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    // Not zero-filled: a `[UInt8](repeating: 0, count: 65_536)` chunk for a registry file of a few
+    // KB cost its memset and a page fault per page (3% of a registry gRPC call's CPU, `perf`).
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 1)
+    defer { chunk.deallocate() }
     while true {
-      let n = chunk.withUnsafeMutableBytes { readBytes(fd, $0) }
+      let n = readBytes(fd, chunk)
       if n > 0 {
         guard bytes.count + n <= limit else { throw tooLarge(path, limit: limit) }
-        bytes.append(contentsOf: chunk[..<n])
+        bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<n]))
       } else if n == 0 {
         return bytes
       } else if errno != EINTR {
