@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs apx: the optimised release build (static Swift runtime and the benchmarks' linker
-# settings on Linux), stripped, into PREFIX/bin, with its bash, zsh and fish completions and
-# its man page under PREFIX/share. Running it again upgrades in place; --uninstall removes
-# exactly the files the last install wrote (listed in PREFIX/share/apx/installed-files).
+# Installs apx: the optimised release build as the benchmarks link it (on Linux a static
+# executable, or a static Swift runtime without glibc's archives), stripped, into PREFIX/bin,
+# with its bash, zsh and fish completions and its man page under PREFIX/share. Running it again
+# upgrades in place; --uninstall removes exactly the files the last install wrote (listed in
+# PREFIX/share/apx/installed-files).
 #
 #   scripts/install.sh [--prefix DIR]               build and install (DIR defaults to ~/.local)
 #   scripts/install.sh [--prefix DIR] --binary FILE install FILE (an apx already built) instead
@@ -12,7 +13,7 @@
 set -euo pipefail
 
 usage() {
-  sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 PREFIX="${HOME:?HOME is not set; pass --prefix}/.local"
