@@ -17,14 +17,20 @@ import NIOPosix
 /// third attempt) waits for the channel with no deadline: `apx call grpc://typo.example:50051/...`
 /// hung forever. Asking first gives the same error, exit code and hint as a REST call.
 enum GRPCHostCheck {
-  /// Why a name did not resolve: the resolver's words, and whether the name does not exist
-  /// (as opposed to a resolver that failed).
-  typealias Failure = (text: String, notFound: Bool)
-  /// Looks a host name and port up; nil when it resolves. Blocks its thread.
-  typealias Lookup = @Sendable (_ host: String, _ port: Int) -> Failure?
+  /// What the resolver said of a name.
+  enum Answer: Sendable {
+    /// It resolved, to these addresses (the direct client connects to them: `ResolvedAddress`).
+    case addresses([ResolvedAddress])
+    /// It did not: the resolver's words, and whether the name does not exist (as opposed to a
+    /// resolver that failed).
+    case failed(text: String, notFound: Bool)
+  }
+  /// Looks a host name and port up. Blocks its thread.
+  typealias Lookup = @Sendable (_ host: String, _ port: Int) -> Answer
 
-  /// Throws a network error when `target`'s host (not an IP address) does not resolve, and a
-  /// timeout error when the resolver has not answered within `timeout` seconds.
+  /// Returns the addresses `target`'s host resolves to (none for an IP address, which needs no
+  /// lookup). Throws a network error when the name does not resolve, and a timeout error when
+  /// the resolver has not answered within `timeout` seconds.
   ///
   /// - Parameters:
   ///   - timeout: the call's `--timeout`; nil waits as long as the system resolver does
@@ -34,17 +40,17 @@ enum GRPCHostCheck {
   static func resolve(
     _ target: GRPCTarget, timeout: Double? = nil, on loop: (any EventLoop)? = nil,
     lookup: @escaping Lookup = systemLookup
-  ) async throws {
+  ) async throws -> [ResolvedAddress] {
     let host = target.host
-    if GRPCTarget.isIPv4(host) || host.contains(":") { return }
+    if GRPCTarget.isIPv4(host) || host.contains(":") { return [] }
     let port = target.port
     let loop = loop ?? MultiThreadedEventLoopGroup.singleton.next()
     // getaddrinfo blocks: on NIO's thread pool, never on a thread of Swift's cooperative pool
     // or the loop. It cannot be interrupted, so past the deadline it is left to finish alone.
     let lookedUp = NIOThreadPool.singleton.runIfActive(eventLoop: loop) { lookup(host, port) }
-    let answer: EventLoopFuture<Failure?>
+    let answer: EventLoopFuture<Answer>
     if let timeout, timeout.isFinite, timeout < Double(Int64.max / 1_000_000_000) {
-      let promise = loop.makePromise(of: Failure?.self)
+      let promise = loop.makePromise(of: Answer.self)
       // A promise ignores every completion after its first: whichever comes first decides.
       let timer = loop.scheduleTask(in: .nanoseconds(Int64(max(timeout, 0) * 1e9))) {
         promise.fail(
@@ -60,10 +66,13 @@ enum GRPCHostCheck {
     } else {
       answer = lookedUp
     }
-    if let failure = try await answer.get() {
-      let error = NetworkErrorMapper.unresolvedHost(host, cause: "\(failure.text) for host \(host), port \(port)")
+    switch try await answer.get() {
+    case .addresses(let addresses):
+      return addresses
+    case .failed(let text, let notFound):
+      let error = NetworkErrorMapper.unresolvedHost(host, cause: "\(text) for host \(host), port \(port)")
       // Said as the retry layer says it for REST and SSE (a check before any attempt is never retried).
-      throw failure.notFound ? Executor.gaveUp(error, reason: .hostNotFound, attempts: 1, safety: .safe) : error
+      throw notFound ? Executor.gaveUp(error, reason: .hostNotFound, attempts: 1, safety: .safe) : error
     }
   }
 
@@ -77,7 +86,10 @@ enum GRPCHostCheck {
     #endif
     var result: UnsafeMutablePointer<addrinfo>?
     let status = getaddrinfo(host, String(port), &hints, &result)
-    if let result { freeaddrinfo(result) }
-    return status == 0 ? nil : (String(cString: gai_strerror(status)), status == EAI_NONAME)
+    defer { if let result { freeaddrinfo(result) } }
+    guard status == 0 else {
+      return .failed(text: String(cString: gai_strerror(status)), notFound: status == EAI_NONAME)
+    }
+    return .addresses(ResolvedAddress.all(in: result))
   }
 }

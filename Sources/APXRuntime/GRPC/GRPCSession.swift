@@ -80,7 +80,7 @@ public final class GRPCSession: Sendable {
   ) async throws -> GRPCClient<GRPCTransport> {
     let key = streamsRequests ? "\(target) streaming requests" : "\(target)"
     if clients.withLock({ $0[key] == nil }) {
-      try await GRPCHostCheck.resolve(target, timeout: timeout, on: executor?.eventLoop)
+      _ = try await GRPCHostCheck.resolve(target, timeout: timeout, on: executor?.eventLoop)
     }
     return try clients.withLock { clients in
       if let running = clients[key] { return running.client }
@@ -107,7 +107,8 @@ public final class GRPCSession: Sendable {
     }
     let key = "\(target)"
     if checked.withLock({ !$0.contains(key) }) {
-      try await GRPCHostCheck.resolve(target, timeout: timeout, on: executor?.eventLoop)
+      self.direct.remember(
+        try await GRPCHostCheck.resolve(target, timeout: timeout, on: executor?.eventLoop), for: target)
       checked.withLock { _ = $0.insert(key) }
     }
     let host = target.host.contains(":") ? "[\(target.host)]" : target.host

@@ -29,7 +29,7 @@ struct GRPCHostCheckTests {
           usleep(10_000)
           waited += 1
         }
-        return nil
+        return .addresses([])
       }
     }
 
@@ -51,12 +51,16 @@ struct GRPCHostCheckTests {
   @Test func anAnswerWithinTheTimeoutDecides() async throws {
     // Not found: the same error as without a timeout (a network failure, never retried).
     let error = await #expect(throws: APXError.self) {
-      try await GRPCHostCheck.resolve(target, timeout: 5) { _, _ in ("Name or service not known", true) }
+      try await GRPCHostCheck.resolve(target, timeout: 5) { _, _ in
+        .failed(text: "Name or service not known", notFound: true)
+      }
     }
     #expect(error?.status == .network)
     #expect(error?.message.contains("api.example.test") == true)
-    // Resolved: no error.
-    try await GRPCHostCheck.resolve(target, timeout: 5) { _, _ in nil }
+    // Resolved: the addresses, for the direct client to connect to.
+    let address = try #require(ResolvedAddress.ipv4("192.0.2.7", port: 443))
+    let addresses = try await GRPCHostCheck.resolve(target, timeout: 5) { _, _ in .addresses([address]) }
+    #expect(addresses == [address])
   }
 
   @Test func withoutATimeoutTheResolverIsWaitedFor() async throws {
@@ -64,15 +68,16 @@ struct GRPCHostCheckTests {
     let check = Task { try await GRPCHostCheck.resolve(target, timeout: nil, lookup: resolver.lookup) }
     while resolver.asked.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(5)) }
     resolver.release()
-    try await check.value
+    _ = try await check.value
   }
 
   @Test func addressesAreNotLookedUp() async throws {
     for address in ["grpc://127.0.0.1:50051", "grpc://[::1]:50051"] {
-      try await GRPCHostCheck.resolve(try GRPCTarget(parsing: address), timeout: 0) { _, _ in
+      let addresses = try await GRPCHostCheck.resolve(try GRPCTarget(parsing: address), timeout: 0) { _, _ in
         Issue.record("\(address) was looked up")
-        return ("looked up", false)
+        return .failed(text: "looked up", notFound: false)
       }
+      #expect(addresses.isEmpty)
     }
   }
 }

@@ -72,6 +72,20 @@ struct GRPCSessionClientsTests {
     }
   }
 
+  /// The direct client connects to the addresses the host check resolved, without a lookup of
+  /// its own: a made-up name given the demo's address reaches the demo.
+  @Test func directConnectionsGoToTheAddressesTheHostCheckResolved() async throws {
+    try await GRPCHarness.run { h in
+      let real = try GRPCTarget(parsing: h.baseURL)
+      let madeUp = GRPCTarget(host: "apx-made-up-name.invalid", port: real.port, useTLS: false)
+      let address = try #require(ResolvedAddress.ipv4(real.host, port: real.port))
+      let pool = DirectGRPCPool()
+      pool.remember([address], for: madeUp)
+      let usable = try await pool.exchange(madeUp, deadline: NIODeadline.now() + .seconds(10)) { $0.isUsable }
+      #expect(usable)
+    }
+  }
+
   @Test func aRequestStreamWithAProtosetOpensOnlyItsOwnClient() async throws {
     try await GRPCHarness.run { h in
       let upload = try h.endpoint("documents.upload")

@@ -42,7 +42,8 @@ final class BlockingSocket {
   deinit { close() }
 
   /// Connects to `host:port` (a name is resolved with `getaddrinfo`; each address is tried in
-  /// turn) before `deadline`.
+  /// turn) before `deadline`. Only for IP addresses or when nothing resolved the name before:
+  /// the lookup itself cannot be bounded.
   static func connect(host: String, port: Int, deadline: NIODeadline) throws(SocketFailure) -> BlockingSocket {
     var hints = addrinfo()
     #if canImport(Glibc)
@@ -57,12 +58,17 @@ final class BlockingSocket {
         kind: .connect, description: "could not resolve \(host): \(String(cString: gai_strerror(status)))")
     }
     defer { freeaddrinfo(list) }
+    return try connect(to: ResolvedAddress.all(in: list), host: host, deadline: deadline)
+  }
+
+  /// Connects to the first of `addresses` (of `host`) that accepts before `deadline`.
+  static func connect(
+    to addresses: [ResolvedAddress], host: String, deadline: NIODeadline
+  ) throws(SocketFailure) -> BlockingSocket {
     var failure = SocketFailure(kind: .connect, description: "no address for \(host)")
-    var entry: UnsafeMutablePointer<addrinfo>? = list
-    while let address = entry {
-      entry = address.pointee.ai_next
+    for address in addresses {
       do {
-        return try connect(to: address.pointee, deadline: deadline)
+        return try connect(to: address, deadline: deadline)
       } catch {
         failure = error
         if error.kind == .timedOut { break }
@@ -71,13 +77,15 @@ final class BlockingSocket {
     throw failure
   }
 
-  private static func connect(to address: addrinfo, deadline: NIODeadline) throws(SocketFailure) -> BlockingSocket {
+  private static func connect(to address: ResolvedAddress, deadline: NIODeadline) throws(SocketFailure)
+    -> BlockingSocket
+  {
     #if canImport(Glibc)
       let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
     #else
       let type = SOCK_STREAM
     #endif
-    let fd = socket(address.ai_family, type, 0)
+    let fd = socket(address.family, type, 0)
     guard fd >= 0 else { throw .system(.connect, "could not open a socket", errno: errno) }
     let socket = BlockingSocket(descriptor: fd)
     #if !canImport(Glibc)
@@ -85,7 +93,7 @@ final class BlockingSocket {
     #endif
     var on: Int32 = 1
     _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-    if systemConnect(fd, address.ai_addr, address.ai_addrlen) != 0 {
+    if address.withSockaddr({ systemConnect(fd, $0, $1) }) != 0 {
       guard errno == EINPROGRESS else { throw .system(.connect, "could not connect", errno: errno) }
       try socket.wait(for: Int16(POLLOUT), until: deadline)
       var problem: Int32 = 0

@@ -8,6 +8,8 @@ import Synchronization
 /// usable.
 final class DirectGRPCPool: Sendable {
   private let idle = Mutex<[String: [H2Connection]]>([:])
+  /// The addresses `GRPCHostCheck` resolved for a target's host, by target.
+  private let resolved = Mutex<[String: [ResolvedAddress]]>([:])
   /// Where the blocking exchanges run.
   let exchangeThread: DirectExchangeThread
   /// How long a connection may take when the call has no deadline (grpc-swift's default).
@@ -25,13 +27,20 @@ final class DirectGRPCPool: Sendable {
     self.exchangeThread = exchangeThread
   }
 
+  /// Connections to `target` go to `addresses` (what its host name resolved to) from now on,
+  /// without a lookup of their own.
+  func remember(_ addresses: [ResolvedAddress], for target: GRPCTarget) {
+    guard !addresses.isEmpty else { return }
+    resolved.withLock { $0["\(target.host):\(target.port)"] = addresses }
+  }
+
   /// Runs `body` with a connection to `target`, blocking the thread `exchangeThread` says.
   func exchange<T: Sendable>(
     _ target: GRPCTarget, deadline: NIODeadline, _ body: @escaping @Sendable (H2Connection) throws -> T
   ) async throws -> T {
     let key = "\(target.host):\(target.port)"
     let work: @Sendable () throws -> T = { [self] in
-      let connection = try take(key) ?? open(target, deadline: deadline)
+      let connection = try take(key) ?? open(target, key: key, deadline: deadline)
       defer {
         if connection.isUsable {
           idle.withLock { $0[key, default: []].append(connection) }
@@ -99,10 +108,12 @@ final class DirectGRPCPool: Sendable {
     }
   }
 
-  private func open(_ target: GRPCTarget, deadline: NIODeadline) throws(RPCError) -> H2Connection {
+  private func open(_ target: GRPCTarget, key: String, deadline: NIODeadline) throws(RPCError) -> H2Connection {
     let limit = NIODeadline.now() + .seconds(Self.connectTimeout)
+    let addresses = resolved.withLock { $0[key] ?? [] }
     do {
-      return try H2Connection.open(host: target.host, port: target.port, deadline: min(deadline, limit))
+      return try H2Connection.open(
+        host: target.host, port: target.port, addresses: addresses, deadline: min(deadline, limit))
     } catch {
       if case .socket(let socket) = error, socket.kind == .timedOut, limit < deadline {
         throw RPCError(

@@ -79,12 +79,18 @@ final class H2Connection: @unchecked Sendable {
     self.socket = socket
   }
 
-  /// Connects and sends the connection preface and apx's settings; the server's settings are
-  /// read with its first answer (a client need not wait for them, RFC 9113 §3.4).
-  static func open(host: String, port: Int, deadline: NIODeadline) throws(H2Failure) -> H2Connection {
+  /// Connects (to `addresses` when the host's name was resolved before, else resolving it
+  /// here) and sends the connection preface and apx's settings; the server's settings are read
+  /// with its first answer (a client need not wait for them, RFC 9113 §3.4).
+  static func open(
+    host: String, port: Int, addresses: [ResolvedAddress] = [], deadline: NIODeadline
+  ) throws(H2Failure) -> H2Connection {
     let socket: BlockingSocket
     do {
-      socket = try BlockingSocket.connect(host: host, port: port, deadline: deadline)
+      socket =
+        addresses.isEmpty
+        ? try BlockingSocket.connect(host: host, port: port, deadline: deadline)
+        : try BlockingSocket.connect(to: addresses, host: host, deadline: deadline)
     } catch {
       throw .socket(error)
     }
