@@ -97,16 +97,12 @@ enum RawDescriptor {
     try bytes.withUnsafeBufferPointer { (buffer) throws(WireFailure) -> [File] in
       var reader = WireReader(buffer, range: 0..<buffer.count)
       var files: [File] = []
-      while !reader.isAtEnd {
-        let (fieldNumber, wireType) = try reader.tag()
-        if fieldNumber == 1 && wireType == .lengthDelimited {
-          var file = File()
-          var body = try reader.bodyReader()
-          try file.merge(&body)
-          files.append(file)
-        } else {
-          try reader.skip(number: fieldNumber, wireType: wireType, depth: 0)
-        }
+      try reader.readFields { r, number, wireType throws(WireFailure) in
+        guard number == 1, wireType == .lengthDelimited else { return false }
+        var file = File()
+        try r.readBody { o, n, t throws(WireFailure) in try file.read(&o, n, t) }
+        files.append(file)
+        return true
       }
       return files
     }
@@ -117,177 +113,166 @@ enum RawDescriptor {
     try bytes.withUnsafeBufferPointer { (buffer) throws(WireFailure) -> File in
       var reader = WireReader(buffer, range: 0..<buffer.count)
       var file = File()
-      try file.merge(&reader)
+      try reader.readFields { o, n, t throws(WireFailure) in try file.read(&o, n, t) }
       return file
     }
   }
 }
 
+// Each `read` takes one field of its message from `r` (its tag just read) and says whether it
+// knew the field; `WireReader.readFields` skips the others.
+
 extension RawDescriptor.File {
-  fileprivate mutating func merge(_ reader: inout WireReader) throws(WireFailure) {
-    while !reader.isAtEnd {
-      let (fieldNumber, wireType) = try reader.tag()
-      switch (fieldNumber, wireType) {
-      case (1, .lengthDelimited): name = try reader.string("name")
-      case (2, .lengthDelimited): package = try reader.string("package")
-      case (3, .lengthDelimited): dependencies.append(try reader.string("dependency"))
-      case (4, .lengthDelimited):
-        var message = RawDescriptor.Message()
-        var body = try reader.bodyReader()
-        try message.merge(&body, depth: 1)
-        messages.append(message)
-      case (5, .lengthDelimited):
-        var e = RawDescriptor.Enum()
-        var body = try reader.bodyReader()
-        try e.merge(&body)
-        enums.append(e)
-      case (6, .lengthDelimited):
-        var service = RawDescriptor.Service()
-        var body = try reader.bodyReader()
-        try service.merge(&body)
-        services.append(service)
-      case (8, .lengthDelimited): try reader.mergeOptions(featuresField: 50, into: &features)
-      case (12, .lengthDelimited): syntax = try reader.string("syntax")
-      default: try reader.skip(number: fieldNumber, wireType: wireType, depth: 0)
-      }
+  fileprivate mutating func read(_ r: inout WireReader, _ number: Int32, _ wireType: WireType) throws(WireFailure)
+    -> Bool
+  {
+    switch (number, wireType) {
+    case (1, .lengthDelimited): name = try r.string("name")
+    case (2, .lengthDelimited): package = try r.string("package")
+    case (3, .lengthDelimited): dependencies.append(try r.string("dependency"))
+    case (4, .lengthDelimited):
+      var message = RawDescriptor.Message()
+      try r.readBody { o, n, t throws(WireFailure) in try message.read(&o, n, t, depth: 1) }
+      messages.append(message)
+    case (5, .lengthDelimited):
+      var e = RawDescriptor.Enum()
+      try r.readBody { o, n, t throws(WireFailure) in try e.read(&o, n, t) }
+      enums.append(e)
+    case (6, .lengthDelimited):
+      var service = RawDescriptor.Service()
+      try r.readBody { o, n, t throws(WireFailure) in try service.read(&o, n, t) }
+      services.append(service)
+    case (8, .lengthDelimited): try r.readOptions(featuresField: 50, into: &features)
+    case (12, .lengthDelimited): syntax = try r.string("syntax")
+    default: return false
     }
+    return true
   }
 }
 
 extension RawDescriptor.Message {
-  fileprivate mutating func merge(_ reader: inout WireReader, depth: Int) throws(WireFailure) {
+  fileprivate mutating func read(
+    _ r: inout WireReader, _ number: Int32, _ wireType: WireType, depth: Int
+  ) throws(WireFailure) -> Bool {
     guard depth <= ProtobufLimits.maxDepth else {
       throw WireFailure(message: "messages nested deeper than \(ProtobufLimits.maxDepth) levels")
     }
-    while !reader.isAtEnd {
-      let (fieldNumber, wireType) = try reader.tag()
-      switch (fieldNumber, wireType) {
-      case (1, .lengthDelimited): name = try reader.string("message name")
-      case (2, .lengthDelimited):
-        var field = RawDescriptor.Field()
-        var body = try reader.bodyReader()
-        try field.merge(&body)
-        fields.append(field)
-      case (3, .lengthDelimited):
-        var message = RawDescriptor.Message()
-        var body = try reader.bodyReader()
-        try message.merge(&body, depth: depth + 1)
-        nested.append(message)
-      case (4, .lengthDelimited):
-        var e = RawDescriptor.Enum()
-        var body = try reader.bodyReader()
-        try e.merge(&body)
-        enums.append(e)
-      case (7, .lengthDelimited):
-        // MessageOptions: map_entry = 7, features = 12.
-        var body = try reader.bodyReader()
-        while !body.isAtEnd {
-          let (n, t) = try body.tag()
-          switch (n, t) {
-          case (7, .varint): isMapEntry = try body.varint() != 0
-          case (12, .lengthDelimited): try body.mergeFeatures(into: &features)
-          default: try body.skip(number: n, wireType: t, depth: 0)
-          }
+    switch (number, wireType) {
+    case (1, .lengthDelimited): name = try r.string("message name")
+    case (2, .lengthDelimited):
+      var field = RawDescriptor.Field()
+      try r.readBody { o, n, t throws(WireFailure) in try field.read(&o, n, t) }
+      fields.append(field)
+    case (3, .lengthDelimited):
+      var message = RawDescriptor.Message()
+      try r.readBody { o, n, t throws(WireFailure) in try message.read(&o, n, t, depth: depth + 1) }
+      nested.append(message)
+    case (4, .lengthDelimited):
+      var e = RawDescriptor.Enum()
+      try r.readBody { o, n, t throws(WireFailure) in try e.read(&o, n, t) }
+      enums.append(e)
+    case (7, .lengthDelimited):
+      // MessageOptions: map_entry = 7, features = 12.
+      try r.readBody { o, n, t throws(WireFailure) in
+        switch (n, t) {
+        case (7, .varint): isMapEntry = try o.varint() != 0
+        case (12, .lengthDelimited): try o.readFeatures(into: &features)
+        default: return false
         }
-      case (8, .lengthDelimited):
-        // OneofDescriptorProto: name = 1.
-        var body = try reader.bodyReader()
-        var oneofName = ""
-        while !body.isAtEnd {
-          let (n, t) = try body.tag()
-          if n == 1 && t == .lengthDelimited {
-            oneofName = try body.string("oneof name")
-          } else {
-            try body.skip(number: n, wireType: t, depth: 0)
-          }
-        }
-        oneofNames.append(oneofName)
-      default: try reader.skip(number: fieldNumber, wireType: wireType, depth: 0)
+        return true
       }
+    case (8, .lengthDelimited):
+      // OneofDescriptorProto: name = 1.
+      var oneofName = ""
+      try r.readBody { o, n, t throws(WireFailure) in
+        guard n == 1, t == .lengthDelimited else { return false }
+        oneofName = try o.string("oneof name")
+        return true
+      }
+      oneofNames.append(oneofName)
+    default: return false
     }
+    return true
   }
 }
 
 extension RawDescriptor.Field {
-  fileprivate mutating func merge(_ reader: inout WireReader) throws(WireFailure) {
-    while !reader.isAtEnd {
-      let (fieldNumber, wireType) = try reader.tag()
-      switch (fieldNumber, wireType) {
-      case (1, .lengthDelimited): name = try reader.string("field name")
-      case (3, .varint): number = Int32(truncatingIfNeeded: try reader.varint())
-      case (4, .varint): label = RawDescriptor.known(try reader.varint(), in: 1...3) ?? label
-      case (5, .varint): type = RawDescriptor.known(try reader.varint(), in: 1...18) ?? type
-      case (6, .lengthDelimited): typeName = try reader.string("type_name")
-      case (8, .lengthDelimited):
-        // FieldOptions: packed = 2, features = 21.
-        var body = try reader.bodyReader()
-        while !body.isAtEnd {
-          let (n, t) = try body.tag()
-          switch (n, t) {
-          case (2, .varint): packed = try body.varint() != 0
-          case (21, .lengthDelimited): try body.mergeFeatures(into: &features)
-          default: try body.skip(number: n, wireType: t, depth: 0)
-          }
+  fileprivate mutating func read(_ r: inout WireReader, _ fieldNumber: Int32, _ wireType: WireType) throws(WireFailure)
+    -> Bool
+  {
+    switch (fieldNumber, wireType) {
+    case (1, .lengthDelimited): name = try r.string("field name")
+    case (3, .varint): number = Int32(truncatingIfNeeded: try r.varint())
+    case (4, .varint): label = RawDescriptor.known(try r.varint(), in: 1...3) ?? label
+    case (5, .varint): type = RawDescriptor.known(try r.varint(), in: 1...18) ?? type
+    case (6, .lengthDelimited): typeName = try r.string("type_name")
+    case (8, .lengthDelimited):
+      // FieldOptions: packed = 2, features = 21.
+      try r.readBody { o, n, t throws(WireFailure) in
+        switch (n, t) {
+        case (2, .varint): packed = try o.varint() != 0
+        case (21, .lengthDelimited): try o.readFeatures(into: &features)
+        default: return false
         }
-      case (9, .varint): oneofIndex = Int32(truncatingIfNeeded: try reader.varint())
-      case (10, .lengthDelimited): jsonName = try reader.string("json_name")
-      case (17, .varint): proto3Optional = try reader.varint() != 0
-      default: try reader.skip(number: fieldNumber, wireType: wireType, depth: 0)
+        return true
       }
+    case (9, .varint): oneofIndex = Int32(truncatingIfNeeded: try r.varint())
+    case (10, .lengthDelimited): jsonName = try r.string("json_name")
+    case (17, .varint): proto3Optional = try r.varint() != 0
+    default: return false
     }
+    return true
   }
 }
 
 extension RawDescriptor.Enum {
-  fileprivate mutating func merge(_ reader: inout WireReader) throws(WireFailure) {
-    while !reader.isAtEnd {
-      let (fieldNumber, wireType) = try reader.tag()
-      switch (fieldNumber, wireType) {
-      case (1, .lengthDelimited): name = try reader.string("enum name")
-      case (2, .lengthDelimited):
-        // EnumValueDescriptorProto: name = 1, number = 2.
-        var body = try reader.bodyReader()
-        var value = RawDescriptor.EnumValue()
-        while !body.isAtEnd {
-          let (n, t) = try body.tag()
-          switch (n, t) {
-          case (1, .lengthDelimited): value.name = try body.string("enum value name")
-          case (2, .varint): value.number = Int32(truncatingIfNeeded: try body.varint())
-          default: try body.skip(number: n, wireType: t, depth: 0)
-          }
+  fileprivate mutating func read(_ r: inout WireReader, _ number: Int32, _ wireType: WireType) throws(WireFailure)
+    -> Bool
+  {
+    switch (number, wireType) {
+    case (1, .lengthDelimited): name = try r.string("enum name")
+    case (2, .lengthDelimited):
+      // EnumValueDescriptorProto: name = 1, number = 2.
+      var value = RawDescriptor.EnumValue()
+      try r.readBody { o, n, t throws(WireFailure) in
+        switch (n, t) {
+        case (1, .lengthDelimited): value.name = try o.string("enum value name")
+        case (2, .varint): value.number = Int32(truncatingIfNeeded: try o.varint())
+        default: return false
         }
-        values.append(value)
-      case (3, .lengthDelimited): try reader.mergeOptions(featuresField: 7, into: &features)
-      default: try reader.skip(number: fieldNumber, wireType: wireType, depth: 0)
+        return true
       }
+      values.append(value)
+    case (3, .lengthDelimited): try r.readOptions(featuresField: 7, into: &features)
+    default: return false
     }
+    return true
   }
 }
 
 extension RawDescriptor.Service {
-  fileprivate mutating func merge(_ reader: inout WireReader) throws(WireFailure) {
-    while !reader.isAtEnd {
-      let (fieldNumber, wireType) = try reader.tag()
-      switch (fieldNumber, wireType) {
-      case (1, .lengthDelimited): name = try reader.string("service name")
-      case (2, .lengthDelimited):
-        var method = RawDescriptor.Method()
-        var body = try reader.bodyReader()
-        while !body.isAtEnd {
-          let (n, t) = try body.tag()
-          switch (n, t) {
-          case (1, .lengthDelimited): method.name = try body.string("method name")
-          case (2, .lengthDelimited): method.inputType = try body.string("input_type")
-          case (3, .lengthDelimited): method.outputType = try body.string("output_type")
-          case (5, .varint): method.clientStreaming = try body.varint() != 0
-          case (6, .varint): method.serverStreaming = try body.varint() != 0
-          default: try body.skip(number: n, wireType: t, depth: 0)
-          }
+  fileprivate mutating func read(_ r: inout WireReader, _ number: Int32, _ wireType: WireType) throws(WireFailure)
+    -> Bool
+  {
+    switch (number, wireType) {
+    case (1, .lengthDelimited): name = try r.string("service name")
+    case (2, .lengthDelimited):
+      var method = RawDescriptor.Method()
+      try r.readBody { o, n, t throws(WireFailure) in
+        switch (n, t) {
+        case (1, .lengthDelimited): method.name = try o.string("method name")
+        case (2, .lengthDelimited): method.inputType = try o.string("input_type")
+        case (3, .lengthDelimited): method.outputType = try o.string("output_type")
+        case (5, .varint): method.clientStreaming = try o.varint() != 0
+        case (6, .varint): method.serverStreaming = try o.varint() != 0
+        default: return false
         }
-        methods.append(method)
-      default: try reader.skip(number: fieldNumber, wireType: wireType, depth: 0)
+        return true
       }
+      methods.append(method)
+    default: return false
     }
+    return true
   }
 }
 
@@ -300,9 +285,25 @@ extension RawDescriptor {
 }
 
 extension WireReader {
-  /// A reader over the body of the length-delimited field whose tag was just read.
-  fileprivate mutating func bodyReader() throws(WireFailure) -> WireReader {
-    WireReader(base, range: try lengthDelimited())
+  /// Reads every field left, handing each to `read`; those it does not know (it returns false)
+  /// are skipped.
+  fileprivate mutating func readFields(
+    _ read: (inout WireReader, Int32, WireType) throws(WireFailure) -> Bool
+  ) throws(WireFailure) {
+    while !isAtEnd {
+      let (number, wireType) = try tag()
+      if try !read(&self, number, wireType) {
+        try skip(number: number, wireType: wireType, depth: 0)
+      }
+    }
+  }
+
+  /// `readFields` over the body of the length-delimited field whose tag was just read.
+  fileprivate mutating func readBody(
+    _ read: (inout WireReader, Int32, WireType) throws(WireFailure) -> Bool
+  ) throws(WireFailure) {
+    var body = WireReader(base, range: try lengthDelimited())
+    try body.readFields(read)
   }
 
   /// A length-delimited field as UTF-8 text.
@@ -316,35 +317,29 @@ extension WireReader {
 
   /// Reads an options message (the body of the field whose tag was just read) for its
   /// `features` field, merged into `features`.
-  fileprivate mutating func mergeOptions(
+  fileprivate mutating func readOptions(
     featuresField: Int32, into features: inout RawDescriptor.Features?
   ) throws(WireFailure) {
-    var body = try bodyReader()
-    while !body.isAtEnd {
-      let (n, t) = try body.tag()
-      if n == featuresField && t == .lengthDelimited {
-        try body.mergeFeatures(into: &features)
-      } else {
-        try body.skip(number: n, wireType: t, depth: 0)
-      }
+    try readBody { o, n, t throws(WireFailure) in
+      guard n == featuresField, t == .lengthDelimited else { return false }
+      try o.readFeatures(into: &features)
+      return true
     }
   }
 
   /// Reads a `FeatureSet` (the body of the field whose tag was just read) into `features`.
-  fileprivate mutating func mergeFeatures(into features: inout RawDescriptor.Features?) throws(WireFailure) {
-    var body = try bodyReader()
+  fileprivate mutating func readFeatures(into features: inout RawDescriptor.Features?) throws(WireFailure) {
     var set = features ?? RawDescriptor.Features()
-    while !body.isAtEnd {
-      let (n, t) = try body.tag()
-      switch (n, t) {
-      case (1, .varint): set.fieldPresence = RawDescriptor.known(try body.varint(), in: 0...3) ?? set.fieldPresence
-      case (2, .varint): set.enumType = RawDescriptor.known(try body.varint(), in: 0...2) ?? set.enumType
-      case (3, .varint):
-        set.repeatedFieldEncoding = RawDescriptor.known(try body.varint(), in: 0...2) ?? set.repeatedFieldEncoding
-      case (5, .varint):
-        set.messageEncoding = RawDescriptor.known(try body.varint(), in: 0...2) ?? set.messageEncoding
-      default: try body.skip(number: n, wireType: t, depth: 0)
+    try readBody { o, n, t throws(WireFailure) in
+      guard t == .varint else { return false }
+      switch n {
+      case 1: set.fieldPresence = RawDescriptor.known(try o.varint(), in: 0...3) ?? set.fieldPresence
+      case 2: set.enumType = RawDescriptor.known(try o.varint(), in: 0...2) ?? set.enumType
+      case 3: set.repeatedFieldEncoding = RawDescriptor.known(try o.varint(), in: 0...2) ?? set.repeatedFieldEncoding
+      case 5: set.messageEncoding = RawDescriptor.known(try o.varint(), in: 0...2) ?? set.messageEncoding
+      default: return false
       }
+      return true
     }
     features = set
   }
