@@ -153,6 +153,13 @@ final class BlockingSocket {
   }
 
   /// Waits until the socket is ready for `events`, or throws once `deadline` has passed.
+  /// Whether a read would not wait: bytes have arrived, or the peer closed or reset.
+  var hasInput: Bool {
+    guard descriptor >= 0 else { return false }
+    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    return poll(&entry, 1, 0) > 0
+  }
+
   private func wait(for events: Int16, until deadline: NIODeadline) throws(SocketFailure) {
     guard descriptor >= 0 else { throw SocketFailure(kind: .closed, description: "the connection is closed") }
     while true {

@@ -99,13 +99,14 @@ final class DirectGRPCPool: Sendable {
   }
 
   private func take(_ key: String) -> H2Connection? {
-    idle.withLock { idle in
-      while let connection = idle[key]?.popLast() {
-        if connection.isUsable { return connection }
-        connection.close()
-      }
-      return nil
+    while let connection = idle.withLock({ $0[key]?.popLast() }) {
+      // Outside the lock: reading what came while it was idle may wait (100 ms at most) for the
+      // rest of a frame.
+      connection.readIdleFrames()
+      if connection.isUsable { return connection }
+      connection.close()
     }
+    return nil
   }
 
   private func open(_ target: GRPCTarget, key: String, deadline: NIODeadline) throws(RPCError) -> H2Connection {

@@ -106,6 +106,31 @@ final class H2Connection: @unchecked Sendable {
     return connection
   }
 
+  /// Reads, without waiting for more, what the server sent while the connection sat idle
+  /// between exchanges (a GOAWAY, a PING, new SETTINGS, or its close), so that `isUsable` then
+  /// says whether a new stream may start. Servers and proxies close idle connections (grpc-go's
+  /// MaxConnectionIdle, a load balancer's idle timeout); a recipe's next step would otherwise
+  /// send its request into one and fail.
+  ///
+  /// Only frames of the connection (stream 0) and of the stream that ended are read: a frame
+  /// for a later stream stays buffered for the exchange that opens it.
+  func readIdleFrames() {
+    guard failure == nil else { return }
+    while input.count - inputStart > 0 || socket.hasInput {
+      do {
+        // A frame that has begun arriving is read whole; one cut short for 100 ms is given up.
+        let deadline = NIODeadline.now() + .milliseconds(100)
+        try fill(H2Frame.headerSize, deadline: deadline)
+        let stream = H2Frame.uint32(input[(inputStart + 5)..<(inputStart + 9)], at: 0) & 0x7fff_ffff
+        guard stream == 0 || stream == current else { return }
+        try readFrame(deadline: deadline)
+      } catch {
+        fail(error)
+        return
+      }
+    }
+  }
+
   /// Whether a new stream may start: not broken, no GOAWAY, stream ids left.
   var isUsable: Bool {
     failure == nil && writeFailure == nil && goAwayLastStream == nil && nextStreamID < 0x7fff_0000
