@@ -29,7 +29,7 @@ public struct ProtobufError: Error, Sendable, CustomStringConvertible {
   public var fieldPath: String?
   /// What to do about it.
   public var hint: String?
-  /// The lower-level error, e.g. SwiftProtobuf's when a descriptor does not parse.
+  /// The lower-level error, e.g. the wire reader's when a descriptor does not parse.
   public var underlying: (any Error & Sendable)?
 
   public init(
