@@ -22,7 +22,9 @@ struct ResolvedAddress: Sendable, Equatable {
     var entry = list
     while let address = entry {
       entry = address.pointee.ai_next
-      guard let raw = address.pointee.ai_addr else { continue }
+      // An entry without an address (none seen, but the list is the resolver's) is skipped:
+      // `withSockaddr` needs bytes to point at.
+      guard let raw = address.pointee.ai_addr, address.pointee.ai_addrlen > 0 else { continue }
       let bytes = UnsafeRawBufferPointer(start: raw, count: Int(address.pointee.ai_addrlen))
       addresses.append(ResolvedAddress(family: address.pointee.ai_family, bytes: Array(bytes)))
     }
