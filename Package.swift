@@ -35,7 +35,6 @@ let package = Package(
     // DateFormatter-based form coding the demo does not use; ConfigurationSupport is unused.
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
-    .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
     // NIOHTTPCompression's decompression limit in AsyncHTTPClient's configuration (HTTPSession).
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -71,9 +70,6 @@ let package = Package(
       exclude: ["LICENSE"],
       cSettings: [.define("YAML_DECLARE_STATIC")]
     ),
-    // glibc's static-link support for the executable: host-name lookups through the resolvers
-    // built into a statically linked apx (scripts/bench/build-release.sh links it so).
-    .target(name: "CStaticGlibc"),
     // Pure importers: an API description (OpenAPI/Swagger tree, gRPC descriptors) in,
     // registry values and diagnostics out. No sockets, files or environment.
     .target(
@@ -96,7 +92,6 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        .product(name: "NIOHPACK", package: "swift-nio-http2"),
         .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
         // GzipFile runs NIOHTTPCompression's decompressor in an EmbeddedChannel.
         .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -132,7 +127,6 @@ let package = Package(
         "APXRuntime",
         "APXImport",
         "APXDemoServer",
-        "CStaticGlibc",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: internalImports
@@ -162,8 +156,6 @@ let package = Package(
       dependencies: [
         "APXRuntime", "APXCore", "APXDemoServer", "APXTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
-        // An HPACK codec apx did not write, for HPACKCodingTests.
-        .product(name: "NIOHPACK", package: "swift-nio-http2"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),

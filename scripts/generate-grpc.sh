@@ -12,7 +12,9 @@
 # .build-codegen/ (git-ignored), pinned to the same versions the main package uses, so the
 # main .build/ folder is never touched.
 #
-# Usage: scripts/generate-grpc.sh [--plugins-only]
+# Usage: scripts/generate-grpc.sh [--plugins-only | --descriptors-only]
+#   --descriptors-only   only the descriptor set and its embedded copy (no plugins needed): enough
+#                        after a change that the generated Swift code does not show, such as an option
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -58,7 +60,9 @@ SWIFT
 }
 
 PLUGIN_BIN="$CODEGEN/scratch/release"
-if [[ ! -x "$PLUGIN_BIN/protoc-gen-swift" || ! -x "$PLUGIN_BIN/protoc-gen-grpc-swift-2" ]]; then
+DESCRIPTORS_ONLY=0
+[[ "${1:-}" == "--descriptors-only" ]] && DESCRIPTORS_ONLY=1
+if [[ "$DESCRIPTORS_ONLY" == 0 ]] && [[ ! -x "$PLUGIN_BIN/protoc-gen-swift" || ! -x "$PLUGIN_BIN/protoc-gen-grpc-swift-2" ]]; then
   build_plugins
 fi
 if [[ "${1:-}" == "--plugins-only" ]]; then
@@ -74,7 +78,6 @@ WKT_INCLUDE="$(python3 -c 'import grpc_tools, os; print(os.path.join(os.path.dir
 PROTOS="$ROOT/Protos"
 OUT="$ROOT/Sources/APXDemoServer/GRPC/Generated"
 mkdir -p "$OUT"
-rm -f "$OUT"/*.pb.swift "$OUT"/*.grpc.swift
 
 PROTO_FILES=(
   classnotes/v1/classnotes.proto
@@ -82,8 +85,13 @@ PROTO_FILES=(
   grpc/reflection/v1alpha/reflection.proto
 )
 
+if [[ "$DESCRIPTORS_ONLY" == 1 ]]; then
+  python3 -m grpc_tools.protoc -I "$PROTOS" -I "$WKT_INCLUDE" --include_imports \
+    --descriptor_set_out="$PROTOS/classnotes.protoset" "${PROTO_FILES[@]}"
+else
 # FileNaming=PathToUnderscores keeps the two reflection.proto files from colliding.
 # Public visibility: the runtime tests call the server through these generated clients.
+rm -f "$OUT"/*.pb.swift "$OUT"/*.grpc.swift
 python3 -m grpc_tools.protoc \
   -I "$PROTOS" -I "$WKT_INCLUDE" \
   --plugin=protoc-gen-swift="$PLUGIN_BIN/protoc-gen-swift" \
@@ -95,6 +103,7 @@ python3 -m grpc_tools.protoc \
   --include_imports \
   --descriptor_set_out="$PROTOS/classnotes.protoset" \
   "${PROTO_FILES[@]}"
+fi
 
 # The same descriptor set, embedded as base64 so the server needs no file at run time.
 python3 - "$PROTOS/classnotes.protoset" "$OUT/EmbeddedDescriptorSet.swift" <<'PY'

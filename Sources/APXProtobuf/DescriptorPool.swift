@@ -101,7 +101,7 @@ public struct DescriptorPool: Sendable {
     return MethodInfo(
       service: s.fullName, name: m.name, input: MessageDescriptor(storage: storage, index: m.inputIndex),
       output: MessageDescriptor(storage: storage, index: m.outputIndex), clientStreaming: m.clientStreaming,
-      serverStreaming: m.serverStreaming)
+      serverStreaming: m.serverStreaming, idempotent: m.idempotent)
   }
 
   private func findService(_ name: String) throws(ProtobufError) -> ServiceNode {

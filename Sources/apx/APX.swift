@@ -1,7 +1,7 @@
 import APXCore
 import APXRuntime
 import ArgumentParser
-import CStaticGlibc
+import Dispatch
 
 #if canImport(Glibc)
   import Glibc
@@ -68,10 +68,6 @@ enum Main {
       context.stdout.write(APXVersionText.text + "\n")
       finish(0, context)
     }
-    // Before any name lookup: a statically linked apx resolves through /etc/hosts and DNS only.
-    if apx_use_builtin_host_resolvers() < 0 {
-      context.warn("apx: warning: glibc refused to limit host-name lookups to /etc/hosts and DNS")
-    }
     // `apx call` skips ArgumentParser when its line is plain (see FastCallArguments).
     if let invocation = FastCallArguments.parse(arguments) {
       onCommandEventLoop(context) { try await invocation.run(in: $0) }
@@ -110,17 +106,12 @@ enum Main {
   }
 
   /// Runs a command as a task on Swift's global pool (commands that serve, like `apx demo`, or
-  /// whose sessions close before they return), the main thread parked meanwhile.
-  ///
-  /// Parked in `pause()`, not `dispatchMain()`: that ends the main thread with `pthread_exit`,
-  /// which in a statically linked glibc unwinds the thread's stack through the DWARF tables the
-  /// release build drops (discard-unwind-tables.ld), and aborts. Nothing in apx or its packages
-  /// uses the main queue or the main actor, which `dispatchMain()` would serve.
+  /// whose sessions close before they return), the main thread handed to the main queue.
   private static func onSwiftsPool(
     _ context: Context, _ command: @escaping @Sendable (Context) async throws -> Void
   ) -> Never {
     Task { await runThenExit(context, command) }
-    while true { pause() }
+    dispatchMain()
   }
 
   private static func runThenExit(

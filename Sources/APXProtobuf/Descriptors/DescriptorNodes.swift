@@ -165,6 +165,8 @@ struct ServiceNode: Sendable {
     var outputIndex: Int
     var clientStreaming: Bool
     var serverStreaming: Bool
+    /// The method's options declare it free of side effects or idempotent.
+    var idempotent: Bool
   }
   var fullName: String
   var methods: [Method]

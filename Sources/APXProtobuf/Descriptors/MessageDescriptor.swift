@@ -143,6 +143,9 @@ public struct MethodInfo: Sendable {
   public var clientStreaming: Bool
   /// True when the server answers with a stream of responses.
   public var serverStreaming: Bool
+  /// The schema declares the method safe to call twice: `option idempotency_level` is
+  /// `NO_SIDE_EFFECTS` or `IDEMPOTENT`.
+  public var idempotent: Bool = false
 
   /// The gRPC path `/package.Service/Method`.
   public var path: String { "/\(service)/\(name)" }

@@ -138,7 +138,8 @@ struct PoolBuilder {
           methods.append(
             ServiceNode.Method(
               name: m.name, inputIndex: input.index, outputIndex: output.index,
-              clientStreaming: m.clientStreaming, serverStreaming: m.serverStreaming))
+              clientStreaming: m.clientStreaming, serverStreaming: m.serverStreaming,
+              idempotent: m.idempotencyLevel != 0))
         }
         services.append(ServiceNode(fullName: fullName, methods: methods))
       }

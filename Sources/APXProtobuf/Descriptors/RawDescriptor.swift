@@ -77,6 +77,8 @@ enum RawDescriptor {
     var outputType = ""
     var clientStreaming = false
     var serverStreaming = false
+    /// `options.idempotency_level`: 1 NO_SIDE_EFFECTS, 2 IDEMPOTENT; 0 when unset or unknown.
+    var idempotencyLevel: Int32 = 0
   }
 
   /// A `FeatureSet` (editions): each switch as its enum's number (0 is each enum's "unknown"),
@@ -265,6 +267,12 @@ extension RawDescriptor.Service {
         case (3, .lengthDelimited): method.outputType = try o.string("output_type")
         case (5, .varint): method.clientStreaming = try o.varint() != 0
         case (6, .varint): method.serverStreaming = try o.varint() != 0
+        case (4, .lengthDelimited):
+          try o.readBody { options, n, t throws(WireFailure) in
+            guard (n, t) == (34, .varint) else { return false }
+            method.idempotencyLevel = RawDescriptor.known(try options.varint(), in: 0...2) ?? 0
+            return true
+          }
         default: return false
         }
         return true

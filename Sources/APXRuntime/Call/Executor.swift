@@ -214,7 +214,8 @@ public struct Executor: Sendable {
       guard let outcome = failure.outcome else { throw failure }
       let now = clock.now()
       let decision = policy.decide(
-        afterAttempt: number, outcome: outcome, retrySafe: safety == .safe,
+        afterAttempt: number, outcome: outcome,
+        retrySafe: safety == .safe || (safety == .notIdempotent && failure.undelivered),
         retryAfter: failure.retryAfter.flatMap { RetryAfter.seconds(from: $0, now: now) },
         remainingBudget: budget.remaining(now: now), random: &random)
       switch decision {

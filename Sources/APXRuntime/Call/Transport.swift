@@ -72,6 +72,9 @@ public struct AttemptFailure: Error, Sendable {
   public var credentialsRejected: Bool
   /// The number of the attempt that failed (set by the retry layer).
   public var attempt: Int?
+  /// The request surely never reached the server's handler (no connection was made, or
+  /// nothing of it was written): even a request that is not idempotent may then be sent again.
+  public var undelivered = false
 
   public init(
     _ error: APXError, outcome: RetryOutcome? = nil, retryAfter: String? = nil, credentialsRejected: Bool = false

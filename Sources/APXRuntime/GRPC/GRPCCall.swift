@@ -22,8 +22,10 @@ struct GRPCCall: Transport {
 
   /// One attempt, ready to send.
   struct Attempt: Sendable {
-    let carrier: GRPCCarrier
+    let client: GRPCClient<GRPCTransport>
     let method: MethodInfo
+    /// The registry declares the endpoint idempotent.
+    let idempotent: Bool
     let descriptor: MethodDescriptor
     let pool: DescriptorPool
     let messages: RequestMessages
@@ -54,18 +56,18 @@ struct GRPCCall: Transport {
     let described = request.targetIsURL ? "\(target)\(path)" : "\(request.api.name).\(request.endpoint.name)"
     // Reflection runs on the client for single requests; a protoset or .proto needs none
     // before the call's shape is known.
-    let reflectionCarrier =
-      options.schema == .reflection ? try await session.carrier(for: target, direct: true, timeout: timeout) : nil
+    let reflectionClient =
+      options.schema == .reflection ? try await session.client(for: target, timeout: timeout) : nil
     let loader = SchemaLoader(cache: session.schemas, environment: environment)
     let pool: DescriptorPool
     do {
       let schemaMetadata = try GRPCMetadata.metadata(fields)
       pool = try await loader.pool(
         options.schema, service: options.service, origin: .of(request), target: target,
-        reflection: reflectionCarrier.map { carrier in
+        reflection: reflectionClient.map { client in
           {
             ReflectionClient(
-              carrier: carrier, target: target, metadata: schemaMetadata, timeout: timeout.map(GRPCRetry.duration))
+              client: client, target: target, metadata: schemaMetadata, timeout: timeout.map(GRPCRetry.duration))
           }
         })
     } catch let error as RPCError {
@@ -77,11 +79,9 @@ struct GRPCCall: Transport {
     let method = try protobuf { () throws(ProtobufError) in
       try pool.method(service: options.service, method: options.method)
     }
-    let carrier = try await session.carrier(
-      for: target, direct: !method.clientStreaming && !method.serverStreaming, streamsRequests: method.clientStreaming,
-      timeout: timeout)
+    let client = try await session.client(for: target, timeout: timeout)
     return Attempt(
-      carrier: carrier, method: method,
+      client: client, method: method, idempotent: request.endpoint.idempotent,
       descriptor: MethodDescriptor(fullyQualifiedService: options.service, method: options.method), pool: pool,
       messages: try RequestMessages(
         request: request, method: method, pool: pool,
@@ -106,12 +106,14 @@ struct GRPCCall: Transport {
   }
 
   /// A unary or server-streaming request is a message in memory; a client
-  /// stream is read as it is sent and cannot be sent twice.
+  /// stream is read as it is sent and cannot be sent twice. A call the server may
+  /// already have run is repeated only when running it twice is harmless: the schema says so
+  /// (`idempotency_level`) or the registry does (`"idempotent": true`).
   func retrySafety(of attempt: Attempt) -> AttemptSafety {
     if case .stream = attempt.messages.body {
       return .notReplayable("a client stream is sent as it is read and cannot be sent twice")
     }
-    return .safe
+    return attempt.method.idempotent || attempt.idempotent ? .safe : .notIdempotent
   }
 
   func presentedToken(in attempt: Attempt) -> String? {
@@ -135,21 +137,16 @@ struct GRPCCall: Transport {
       progress: attempt.progress)
     do {
       let metadata = try GRPCMetadata.metadata(attempt.fields)
-      switch attempt.carrier {
-      case .grpcSwift(let client):
-        return try await exchange.run(attempt.messages, client: client, metadata: metadata, options: options)
-      case .direct(let pool, let target, let authority):
-        return try await exchange.runDirect(
-          attempt.messages, pool: pool, target: target, authority: authority, metadata: metadata, options: options,
-          deadline: context.deadline)
-      }
+      return try await exchange.run(attempt.messages, client: attempt.client, metadata: metadata, options: options)
     } catch let error as RPCError {
       // Once a message is printed, a repeat would print it twice.
       let untouched = exchange.messagesReceived == 0
       let outcome = untouched ? GRPCFailure.retryOutcome(of: error) : nil
-      throw AttemptFailure(
+      var failure = AttemptFailure(
         attempt.failure.error(error), outcome: outcome,
         credentialsRejected: untouched && error.code == .unauthenticated)
+      failure.undelivered = !exchange.requestStarted || GRPCFailure.couldNotConnect(error)
+      throw failure
     }
   }
 
@@ -239,6 +236,7 @@ final class Exchange: Sendable {
   let progress: StreamProgressReader?
   private let received = Mutex(0)
   private let producerError = Mutex<(any Error)?>(nil)
+  private let started = Mutex(false)
 
   init(
     method: MethodInfo, descriptor: MethodDescriptor, pool: DescriptorPool,
@@ -256,6 +254,10 @@ final class Exchange: Sendable {
   /// Response messages delivered so far.
   var messagesReceived: Int { received.withLock { $0 } }
 
+  /// Whether a request message began to be written: grpc-swift asks for the messages only once
+  /// the stream is open, so until then the server cannot have run the call.
+  var requestStarted: Bool { started.withLock { $0 } }
+
   /// The call on grpc-swift's client.
   func run(_ messages: RequestMessages, client: GRPCClient<GRPCTransport>, metadata: Metadata, options: CallOptions)
     async throws -> CallOutcome
@@ -266,6 +268,7 @@ final class Exchange: Sendable {
         switch messages.body {
         case .single(let bytes):
           writing = true
+          self.started.withLock { $0 = true }
           try await writer.write(bytes)
         case .stream(let source):
           var index = 0
@@ -273,6 +276,7 @@ final class Exchange: Sendable {
             index += 1
             let bytes = try messages.encode(json, index: index)
             writing = true
+            self.started.withLock { $0 = true }
             try await writer.write(bytes)
             writing = false
           }

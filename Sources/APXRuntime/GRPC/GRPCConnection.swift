@@ -18,22 +18,20 @@ typealias GRPCTransport = HTTP2ClientTransport.Posix
 /// grpc://, TLS for grpcs:// with the system trust store, `--cacert`, mutual TLS and
 /// `--insecure`, and the `:authority` override.
 enum GRPCConnection {
-  /// - Parameters:
-  ///   - coalescingFlushes: whether writes wait up to 100 µs (grpc-swift's default) to share a
-  ///     syscall. Worth it for a stream of request messages: 100,000 small uploaded messages took
-  ///     75,500 `writev` calls and 1.5x the CPU without it, 240 with it. Not for anything else:
-  ///     a call with reflection flushes five times (preface, settings ack, reflection request,
-  ///     its end, the call) and waited for each; without the wait it took 0.92x the wall time.
-  ///   - eventLoopGroup: where the connection runs; NIO's shared group when nil.
+  /// grpc-swift's defaults, flush coalescing included: writes wait up to 100 µs to share a
+  /// syscall. Without it a unary request's message and its end left in separate writes, a
+  /// grpcio (C-core) server that had answered before the end arrived reset the stream, and
+  /// NIOHTTP2's guard against reset floods closed the connection after 200 such calls; a
+  /// stream of small request messages also took one `writev` each.
+  ///
+  /// - Parameter eventLoopGroup: where the connection runs; NIO's shared group when nil.
   static func makeTransport(
-    _ target: GRPCTarget, settings: GRPCSettings, coalescingFlushes: Bool,
-    eventLoopGroup: (any EventLoopGroup)? = nil
+    _ target: GRPCTarget, settings: GRPCSettings, eventLoopGroup: (any EventLoopGroup)? = nil
   ) throws -> GRPCTransport {
     var config = GRPCTransport.Config.defaults
     config.http2.authority = try authority(target, settings: settings)
     // apx decides about retries; a dead server should fail the call quickly rather than be redialled.
     config.backoff = .init(initial: .milliseconds(100), max: .seconds(1), multiplier: 1.6, jitter: 0.2)
-    if !coalescingFlushes { config.connection.flushCoalescing = nil }
     let security = try transportSecurity(target, settings: settings)
     do {
       return try GRPCTransport(

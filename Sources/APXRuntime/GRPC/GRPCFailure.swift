@@ -64,7 +64,6 @@ struct GRPCFailure: Sendable {
   /// the connection error somewhere in its causes.
   static func couldNotConnect(_ error: RPCError) -> Bool {
     guard error.code == .unavailable else { return false }
-    if let direct = error.cause as? DirectConnectionError { return !direct.connected }
     let connectionLevel = ["transient failure", "resolve server name", "HTTP/2 connection preface"]
     if connectionLevel.contains(where: error.message.contains) { return true }
     return connectionRefused(error)

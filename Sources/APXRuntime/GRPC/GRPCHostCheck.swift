@@ -19,8 +19,8 @@ import NIOPosix
 enum GRPCHostCheck {
   /// What the resolver said of a name.
   enum Answer: Sendable {
-    /// It resolved, to these addresses (the direct client connects to them: `ResolvedAddress`).
-    case addresses([ResolvedAddress])
+    /// It resolved.
+    case resolved
     /// It did not: the resolver's words, and whether the name does not exist (as opposed to a
     /// resolver that failed).
     case failed(text: String, notFound: Bool)
@@ -28,8 +28,7 @@ enum GRPCHostCheck {
   /// Looks a host name and port up. Blocks its thread.
   typealias Lookup = @Sendable (_ host: String, _ port: Int) -> Answer
 
-  /// Returns the addresses `target`'s host resolves to (none for an IP address, which needs no
-  /// lookup). Throws a network error when the name does not resolve, and a timeout error when
+  /// Checks that `target`'s host resolves (an IP address needs no lookup). Throws a network error when the name does not resolve, and a timeout error when
   /// the resolver has not answered within `timeout` seconds.
   ///
   /// - Parameters:
@@ -40,9 +39,9 @@ enum GRPCHostCheck {
   static func resolve(
     _ target: GRPCTarget, timeout: Double? = nil, on loop: (any EventLoop)? = nil,
     lookup: @escaping Lookup = systemLookup
-  ) async throws -> [ResolvedAddress] {
+  ) async throws {
     let host = target.host
-    if GRPCTarget.isIPv4(host) || host.contains(":") { return [] }
+    if GRPCTarget.isIPv4(host) || host.contains(":") { return }
     let port = target.port
     let loop = loop ?? MultiThreadedEventLoopGroup.singleton.next()
     // getaddrinfo blocks: on NIO's thread pool, never on a thread of Swift's cooperative pool
@@ -67,8 +66,8 @@ enum GRPCHostCheck {
       answer = lookedUp
     }
     switch try await answer.get() {
-    case .addresses(let addresses):
-      return addresses
+    case .resolved:
+      return
     case .failed(let text, let notFound):
       let error = NetworkErrorMapper.unresolvedHost(host, cause: "\(text) for host \(host), port \(port)")
       // Said as the retry layer says it for REST and SSE (a check before any attempt is never retried).
@@ -90,6 +89,6 @@ enum GRPCHostCheck {
     guard status == 0 else {
       return .failed(text: String(cString: gai_strerror(status)), notFound: status == EAI_NONAME)
     }
-    return .addresses(ResolvedAddress.all(in: result))
+    return .resolved
   }
 }

@@ -64,12 +64,12 @@ public enum GRPCInspector {
     do {
       let pool: DescriptorPool
       if case .reflection = options.schema {
-        let carrier = try await session.carrier(for: target, direct: true, timeout: timeout)
+        let client = try await session.client(for: target, timeout: timeout)
         pool = try await loader.pool(
           options.schema, service: options.service, origin: origin ?? .registryFile(api.sourceFile), target: target,
           reflection: {
             ReflectionClient(
-              carrier: carrier, target: target, metadata: metadata, timeout: GRPCRetry.duration(timeout))
+              client: client, target: target, metadata: metadata, timeout: GRPCRetry.duration(timeout))
           })
       } else {
         pool = try await loader.pool(
@@ -93,7 +93,7 @@ public enum GRPCInspector {
     do {
       return try await GRPCSession.with(settings) { session in
         let reflection = ReflectionClient(
-          carrier: try await session.carrier(for: target, direct: true, timeout: timeout), target: target,
+          client: try await session.client(for: target, timeout: timeout), target: target,
           metadata: metadata, timeout: GRPCRetry.duration(timeout))
         var out: [GRPCMethodSummary] = []
         for service in try await reflection.listServices() {

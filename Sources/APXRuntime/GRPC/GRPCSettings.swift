@@ -23,12 +23,6 @@ public struct GRPCSettings: Sendable, Hashable {
   public var clientCertificatePath: String?
   /// Private key (PEM) of the client certificate.
   public var clientKeyPath: String?
-  /// Plaintext calls that send one message (and reflection) go through apx's own HTTP/2
-  /// client (`H2Connection`); false sends them through grpc-swift's, as TLS and streaming
-  /// uploads always are (`APX_GRPC_CLIENT=grpc-swift`, for comparison).
-  public var directClient = true
-  /// An `APX_GRPC_CLIENT` value that names no client, refused by `validate`.
-  public var unknownClient: String?
 
   /// Makes settings; the defaults match a plain `apx call`.
   public init(
@@ -46,12 +40,6 @@ public struct GRPCSettings: Sendable, Hashable {
 
   /// Checks values that grpc-swift would otherwise reject late or trap on.
   public func validate() throws(APXError) {
-    if let unknownClient {
-      throw APXError(
-        .usage, "APX_GRPC_CLIENT=\(unknownClient) names no gRPC client apx has",
-        hint: "set it to grpc-swift (grpc-swift's client for every call) or direct (apx's own for plaintext "
-          + "calls with one request message, the default), or unset it")
-    }
     if let size = maxMessageSize, size < 1 {
       throw APXError(.usage, "--max-message-size must be a positive number of bytes, got \(size)")
     }

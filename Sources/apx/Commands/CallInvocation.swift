@@ -196,11 +196,8 @@ struct CallInvocation: Equatable {
       let tokens = TokenManager(
         session: session, environment: context.environment,
         store: TokenFileStore.standard(environment: context.environment), timeout: global.timeout)
-      // One call at a time, and with no in-process demo to serve, the direct gRPC client may
-      // block the command's loop (see DirectExchangeThread).
       _ = try await GRPCSession.with(
-        global.grpcSettings(context.environment), sharing: session, closing: .atProcessExit,
-        exchangeThread: global.demo ? .own : .callers
+        global.grpcSettings(context.environment), sharing: session, closing: .atProcessExit
       ) { grpc in
         let executor = Executor(
           session: session, grpc: grpc, environment: context.environment, tokens: tokens,

@@ -85,11 +85,6 @@ struct GlobalValues: Equatable {
       authority: authority, emitDefaults: emitDefaults, maxMessageSize: maxMessageSize, insecure: insecure,
       caCertificatePath: cacert, clientCertificatePath: cert, clientKeyPath: key)
     settings.trust = TrustStore.from(environment: environment)
-    switch environment["APX_GRPC_CLIENT"] ?? "" {
-    case "", "direct": settings.directClient = true
-    case "grpc-swift": settings.directClient = false
-    case let other: settings.unknownClient = other
-    }
     return settings
   }
 

@@ -50,8 +50,12 @@ enum GRPCIOServer {
   /// The server is stopped on every path: SIGTERM once `body` ends or throws, SIGTERM then
   /// SIGKILL when `ChildProcess`'s time limit cancels the run, its stdin closing when this
   /// process dies, and its own `--lifetime` (240 s, past the suite's time limit) as a last resort.
+  ///
+  /// - Parameter largeSchema: also serve `bigschema.v1.BigSchemaAPI`, whose file descriptor is
+  ///   over 200 KB (the script's `--large-schema`).
   static func run(
-    reflection: Reflection = .v1alpha, _ body: @escaping @Sendable (String) async throws -> Void
+    reflection: Reflection = .v1alpha, largeSchema: Bool = false,
+    _ body: @escaping @Sendable (String) async throws -> Void
   ) async throws {
     let (portRead, portWrite) = try FileDescriptor.pipe()
     defer { try? portRead.close() }
@@ -60,7 +64,9 @@ enum GRPCIOServer {
     defer { try? stdinWrite.close() }
     let started = Mutex(false)
     let server = try await ChildProcess.run(
-      "/usr/bin/env", ["python3", script, protoset, "--reflection", reflection.rawValue, "--lifetime", "240"],
+      "/usr/bin/env",
+      ["python3", script, protoset, "--reflection", reflection.rawValue, "--lifetime", "240"]
+        + (largeSchema ? ["--large-schema"] : []),
       environment: ProcessInfo.processInfo.environment, stdinFrom: stdinRead, stdoutTo: portWrite, timeout: 240,
       bounded: false
     ) { child in

@@ -9,7 +9,7 @@ import NIOCore
 /// `grpc.reflection.v1` and falls back to `v1alpha` when the server answers
 /// UNIMPLEMENTED (Python's grpcio-reflection, older Go servers).
 struct ReflectionClient {
-  let carrier: GRPCCarrier
+  let client: GRPCClient<GRPCTransport>
   /// The server asked, as the user would name it to `apx list` (for hints).
   let target: GRPCTarget
   /// Metadata sent with reflection calls (registry headers, `-H`, credentials).
@@ -55,12 +55,6 @@ struct ReflectionClient {
   /// than wait a round trip for the server's trailers. grpcurl does not wait either: it starts
   /// the call while its reflection stream is open and half-closes that stream at the end.
   private func exchange<Plan: ReflectionPlan>(service: String, plan: Plan) async throws -> Plan {
-    let client: GRPCClient<GRPCTransport>
-    switch carrier {
-    case .grpcSwift(let grpcSwift): client = grpcSwift
-    case .direct(let pool, let target, let authority):
-      return try await directExchange(service: service, plan: plan, pool: pool, target: target, authority: authority)
-    }
     let (requests, continuation) = AsyncStream<[UInt8]>.makeStream()
     continuation.yield(ReflectionWire.encode(plan.first))
     let request = StreamingClientRequest<[UInt8]>(metadata: metadata) { writer in
@@ -115,35 +109,6 @@ struct ReflectionClient {
     "give apx the schema instead: --protoset FILE.protoset or --proto FILE.proto (in a registry endpoint, "
     + "{\"protoset\": \"FILE.protoset\"} or {\"proto\": [\"FILE.proto\"]}); or report the broken reflection "
     + "answer to the server's owner"
-
-  /// `exchange` on the direct client, on its blocking thread: requests are written as the
-  /// plan asks for them, and the stream is cancelled once none is outstanding.
-  private func directExchange<Plan: ReflectionPlan>(
-    service: String, plan: Plan, pool: DirectGRPCPool, target: GRPCTarget, authority: String
-  ) async throws -> Plan {
-    let deadline = DirectGRPCStream.deadline(after: timeout)
-    let (metadata, timeout) = (self.metadata, self.timeout)
-    return try await pool.exchange(target, deadline: deadline) { connection in
-      var stream = try DirectGRPCStream(
-        on: connection, authority: authority, path: "/\(service)/ServerReflectionInfo", metadata: metadata,
-        timeout: timeout, deadline: deadline, maxMessageSize: GRPCSettings.defaultMaxMessageSize)
-      defer { stream.cancel() }
-      var plan = plan
-      try stream.send(ReflectionWire.encode(plan.first), end: false)
-      var outstanding = 1
-      while outstanding > 0 {
-        guard let bytes = try stream.next() else {
-          throw APXError(
-            .remoteFailure, "the server's reflection stream ended before answering every request",
-            hint: ReflectionClient.unusableAnswerHint)
-        }
-        let more = try plan.handle(try ReflectionWire.decode(bytes))
-        outstanding += more.count - 1
-        for next in more { try stream.send(ReflectionWire.encode(next), end: false) }
-      }
-      return plan
-    }
-  }
 
   static func reflectionError(code: Int, message: String, asked: String) -> APXError {
     APXError(
