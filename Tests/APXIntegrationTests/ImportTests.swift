@@ -4,13 +4,13 @@ import Foundation
 import Testing
 
 /// `apx import openapi|grpc`, run as a real process: the real documents in
-/// ../shared/openapi import, load and match the registry schema, re-import
+/// Tests/Fixtures/openapi import, load and match the registry schema, re-import
 /// byte for byte, and an import of the demo backend's own description calls
 /// it end to end (OAuth2 token, multipart upload, SSE watch).
 @Suite("apx import")
 struct ImportTests {
-  /// ../shared/openapi beside the package (CI clones main with shared/ next to it).
-  static let shared = APXProcess.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/openapi")
+  /// Real API descriptions written by others (sources and licences in its README.md).
+  static let fixtures = APXProcess.packageRoot.appendingPathComponent("Tests/Fixtures/openapi")
 
   static func temporaryDirectory() throws -> URL {
     let dir = TestScratch.root.appendingPathComponent("apx-import-\(UUID().uuidString)")
@@ -18,14 +18,14 @@ struct ImportTests {
     return dir
   }
 
-  /// The shared documents, the gzipped one decompressed into `dir` with `gzip -dc`.
+  /// The fixture documents, the gzipped one decompressed into `dir` with `gzip -dc`.
   static func documents(into dir: URL) async throws -> [(name: String, path: String)] {
-    let files = try FileManager.default.contentsOfDirectory(atPath: shared.path).filter {
+    let files = try FileManager.default.contentsOfDirectory(atPath: fixtures.path).filter {
       $0.hasSuffix(".json") || $0.hasSuffix(".yaml") || $0.hasSuffix(".json.gz")
     }.sorted()
     var out: [(String, String)] = []
     for file in files {
-      var path = shared.appendingPathComponent(file).path
+      var path = fixtures.appendingPathComponent(file).path
       if file.hasSuffix(".gz") {
         let target = dir.appendingPathComponent(String(file.dropLast(3)))
         let gzip = try await ChildProcess.run(
@@ -47,16 +47,16 @@ struct ImportTests {
     return object
   }
 
-  /// GitHub's description as shared (gzip-compressed) imports as it does decompressed, byte for byte.
+  /// GitHub's description as stored (gzip-compressed) imports as it does decompressed, byte for byte.
   @Test func aGzippedDescriptionImportsAsItsDecompressedCopy() async throws {
     let dir = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let gz = try #require(
-      try FileManager.default.contentsOfDirectory(atPath: Self.shared.path).first { $0.hasSuffix(".json.gz") })
+      try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).first { $0.hasSuffix(".json.gz") })
     let decompressed = try #require(
       try await Self.documents(into: dir).first { $0.path.hasSuffix(".json") && $0.path.hasPrefix(dir.path) })
     var written: [Data] = []
-    for (i, source) in [Self.shared.appendingPathComponent(gz).path, decompressed.path].enumerated() {
+    for (i, source) in [Self.fixtures.appendingPathComponent(gz).path, decompressed.path].enumerated() {
       let out = dir.appendingPathComponent("out\(i)")
       let r = try await APXProcess.run(["import", "openapi", source, "--api", "gh", "--out", out.path], timeout: 120)
       #expect(r.status == 0, "\(source): \(r.stderr)")
@@ -71,8 +71,8 @@ struct ImportTests {
     let dir = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let gz = try #require(
-      try FileManager.default.contentsOfDirectory(atPath: Self.shared.path).first { $0.hasSuffix(".json.gz") })
-    let bytes = [UInt8](try Data(contentsOf: Self.shared.appendingPathComponent(gz)))
+      try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).first { $0.hasSuffix(".json.gz") })
+    let bytes = [UInt8](try Data(contentsOf: Self.fixtures.appendingPathComponent(gz)))
     let served: HostileHTTPServer.Answer = { _ in
       HostileHTTPServer.response(headers: [("Content-Type", "application/gzip")], body: bytes)
     }
@@ -89,8 +89,8 @@ struct ImportTests {
     let dir = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let gz = try #require(
-      try FileManager.default.contentsOfDirectory(atPath: Self.shared.path).first { $0.hasSuffix(".json.gz") })
-    let whole = try Data(contentsOf: Self.shared.appendingPathComponent(gz))
+      try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).first { $0.hasSuffix(".json.gz") })
+    let whole = try Data(contentsOf: Self.fixtures.appendingPathComponent(gz))
     let cut = dir.appendingPathComponent("cut.json.gz")
     try whole.prefix(whole.count / 2).write(to: cut)
     let r = try await APXProcess.run(["import", "openapi", cut.path, "--out", dir.path], timeout: 120)
@@ -98,13 +98,13 @@ struct ImportTests {
     #expect(r.stderr.contains("starts like a gzip file but cannot be inflated"), "\(r.stderr)")
   }
 
-  @Test func everySharedDocumentImportsLoadsAndMatchesTheSchema() async throws {
+  @Test func everyFixtureDocumentImportsLoadsAndMatchesTheSchema() async throws {
     let work = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: work) }
     let out = work.appendingPathComponent("Endpoints")
     let documents = try await Self.documents(into: work)
-    #expect(documents.count == 5, "expected the five documents of \(Self.shared.path)")
-    // Operations per document (paths x methods), from ../shared/openapi/README.md.
+    #expect(documents.count == 5, "expected the five documents of \(Self.fixtures.path)")
+    // Operations per document (paths x methods), from Tests/Fixtures/openapi/README.md.
     let operations = ["oai-petstore-3": 3, "swagger-petstore-3": 19, "swagger-petstore-2": 20, "github-api": 874]
     var written: [String] = []
     for (index, doc) in documents.enumerated() {
@@ -144,13 +144,13 @@ struct ImportTests {
     }
   }
 
-  @Test func sharedDocumentsMapTheirDistinctiveParts() async throws {
+  @Test func fixtureDocumentsMapTheirDistinctiveParts() async throws {
     let work = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: work) }
     let out = work.path
     // Swagger 2.0: host + basePath + schemes, api_key header, a formData upload.
     let v2 = try await APXProcess.run([
-      "import", "openapi", Self.shared.appendingPathComponent("swagger-petstore-2.0.json").path, "--out", out,
+      "import", "openapi", Self.fixtures.appendingPathComponent("swagger-petstore-2.0.json").path, "--out", out,
       "--api", "pets2",
     ])
     #expect(v2.status == 0, "\(v2.stderr)")
@@ -161,7 +161,7 @@ struct ImportTests {
     #expect(v2.stderr.contains("PETS2_"), "\(v2.stderr)")
     // 3.1: the webhook is listed as skipped; the relative server becomes an environment variable.
     let v31 = try await APXProcess.run([
-      "import", "openapi", Self.shared.appendingPathComponent("swagger-petstore-3.1.yaml").path, "--out", out,
+      "import", "openapi", Self.fixtures.appendingPathComponent("swagger-petstore-3.1.yaml").path, "--out", out,
       "--api", "pets31",
     ])
     #expect(v31.status == 0, "\(v31.stderr)")
@@ -169,13 +169,13 @@ struct ImportTests {
     #expect(v31.stderr.contains("PETS31_BASE_URL"), "\(v31.stderr)")
     // An existing, different file is not replaced without --force.
     let clash = try await APXProcess.run([
-      "import", "openapi", Self.shared.appendingPathComponent("oai-petstore-3.0.yaml").path, "--out", out, "--api",
+      "import", "openapi", Self.fixtures.appendingPathComponent("oai-petstore-3.0.yaml").path, "--out", out, "--api",
       "pets31",
     ])
     #expect(clash.status == 2, "\(clash.stderr)")
     #expect(clash.stderr.contains("--force"))
     let forced = try await APXProcess.run([
-      "import", "openapi", Self.shared.appendingPathComponent("oai-petstore-3.0.yaml").path, "--out", out, "--api",
+      "import", "openapi", Self.fixtures.appendingPathComponent("oai-petstore-3.0.yaml").path, "--out", out, "--api",
       "pets31", "--force",
     ])
     #expect(forced.status == 0, "\(forced.stderr)")
