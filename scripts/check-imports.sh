@@ -21,7 +21,7 @@ check APXProtobuf 'APXRuntime|APXDemoServer|ArgumentParser|AsyncHTTPClient|NIO[A
 check APXImport 'APXProtobuf|APXRuntime|APXDemoServer|ArgumentParser|AsyncHTTPClient|NIO[A-Za-z]*|GRPC[A-Za-z]*|Hummingbird[A-Za-z]*|Logging|Foundation|FoundationNetworking' "APXImport is pure: a description in, registry values out (LibYAML reads YAML)"
 check APXRuntime 'ArgumentParser|APXDemoServer|Hummingbird[A-Za-z]*' "the runtime never parses command lines or embeds the demo"
 check APXDemoServer 'APXCore|APXProtobuf|APXRuntime|APXImport|ArgumentParser' "the demo backend is an independent API"
-# Full Foundation links ICU's 34 MB of data into apx (issue 14): outside APXCore and APXImport
+# Full Foundation links ICU's 34 MB of data into apx: outside APXCore and APXImport
 # (which may not import it at all) it may only be the fallback where FoundationEssentials is
 # missing (macOS), i.e. in the #else of `#if canImport(FoundationEssentials)`. Generated code too.
 hits=$(find Sources/APXRuntime Sources/APXProtobuf Sources/APXDemoServer Sources/apx -name '*.swift' -print0 |
@@ -34,7 +34,7 @@ hits=$(find Sources/APXRuntime Sources/APXProtobuf Sources/APXDemoServer Sources
       if (!(depth > 0 && essentials[depth] && inElse[depth])) print FILENAME ":" FNR ": " $0
     }' || true)
 if [ -n "$hits" ]; then
-  echo "full Foundation imported where FoundationEssentials would do (issue 14: it links ICU):"
+  echo "full Foundation imported where FoundationEssentials would do (it links ICU):"
   echo "$hits"
   status=1
 fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs apx: the optimised release build as the benchmarks link it (on Linux a static
-# executable, or a static Swift runtime without glibc's archives), stripped, into PREFIX/bin,
+# Installs apx: the release build of scripts/build-release.sh (on Linux with a static Swift
+# runtime and glibc shared), stripped, into PREFIX/bin,
 # with its bash, zsh and fish completions and its man page under PREFIX/share. Running it again
 # upgrades in place; --uninstall removes exactly the files the last install wrote (listed in
 # PREFIX/share/apx/installed-files).
@@ -57,7 +57,7 @@ else
   cd "$(dirname "$0")/.."
   SCRATCH="${SCRATCH:-.build-release}"
   echo "== building the release (a first build takes 10-20 minutes on 2 cores)"
-  SCRATCH="$SCRATCH" scripts/bench/build-release.sh >/dev/null
+  SCRATCH="$SCRATCH" scripts/build-release.sh >/dev/null
   BUILT="$SCRATCH/release/apx"
   [ -x "$BUILT" ] || { echo "install.sh: the build did not produce $BUILT" >&2; exit 1; }
 fi
@@ -66,8 +66,8 @@ fi
 STAGE="$(mktemp -d)"
 trap 'rm -rf "$STAGE"' EXIT
 cp "$BUILT" "$STAGE/apx"
-# Debug info and symbols are most of the file (151 MB -> 37.7 MB); crashes still name
-# functions through the Swift runtime's own metadata.
+# Debug info and symbols are most of the file; crashes still name functions through the Swift
+# runtime's own metadata, and the unwind tables stay.
 strip "$STAGE/apx"
 "$STAGE/apx" completions bash > "$STAGE/apx.bash"
 "$STAGE/apx" completions zsh > "$STAGE/_apx"

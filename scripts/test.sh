@@ -2,17 +2,34 @@
 # The test command from the README: builds everything (the apx binary
 # included, which the integration tests run) and runs every test.
 #
+#   scripts/test.sh                    every suite, against the debug build's apx
+#   scripts/test.sh --installed FILE   the integration suite only, against the apx at FILE
+#                                      (CI runs it on the installed release binary)
+#
 # When a test fails, its issues are repeated at the very end of the output:
 # Swift Testing prints them where they happen, among ~900 other lines, and a
 # CI log that keeps only its tail would otherwise lose them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+filter=()
+if [ $# -gt 0 ]; then
+  if [ "$1" = --installed ] && [ $# -eq 2 ] && [ -x "$2" ]; then
+    case "$2" in /*) APX_BINARY="$2" ;; *) APX_BINARY="$PWD/$2" ;; esac
+    export APX_BINARY
+    filter=(--filter APXIntegrationTests)
+  else
+    echo "usage: scripts/test.sh [--installed APX_EXECUTABLE]" >&2
+    exit 2
+  fi
+fi
+
 swift build --build-tests
 
 log="$(mktemp "${TMPDIR:-/tmp}/apx-test.XXXXXX")"
 trap 'rm -f "$log"' EXIT
 status=0
-swift test --skip-build 2>&1 | tee "$log" || status=$?
+swift test --skip-build ${filter[@]+"${filter[@]}"} 2>&1 | tee "$log" || status=$?
 if [ "$status" -ne 0 ]; then
   echo
   echo "== the failures again (swift test exited $status)"

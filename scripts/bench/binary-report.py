@@ -61,7 +61,7 @@ def mb(n):
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build-release", "release", "apx")
     if not os.path.exists(binary):
-        raise SystemExit(f"{binary} not found: run scripts/bench/build-release.sh first, or name a binary")
+        raise SystemExit(f"{binary} not found: run scripts/build-release.sh first, or name a binary")
     with tempfile.TemporaryDirectory() as tmp:
         stripped = os.path.join(tmp, "apx")
         subprocess.run(["strip", "-o", stripped, binary], check=True)
