@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// `--help` as users read it (issue 13 item 8): each command lists only its options, once;
-/// preformatted text is not re-wrapped at any width; the defaults help states are the README's.
+/// `--help` as users read it: each command lists only its options, once; preformatted text is
+/// not re-wrapped at any width; the defaults help states are those of the option reference,
+/// docs/options.md.
 @Suite("help text")
 struct HelpTextTests {
   static let commands: [[String]] = [
@@ -99,11 +100,12 @@ struct HelpTextTests {
     }
   }
 
-  /// Every default ArgumentParser prints, `(default: V)`, is stated in the README's row for that
-  /// option as "default ... V".
-  @Test func helpDefaultsMatchTheReadme() async throws {
-    let readme = try String(contentsOf: APXProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `") }
+  /// Every default ArgumentParser prints, `(default: V)`, is stated in the option reference's
+  /// (docs/options.md) row for that option as "default ... V".
+  @Test func helpDefaultsMatchTheOptionReference() async throws {
+    let reference = try String(
+      contentsOf: APXProcess.packageRoot.appendingPathComponent("docs/options.md"), encoding: .utf8)
+    let rows = reference.split(separator: "\n").filter { $0.hasPrefix("| `") }
     var checked = 0
     for command in Self.commands {
       let text = try await Self.help(command)
@@ -119,7 +121,7 @@ struct HelpTextTests {
           return first.contains("`" + name + " ") || first.contains("`" + name + "`")
             || first.contains("[" + name + " ") || first.contains(", " + name + " ")
         }
-        // The README may quote or punctuate differently; the words must be the same, in order.
+        // The reference may quote or punctuate differently; the words must be the same, in order.
         let wanted = Self.words(value)
         let stated = candidates.contains { row in
           guard let at = row.range(of: "default") else { return false }
@@ -127,7 +129,8 @@ struct HelpTextTests {
           return after.indices.contains { Array(after[$0...].prefix(wanted.count)) == wanted }
         }
         #expect(
-          stated, "apx \(command.joined(separator: " ")) --help says \(name) defaults to \(value); the README does not")
+          stated,
+          "apx \(command.joined(separator: " ")) --help says \(name) defaults to \(value); docs/options.md does not")
         checked += 1
       }
     }

@@ -88,7 +88,7 @@ struct HostileInputTests {
     #expect(r.stderr.contains("more than 1024 steps"))
   }
 
-  // MARK: item 19: exit codes and messages that match the README
+  // MARK: exit codes and messages that match the README
 
   @Test func unsetVariableInBaseURLIsAUsageError() async throws {
     let file = try temporaryFile(

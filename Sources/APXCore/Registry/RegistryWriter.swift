@@ -2,7 +2,7 @@
 /// to equal values: used by `apx import` and `apx call URL --save`.
 ///
 /// The output is canonical so that files diff cleanly in git: keys in a fixed
-/// order (the order of the README's registry reference), defaults left out,
+/// order (the order of docs/registry.md), defaults left out,
 /// two-space indentation, and the layout of `RegistryLayout` (one line per
 /// parameter and per small block, one line per key for the large blocks).
 /// Writing the same values twice gives the same bytes.

@@ -4,8 +4,8 @@ public import APXCore
 /// tree. JSON goes through apx's own `JSONParser` (order-keeping, exact
 /// numbers, depth-limited); anything else is read as YAML with LibYAML (`YAMLComposer`).
 ///
-/// Why a generic tree and not OpenAPIKit (measured, see ../shared/openapi/README.md
-/// and DESIGN.md): OpenAPIKit 6.4 rejects whole real documents for one odd keyword
+/// Why a generic tree and not OpenAPIKit (measured; see docs/architecture.md, "Import reads
+/// a generic tree"): OpenAPIKit 6.4 rejects whole real documents for one odd keyword
 /// (an integer beyond Int64 in `maximum`, a boolean `exclusiveMinimum` in 3.1),
 /// throws on any reference cycle when dereferencing, cannot read Swagger 2.0, and
 /// decodes GitHub's 4 MB description in 2.7-3.7 s with vendor extensions (target

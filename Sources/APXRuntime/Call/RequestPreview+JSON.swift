@@ -1,7 +1,7 @@
 public import APXCore
 
 extension RequestPreview {
-  /// The JSON `apx call --dry-run` prints (README, "Seeing a call before sending it"):
+  /// The JSON `apx call --dry-run` prints (docs/output.md, "Seeing a call before sending it"):
   ///
   /// - HTTP: `{"kind", "method", "url", "headers": {name: value}, "body"}`; a JSON body as
   ///   JSON, other text as `{"content_type", "text"}`, a file as `{"file", "content_type"}`,

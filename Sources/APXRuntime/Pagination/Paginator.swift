@@ -35,7 +35,7 @@ public struct Paginator: Sendable {
     let name = request.targetIsURL ? "a URL" : "\(request.api.name).\(request.endpoint.name)"
     return APXError(
       .usage, "--all follows pages, and \(name) declares no pagination",
-      hint: "add a \"pagination\" block to the endpoint in the registry (see the README's registry reference), "
+      hint: "add a \"pagination\" block to the endpoint in the registry (see docs/registry.md, Pagination), "
         + "or call it without --all")
   }
 

@@ -118,7 +118,7 @@ struct CallInvocation: Equatable {
           : "--all follows pages, and \(target) declares no pagination",
         hint: prepared.adHoc
           ? "save the call with --save API.ENDPOINT and declare its pagination in the registry"
-          : "declare a \"pagination\" block for it in the registry (README: The registry), or drop --all")
+          : "declare a \"pagination\" block for it in the registry (docs/registry.md, Pagination), or drop --all")
     }
     if noAuth || basicAuth != nil || tokenOverride != nil { prepared.endpoint.auth = AuthConfig.none }
     if let basicAuth {
