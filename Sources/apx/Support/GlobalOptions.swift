@@ -23,6 +23,7 @@ struct GlobalOptions: ParsableArguments {
   @OptionGroup(title: "Connection options") var connectionOptions: ConnectionOptions
   @OptionGroup(title: "gRPC options") var grpcOptions: GRPCOptions
 
+  /// A flag of any group, read by its own name (`global.registry`, `global.timeout`).
   subscript<Value>(dynamicMember path: KeyPath<RegistryOptions, Value>) -> Value { registryOptions[keyPath: path] }
   subscript<Value>(dynamicMember path: KeyPath<TargetOptions, Value>) -> Value { targetOptions[keyPath: path] }
   subscript<Value>(dynamicMember path: KeyPath<OutputOptions, Value>) -> Value { outputOptions[keyPath: path] }
