@@ -167,7 +167,7 @@ let package = Package(
         .product(name: "Subprocess", package: "swift-subprocess"),
       ]
     ),
-    // Unit tests of the executable's own code (the `apx call` fast path against ArgumentParser).
+    // Unit tests of the executable's own code (flag parsing, exit codes, curl lines).
     .testTarget(name: "APXCLITests", dependencies: ["apx"]),
     .testTarget(
       name: "APXIntegrationTests",

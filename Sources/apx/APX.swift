@@ -62,15 +62,11 @@ enum Main {
     signal(SIGPIPE, SIG_IGN)
     let context = Context()
     let arguments = Array(CommandLine.arguments.dropFirst())
-    // `apx --version` skips ArgumentParser too (the same text): building its model of the
-    // commands made 21 scans of the conformance records, most of the 3.5 ms it took.
+    // `apx --version` skips ArgumentParser (the same text): building its model of the
+    // commands is most of what answering it would cost.
     if arguments == ["--version"] {
       context.stdout.write(APXVersionText.text + "\n")
       finish(0, context)
-    }
-    // `apx call` skips ArgumentParser when its line is plain (see FastCallArguments).
-    if let invocation = FastCallArguments.parse(arguments) {
-      onCommandEventLoop(context) { try await invocation.run(in: $0) }
     }
     let command: any ParsableCommand
     do {

@@ -11,7 +11,7 @@ struct CurlCommandLineTests {
   static func words(_ method: String, _ url: String, body: RequestBody = .none) throws -> [String] {
     try CurlCommandLine.words(
       HTTPRequestPreview(kind: .rest, plan: HTTPRequestPlan(method: method, url: url, body: body)), masked: true,
-      global: GlobalValues())
+      global: try GlobalOptions.parse([]))
   }
 
   @Test func everyValueSurvivesTheShell() {

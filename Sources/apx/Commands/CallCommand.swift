@@ -176,20 +176,49 @@ struct CallCommand: ContextCommand {
   var showSecrets = false
 
   func validate() throws {
-    if let problem = invocation.problem { throw ValidationError(problem) }
+    if let problem { throw ValidationError(problem) }
   }
 
-  /// The parsed arguments as plain data.
-  var invocation: CallInvocation {
-    CallInvocation(
-      global: global.values, target: target, params: params, data: data, maxEvents: maxEvents, all: all,
-      maxItems: maxItems, maxPages: maxPages, tokenStdin: tokenStdin,
-      form: form, basicAuth: basicAuth, bearer: bearer, noAuth: noAuth, sse: sse, untilEvent: untilEvent,
-      schema: schema.flags, save: save,
-      outputFile: outputFile, dryRun: dryRun, curl: curl, showSecrets: showSecrets)
+  /// The lone argument that joins JSON-RPC calls into one batch request.
+  static let batchSeparator = "+"
+
+  /// The calls named on the command line: the target with its params, then one
+  /// `API.ENDPOINT ITEM...` group after each `+` (a JSON-RPC batch).
+  var calls: [(target: String, params: [String])] {
+    var groups: [(target: String, params: [String])] = [(target, [])]
+    var expectTarget = false
+    for word in params {
+      if word == Self.batchSeparator {
+        expectTarget = true
+      } else if expectTarget {
+        groups.append((word, []))
+        expectTarget = false
+      } else {
+        groups[groups.count - 1].params.append(word)
+      }
+    }
+    return groups
   }
 
-  func run(in context: Context) async throws {
-    try await invocation.run(in: context)
+  /// Why these arguments cannot be used together, or nil (the option groups check their own:
+  /// ArgumentParser validates each group before the command).
+  var problem: String? {
+    if let n = maxEvents, n < 1 { return "--max-events must be at least 1" }
+    if let problem = pagingProblem { return problem }
+    if params.last == Self.batchSeparator {
+      return "a + must be followed by another call: + API.ENDPOINT [ITEM ...]"
+    }
+    if params.contains(Self.batchSeparator), data != nil {
+      return "-d cannot be used in a batch: give each call its parameters as items (name=value, name:=json)"
+    }
+    if tokenStdin, data == "@-" || params.contains(where: { $0.contains("=@-") }) {
+      return "--token-stdin reads stdin, so the body or a parameter cannot come from stdin too"
+    }
+    if [basicAuth != nil, bearer != nil, tokenStdin].filter({ $0 }).count > 1 {
+      return "-a, --bearer and --token-stdin each give the credentials: use one"
+    }
+    if let basicAuth, !basicAuth.contains(":") { return "-a needs USER:PASSWORD" }
+    if form && data != nil { return "--form builds the body from items, so it cannot go with -d" }
+    return previewProblem
   }
 }

@@ -17,7 +17,7 @@ struct ConfigCommand: ContextCommand {
   @OptionGroup var global: GlobalOptions
 
   func run(in context: Context) async throws {
-    let flags = global.values
+    let flags = global
     // The global options are here so that a flag's effect can be shown; the ones with no
     // setting in this report would be accepted and ignored, so they are refused.
     if let flag = Self.unreported(flags) {
@@ -87,11 +87,10 @@ struct ConfigCommand: ContextCommand {
   }
 
   /// The first flag given that the report has no line for, or nil.
-  static func unreported(_ flags: GlobalValues) -> String? {
-    let defaults = GlobalValues()
+  static func unreported(_ flags: GlobalOptions) -> String? {
     let checks: [(Bool, String)] = [
       (flags.baseURL != nil, "--base-url"), (flags.demo, "--demo"), (!flags.headers.isEmpty, "-H"),
-      (flags.connectTimeout != defaults.connectTimeout, "--connect-timeout"), (flags.verbose, "-v"),
+      (flags.connectTimeout != ConnectionOptions.defaultConnectTimeout, "--connect-timeout"), (flags.verbose, "-v"),
       (flags.insecure, "--insecure"), (flags.cacert != nil, "--cacert"), (flags.cert != nil, "--cert"),
       (flags.key != nil, "--key"), (flags.authority != nil, "--authority"),
       (flags.maxMessageSize != nil, "--max-message-size"), (flags.emitDefaults, "--emit-defaults"),

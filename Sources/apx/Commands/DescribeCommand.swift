@@ -27,11 +27,11 @@ struct DescribeCommand: ContextCommand {
   func run(in context: Context) async throws {
     if target.hasPrefix("grpc://") || target.hasPrefix("grpcs://") {
       try ValuePrinter.print(
-        try await GRPCURLDescription.json(target, schema: schema.flags, global: global, context: context),
+        try await GRPCURLDescription.json(target, schema: schema, global: global, context: context),
         global: global, context: context)
       return
     }
-    try schema.flags.requireGRPC("\(target) is a registry endpoint, whose file names its schema")
+    try schema.requireGRPC("\(target) is a registry endpoint, whose file names its schema")
     let registry = RegistryFiles(directories: context.registryDirectories(global.registry))
     let t = try CallTarget.resolve(target, registry: registry)
     var description = EndpointDescription.json(api: t.api, endpoint: t.endpoint)

@@ -11,7 +11,7 @@ import APXRuntime
 /// fields and request template, or every method of a service, from server reflection or from
 /// the files `--protoset` / `--proto` name (then the server is not asked).
 enum GRPCURLDescription {
-  static func json(_ text: String, schema: GRPCSchemaFlags, global: GlobalOptions, context: Context) async throws
+  static func json(_ text: String, schema: GRPCSchemaOptions, global: GlobalOptions, context: Context) async throws
     -> JSONValue
   {
     let url = try AdHocURL(parsing: text)
@@ -24,7 +24,7 @@ enum GRPCURLDescription {
   }
 
   private static func json(
-    _ url: AdHocURL, schema: GRPCSchemaFlags, global: GlobalOptions, environment: [String: String]
+    _ url: AdHocURL, schema: GRPCSchemaOptions, global: GlobalOptions, environment: [String: String]
   ) async throws -> JSONValue {
     let (service, method) = try AdHocGRPCEndpoint.serviceAndMethod(url)
     let settings = global.grpcSettings(environment)
@@ -37,7 +37,7 @@ enum GRPCURLDescription {
           at: url.origin, settings: settings, headers: global.headerFields, timeout: timeout)
       } else {
         all = try await GRPCInspector.listMethods(
-          schema: source, origin: GRPCSchemaFlags.origin, environment: environment)
+          schema: source, origin: GRPCSchemaOptions.origin, environment: environment)
       }
       let methods = all.filter { $0.service == service }
       guard !methods.isEmpty else {
@@ -55,14 +55,14 @@ enum GRPCURLDescription {
     let found = try await GRPCSession.with(settings) { grpc in
       try await GRPCInspector.describe(
         api: made.api, endpoint: made.endpoint, baseURL: url.origin, environment: environment,
-        session: grpc, headers: global.headerFields, timeout: timeout, origin: GRPCSchemaFlags.origin)
+        session: grpc, headers: global.headerFields, timeout: timeout, origin: GRPCSchemaOptions.origin)
     }
     return summary(found, url: url, schema: schema)
   }
 
   /// One method: shape, types, fields, template and an example command (with the schema flags
   /// that found it).
-  static func summary(_ m: GRPCMethodSummary, url: AdHocURL, schema: GRPCSchemaFlags) -> JSONValue {
+  static func summary(_ m: GRPCMethodSummary, url: AdHocURL, schema: GRPCSchemaOptions) -> JSONValue {
     let template = JSONPrinter(style: .compact).string(m.requestTemplate)
     let quoted = "'" + template.replacingEach("'", with: "'\\''") + "'"
     let target = "\(url.origin)/\(m.service)/\(m.method)"

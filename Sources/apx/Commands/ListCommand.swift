@@ -34,7 +34,7 @@ struct ListCommand: ContextCommand {
     if let grpcAddress {
       if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
       let methods: [GRPCMethodSummary]
-      let source = schema.flags.source()
+      let source = schema.source()
       if source == .reflection {
         do {
           methods = try await GRPCInspector.listServices(
@@ -47,7 +47,7 @@ struct ListCommand: ContextCommand {
         // What the files name; the server is not asked (as grpcurl's `list` with -protoset).
         _ = try GRPCTarget(parsing: grpcAddress)
         methods = try await GRPCInspector.listMethods(
-          schema: source, origin: GRPCSchemaFlags.origin, environment: context.environment)
+          schema: source, origin: GRPCSchemaOptions.origin, environment: context.environment)
       }
       let rows = methods.map { m in
         JSONValue.object([
@@ -60,7 +60,7 @@ struct ListCommand: ContextCommand {
       return
     }
     let listed = api.map { "\($0) is a registry API" } ?? "the registry is listed"
-    try schema.flags.requireGRPC("\(listed), whose files name the schemas")
+    try schema.requireGRPC("\(listed), whose files name the schemas")
     let registry = RegistryFiles(directories: context.registryDirectories(global.registry))
     var rows: [JSONValue] = []
     if let api {

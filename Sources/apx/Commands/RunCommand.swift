@@ -71,7 +71,7 @@ struct RunCommand: ContextCommand {
 
   func run(in context: Context) async throws {
     let environment = context.environment
-    let configured = try global.values.applyingConfig(context)
+    let configured = try global.applyingConfig(context)
     // Parse: load and validate the recipe, read the inputs, find the run to resume.
     let file = try RecipeFile.load(path: recipePath, registryDirectories: context.registryDirectories(global.registry))
     var resumeID: String?

@@ -19,19 +19,8 @@ struct ValidateCommand: ContextCommand {
   @OptionGroup(title: "Registry options") var registryOptions: RegistryOptions
   @OptionGroup(title: "Output options") var outputOptions: OutputOptions
 
-  /// The options this command takes, as the shared flag values (the others keep their defaults).
-  var flags: GlobalValues {
-    var flags = GlobalValues()
-    flags.registry = registryOptions.registry
-    flags.output = outputOptions.output
-    flags.select = outputOptions.select
-    flags.rawOutput = outputOptions.rawOutput
-    flags.color = outputOptions.color
-    return flags
-  }
-
   func validate() throws {
-    if let problem = flags.problem { throw ValidationError(problem) }
+    if let problem = outputOptions.problem { throw ValidationError(problem) }
   }
 
   @Argument(
@@ -90,7 +79,7 @@ struct ValidateCommand: ContextCommand {
           .object([JSONMember("file", .string(file)), JSONMember("ok", .bool(false)), JSONMember("errors", .int(1))]))
       }
     }
-    try ValuePrinter.print(.array(results), values: flags, context: context)
+    try ValuePrinter.print(.array(results), output: outputOptions, context: context)
     if !errors.isEmpty {
       var all = errors
       all[0].status = .invalidDefinition

@@ -11,7 +11,7 @@ enum CurlCommandLine {
   /// The words of the line (quote them with `ShellWords.line`).
   ///
   /// - Parameter masked: secrets as `***` (false: as they would be sent).
-  static func words(_ preview: HTTPRequestPreview, masked: Bool, global: GlobalValues) throws(APXError) -> [String] {
+  static func words(_ preview: HTTPRequestPreview, masked: Bool, global: GlobalOptions) throws(APXError) -> [String] {
     let plan = preview.plan
     let mask = masked ? preview.mask : SecretMask()
     var words = ["curl"]
@@ -42,11 +42,11 @@ enum CurlCommandLine {
   }
 
   /// curl's equivalents of the HTTP transport flags apx uses.
-  static func transportFlags(_ global: GlobalValues) -> [String] {
+  static func transportFlags(_ global: GlobalOptions) -> [String] {
     var words: [String] = []
     if global.insecure { words.append("--insecure") }
     if let cacert = global.cacert { words += ["--cacert", cacert] }
-    if global.connectTimeout != GlobalValues().connectTimeout {
+    if global.connectTimeout != ConnectionOptions.defaultConnectTimeout {
       words += ["--connect-timeout", NumberText.plain(global.connectTimeout)]
     }
     if let timeout = global.timeout { words += ["--max-time", NumberText.plain(timeout)] }

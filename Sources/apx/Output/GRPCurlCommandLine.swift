@@ -15,7 +15,7 @@ enum GRPCurlCommandLine {
   /// The words of the line (quote them with `ShellWords.line`).
   ///
   /// - Parameter masked: secrets as `***` (false: as they would be sent).
-  static func words(_ preview: GRPCRequestPreview, masked: Bool, global: GlobalValues) throws(APXError) -> [String] {
+  static func words(_ preview: GRPCRequestPreview, masked: Bool, global: GlobalOptions) throws(APXError) -> [String] {
     if let retry = global.retry, retry > 1 {
       throw APXError(
         .usage, "grpcurl does not retry, so --retry \(retry) has no equivalent on its command line",
@@ -28,7 +28,7 @@ enum GRPCurlCommandLine {
     if let cacert = global.cacert { words += ["-cacert", cacert] }
     if let cert = global.cert, let key = global.key { words += ["-cert", cert, "-key", key] }
     if let authority = global.authority { words += ["-authority", authority] }
-    if global.connectTimeout != GlobalValues().connectTimeout {
+    if global.connectTimeout != ConnectionOptions.defaultConnectTimeout {
       words += ["-connect-timeout", NumberText.plain(global.connectTimeout)]
     }
     if let timeout = global.timeout { words += ["-max-time", NumberText.plain(timeout)] }

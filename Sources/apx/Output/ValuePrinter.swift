@@ -6,12 +6,14 @@ enum ValuePrinter {
   /// Prints `value` (after `--select`): a table when `tableByDefault` and no format or
   /// selection was asked for; `-o ndjson` prints an array's elements one per line.
   static func print(_ value: JSONValue, global: GlobalOptions, context: Context, tableByDefault: Bool = false) throws {
-    try print(value, values: global.values, context: context, tableByDefault: tableByDefault)
+    try print(value, output: global.outputOptions, context: context, tableByDefault: tableByDefault)
   }
 
   /// The same, for a command that takes only some of the option groups (`apx validate`).
-  static func print(_ value: JSONValue, values: GlobalValues, context: Context, tableByDefault: Bool = false) throws {
-    let flags = try values.applyingConfig(context)
+  static func print(_ value: JSONValue, output: OutputOptions, context: Context, tableByDefault: Bool = false)
+    throws
+  {
+    let flags = try output.applyingConfig(context)
     var results = [value]
     if let s = flags.select { results = try JSONPath(parsing: s).select(in: value) }
     let format =

@@ -36,8 +36,8 @@ struct AdHocCall {
 extension AdHocCall {
   /// The endpoint for this call, under the registry API whose base URL covers the URL
   /// (unless `--no-auth`... still matched: its headers and retry apply; only auth goes).
-  func prepare(_ invocation: CallInvocation, registry: RegistryFiles, context: Context) throws -> PreparedCall {
-    let global = invocation.global
+  func prepare(_ call: CallCommand, registry: RegistryFiles, context: Context) throws -> PreparedCall {
+    let global = call.global
     for (flag, given) in [
       ("--base-url", global.baseURL != nil), ("--env", global.environment != nil), ("--demo", global.demo),
     ]
@@ -53,19 +53,19 @@ extension AdHocCall {
         throw APXError(
           .usage, "a gRPC call has no HTTP method (\(method))", hint: "drop it: apx call \(url.text) -d '{...}'")
       }
-      if invocation.form { throw APXError(.usage, "--form builds HTTP bodies; a gRPC request is a message") }
-      made = try AdHocGRPCEndpoint.make(url: url, items: items, schema: invocation.schema.source(), match: match)
+      if call.form { throw APXError(.usage, "--form builds HTTP bodies; a gRPC request is a message") }
+      made = try AdHocGRPCEndpoint.make(url: url, items: items, schema: call.schema.source(), match: match)
     } else {
-      try invocation.schema.requireGRPC("\(url.text) is \(url.scheme)")
+      try call.schema.requireGRPC("\(url.text) is \(url.scheme)")
       made = try AdHocEndpoint.make(
-        method: method, url: url, items: items, hasData: invocation.data != nil, form: invocation.form, match: match)
+        method: method, url: url, items: items, hasData: call.data != nil, form: call.form, match: match)
     }
     return PreparedCall(
       api: made.api, endpoint: made.endpoint, arguments: made.arguments, headers: made.headers, adHoc: true,
       fixedBaseURL: made.baseURL, environmentName: made.environmentName,
       note: match.map {
         "apx: \(url.text) is under the API \"\($0.api.name)\" (environment \"\($0.environmentName)\", \($0.baseURL))"
-          + (invocation.noAuth ? "; --no-auth: its auth is not used" : ": its auth, headers and retry policy apply")
+          + (call.noAuth ? "; --no-auth: its auth is not used" : ": its auth, headers and retry policy apply")
       }, url: url)
   }
 }

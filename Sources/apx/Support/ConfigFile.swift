@@ -79,7 +79,7 @@ struct ConfigFile: Equatable {
         }
         config.color = mode
       case "timeout":
-        guard let seconds = v.doubleValue, GlobalValues.timeoutRange.contains(seconds) else {
+        guard let seconds = v.doubleValue, ConnectionOptions.timeoutRange.contains(seconds) else {
           throw invalid(
             "\"timeout\" must be a number of seconds from 0.001 to 1000000000", hint: "as --timeout takes it")
         }

@@ -9,7 +9,6 @@ struct RegistryOptions: ParsableArguments {
       "A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).",
       valueName: "DIR|FILE"), completion: .file(extensions: ["json"]))
   var registry: [String] = []
-
 }
 
 /// Which server an API's calls go to: `--env`, `--base-url`, `--demo`.
@@ -31,7 +30,6 @@ struct TargetOptions: ParsableArguments {
     name: .customLong("demo"), help: "Start the embedded demo backend on a free loopback port and point this run at it."
   )
   var demo = false
-
 }
 
 /// How results print: `-o`, `--select`, `-r`, `--color`.
@@ -56,7 +54,6 @@ struct OutputOptions: ParsableArguments {
     name: .customLong("color"),
     help: ArgumentHelp("Colour: auto, always or never (auto honours NO_COLOR).", valueName: "WHEN"))
   var color: ColorMode = .auto
-
 }
 
 /// How requests travel: headers, time limits, retries, `-v`, TLS trust.
@@ -79,7 +76,7 @@ struct ConnectionOptions: ParsableArguments {
     name: .customLong("connect-timeout"),
     parsing: .unconditional,
     help: ArgumentHelp("Give up connecting after this many seconds.", valueName: "SECONDS"))
-  var connectTimeout: Double = 10
+  var connectTimeout: Double = Self.defaultConnectTimeout
 
   @Option(
     name: .customLong("retry"),
@@ -101,6 +98,12 @@ struct ConnectionOptions: ParsableArguments {
     name: .customLong("cacert"), help: ArgumentHelp("Trust the CA certificates in this PEM file.", valueName: "FILE"))
   var cacert: String?
 
+  /// `--connect-timeout` when not given (curl and grpcurl lines leave it out then).
+  static let defaultConnectTimeout = 10.0
+  /// Accepted `--timeout` seconds: the same range as a recipe step's `timeout`.
+  static let timeoutRange = 0.001...DurationConversion.maxSeconds
+  /// Accepted `--connect-timeout` seconds: up to a day, as an endpoint's `timeout`.
+  static let connectTimeoutRange = 0.001...86_400.0
 }
 
 /// gRPC only: client certificate, `:authority`, message size, defaults in output.
@@ -131,4 +134,6 @@ struct GRPCOptions: ParsableArguments {
     name: .customLong("emit-defaults"), help: "gRPC: print fields that hold their default value (0, \"\", [], false).")
   var emitDefaults = false
 
+  /// Accepted `--max-message-size` bytes.
+  static let maxMessageSizeRange = 1...4_294_967_295
 }

@@ -11,6 +11,11 @@ public import ArgumentParser
 /// Options every command that calls or inspects endpoints accepts, in the groups `--help`
 /// shows under their own headings. A command that needs only some takes only those groups
 /// (`apx validate`: `RegistryOptions`), so its help lists only what it uses.
+///
+/// The groups are the only declaration of these flags: `global.timeout` reads
+/// `connectionOptions.timeout` through dynamic member lookup, so no second list of names
+/// (a mirror struct, forwarding properties) can drift from them.
+@dynamicMemberLookup
 struct GlobalOptions: ParsableArguments {
   @OptionGroup(title: "Registry options") var registryOptions: RegistryOptions
   @OptionGroup(title: "Registry options") var targetOptions: TargetOptions
@@ -18,50 +23,85 @@ struct GlobalOptions: ParsableArguments {
   @OptionGroup(title: "Connection options") var connectionOptions: ConnectionOptions
   @OptionGroup(title: "gRPC options") var grpcOptions: GRPCOptions
 
-  var registry: [String] { registryOptions.registry }
-  var environment: String? { targetOptions.environment }
-  var baseURL: String? { targetOptions.baseURL }
-  var demo: Bool { targetOptions.demo }
-  var output: OutputFormat? { outputOptions.output }
-  var select: String? { outputOptions.select }
-  var rawOutput: Bool { outputOptions.rawOutput }
-  var color: ColorMode { outputOptions.color }
-  var headers: [String] { connectionOptions.headers }
-  var timeout: Double? { connectionOptions.timeout }
-  var connectTimeout: Double { connectionOptions.connectTimeout }
-  var retry: Int? { connectionOptions.retry }
-  var noRetry: Bool { connectionOptions.noRetry }
-  var verbose: Bool { connectionOptions.verbose }
-  var insecure: Bool { connectionOptions.insecure }
-  var cacert: String? { connectionOptions.cacert }
-  var cert: String? { grpcOptions.cert }
-  var key: String? { grpcOptions.key }
-  var authority: String? { grpcOptions.authority }
-  var maxMessageSize: Int? { grpcOptions.maxMessageSize }
-  var emitDefaults: Bool { grpcOptions.emitDefaults }
+  /// A flag of any group, read by its own name (`global.registry`, `global.timeout`).
+  subscript<Value>(dynamicMember path: KeyPath<RegistryOptions, Value>) -> Value { registryOptions[keyPath: path] }
+  subscript<Value>(dynamicMember path: KeyPath<TargetOptions, Value>) -> Value { targetOptions[keyPath: path] }
+  subscript<Value>(dynamicMember path: KeyPath<OutputOptions, Value>) -> Value { outputOptions[keyPath: path] }
+  subscript<Value>(dynamicMember path: KeyPath<ConnectionOptions, Value>) -> Value {
+    connectionOptions[keyPath: path]
+  }
+  subscript<Value>(dynamicMember path: KeyPath<GRPCOptions, Value>) -> Value { grpcOptions[keyPath: path] }
 
   func validate() throws {
-    if let problem = values.problem { throw ValidationError(problem) }
+    if let problem { throw ValidationError(problem) }
   }
 
-  /// The parsed flags as plain data (what the commands and the fast path share).
-  var values: GlobalValues {
-    GlobalValues(
-      registry: registry, environment: environment, baseURL: baseURL, demo: demo, output: output, select: select,
-      rawOutput: rawOutput, headers: headers, timeout: timeout, connectTimeout: connectTimeout, retry: retry,
-      noRetry: noRetry,
-      verbose: verbose, color: color, insecure: insecure, cacert: cacert, cert: cert, key: key,
-      authority: authority, maxMessageSize: maxMessageSize, emitDefaults: emitDefaults)
+  /// Why these values cannot be used together, or nil when they can. Checked when the line
+  /// is parsed, and again once the config file's defaults are filled in (`applyingConfig`).
+  var problem: String? {
+    // Ranges are checked here, at the edge: downstream conversions to clock units would trap on 1e300.
+    if let t = self.timeout, !ConnectionOptions.timeoutRange.contains(t) {
+      return "--timeout must be a number of seconds from 0.001 to 1000000000, got \(NumberText.plain(t))"
+    }
+    if !ConnectionOptions.connectTimeoutRange.contains(self.connectTimeout) {
+      return
+        "--connect-timeout must be a number of seconds from 0.001 to 86400, got \(NumberText.plain(self.connectTimeout))"
+    }
+    if let r = self.retry, !(1...100).contains(r) { return "--retry must be from 1 to 100 attempts" }
+    if let problem = outputOptions.problem { return problem }
+    if self.retry != nil && self.noRetry { return "--retry and --no-retry cannot be used together" }
+    if let m = self.maxMessageSize, !GRPCOptions.maxMessageSizeRange.contains(m) {
+      return "--max-message-size must be a number of bytes from 1 to 4294967295 (a gRPC length prefix is 32 bits)"
+    }
+    if let b = self.baseURL, let problem = BaseURLCheck.problem(b) { return "--base-url \(problem)" }
+    if (self.cert == nil) != (self.key == nil) {
+      return "--cert and --key go together (client certificate and its key)"
+    }
+    for h in self.headers where !h.contains(":") { return "-H '\(h)' needs the form 'Name: value'" }
+    for h in headerFields {
+      if let problem = HeaderSyntax.problem(name: h.name, value: h.value) { return "-H: \(problem)" }
+    }
+    return nil
   }
 
   /// `-H` values as header fields.
-  var headerFields: [HeaderField] { values.headerFields }
+  var headerFields: [HeaderField] {
+    self.headers.compactMap { h in
+      guard let colon = h.firstIndex(of: ":") else { return nil }
+      let name = h[..<colon].trimmingWhitespace()
+      let value = h[h.index(after: colon)...].trimmingWhitespace()
+      return HeaderField(name, value)
+    }
+  }
 
-  /// The gRPC flags as runtime settings.
-  func grpcSettings(_ environment: [String: String]) -> GRPCSettings { values.grpcSettings(environment) }
+  /// The gRPC flags as runtime settings; `SSL_CERT_FILE` / `SSL_CERT_DIR` in `environment` choose the trust store.
+  func grpcSettings(_ environment: [String: String]) -> GRPCSettings {
+    var settings = GRPCSettings(
+      authority: self.authority, emitDefaults: self.emitDefaults, maxMessageSize: self.maxMessageSize,
+      insecure: self.insecure, caCertificatePath: self.cacert, clientCertificatePath: self.cert,
+      clientKeyPath: self.key)
+    settings.trust = TrustStore.from(environment: environment)
+    return settings
+  }
 
-  /// The HTTP transport flags as session options (see `GlobalValues.sessionOptions`).
-  func sessionOptions(_ environment: [String: String]) -> HTTPSessionOptions { values.sessionOptions(environment) }
+  /// The HTTP transport flags as session options; `SSL_CERT_FILE` / `SSL_CERT_DIR` in `environment`
+  /// choose the trust store.
+  func sessionOptions(_ environment: [String: String]) -> HTTPSessionOptions {
+    HTTPSessionOptions(
+      connectTimeout: self.connectTimeout, insecure: self.insecure, caCertificatePath: self.cacert,
+      trust: TrustStore.from(environment: environment))
+  }
+}
+
+extension OutputOptions {
+  /// Why the output flags cannot be used together, or nil (also checked by `apx validate`,
+  /// which takes only this group).
+  var problem: String? {
+    if rawOutput, output == .table {
+      return "-r/--raw-output prints strings without JSON quotes; -o table has none to drop: use one or the other"
+    }
+    return nil
+  }
 }
 
 extension OutputFormat: ExpressibleByArgument {}

@@ -8,15 +8,30 @@ import ArgumentParser
   import Foundation
 #endif
 
-/// `--proto FILE`, `--import-path DIR` and `--protoset FILE` as given: where a gRPC URL's schema
-/// comes from when not from server reflection. Plain data, so `FastCallArguments` fills it too.
-struct GRPCSchemaFlags: Sendable, Equatable {
-  /// `--proto FILE` (repeatable): .proto files, compiled with protoc.
+/// The schema flags of `apx call`, `apx describe` and `apx list`, for gRPC URLs: where a
+/// gRPC URL's schema comes from when not from server reflection.
+struct GRPCSchemaOptions: ParsableArguments {
+  @Option(
+    name: .customLong("proto"),
+    help: ArgumentHelp(
+      "gRPC URL: take the schema from this .proto file, compiled with protoc (repeatable).", valueName: "FILE"))
   var protoFiles: [String] = []
-  /// `--import-path DIR` (repeatable): where protoc looks for imports.
+
+  @Option(
+    name: .customLong("import-path"),
+    help: ArgumentHelp(
+      "gRPC URL: a folder protoc searches for --proto files and their imports (repeatable).", valueName: "DIR"))
   var importPaths: [String] = []
-  /// `--protoset FILE`: a FileDescriptorSet.
+
+  @Option(
+    name: .customLong("protoset"),
+    help: ArgumentHelp(
+      "gRPC URL: take the schema from this FileDescriptorSet (default: server reflection).", valueName: "FILE"))
   var protoset: String?
+
+  func validate() throws {
+    if let problem { throw ValidationError(problem) }
+  }
 
   /// Whether any of the three was given.
   var isGiven: Bool { protoset != nil || !protoFiles.isEmpty || !importPaths.isEmpty }
@@ -65,32 +80,4 @@ struct GRPCSchemaFlags: Sendable, Equatable {
 
   /// Where the command line's schema files start (their paths are made absolute by `source()`).
   static let origin = SchemaOrigin.commandLine(folder: nil)
-}
-
-/// The schema flags of `apx call`, `apx describe` and `apx list`, for gRPC URLs.
-struct GRPCSchemaOptions: ParsableArguments {
-  @Option(
-    name: .customLong("proto"),
-    help: ArgumentHelp(
-      "gRPC URL: take the schema from this .proto file, compiled with protoc (repeatable).", valueName: "FILE"))
-  var protoFiles: [String] = []
-
-  @Option(
-    name: .customLong("import-path"),
-    help: ArgumentHelp(
-      "gRPC URL: a folder protoc searches for --proto files and their imports (repeatable).", valueName: "DIR"))
-  var importPaths: [String] = []
-
-  @Option(
-    name: .customLong("protoset"),
-    help: ArgumentHelp(
-      "gRPC URL: take the schema from this FileDescriptorSet (default: server reflection).", valueName: "FILE"))
-  var protoset: String?
-
-  /// The flags as plain data.
-  var flags: GRPCSchemaFlags { GRPCSchemaFlags(protoFiles: protoFiles, importPaths: importPaths, protoset: protoset) }
-
-  func validate() throws {
-    if let problem = flags.problem { throw ValidationError(problem) }
-  }
 }

@@ -9,7 +9,7 @@ import APXRuntime
 
 /// `apx call --dry-run` and `--curl`: the request resolved as a real call resolves
 /// it, shown instead of sent.
-extension CallInvocation {
+extension CallCommand {
   enum PreviewMode {
     /// `--dry-run`: JSON on stdout.
     case json
@@ -50,7 +50,7 @@ extension CallInvocation {
   ///
   /// - Parameter global: the global flags with the config file's defaults applied.
   func preview(
-    _ requests: [CallRequest], mode: PreviewMode, global: GlobalValues, context: Context, tokenOverride: String?
+    _ requests: [CallRequest], mode: PreviewMode, global: GlobalOptions, context: Context, tokenOverride: String?
   ) async throws {
     let tokens = StoredTokenSource(
       store: TokenFileStore.standard(environment: context.environment), environment: context.environment)
@@ -90,7 +90,7 @@ extension CallInvocation {
   }
 
   /// The text `mode` prints for `preview`.
-  func render(_ preview: RequestPreview, mode: PreviewMode, masked: Bool, global: GlobalValues) throws(APXError)
+  func render(_ preview: RequestPreview, mode: PreviewMode, masked: Bool, global: GlobalOptions) throws(APXError)
     -> String
   {
     switch (mode, preview) {
@@ -104,7 +104,7 @@ extension CallInvocation {
   }
 }
 
-extension CallInvocation.PreviewMode {
+extension CallCommand.PreviewMode {
   var flag: String {
     switch self {
     case .json: "--dry-run"

@@ -7,7 +7,7 @@ import APXRuntime
   import Foundation
 #endif
 
-extension CallInvocation {
+extension CallCommand {
   /// Several registry JSON-RPC calls of one API joined with `+`, sent as one batch request.
   func runBatch(_ calls: [(target: String, params: [String])], registry: RegistryFiles, context: Context)
     async throws

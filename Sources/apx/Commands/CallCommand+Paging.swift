@@ -1,7 +1,7 @@
 import APXCore
 
 /// `--all`, `--max-items` and `--max-pages`: following an endpoint's pages.
-extension CallInvocation {
+extension CallCommand {
   /// How `--all` follows pages.
   struct Paging: Equatable {
     var maxItems: Int?

@@ -7,92 +7,8 @@ import APXRuntime
   import Foundation
 #endif
 
-/// One `apx call`, as plain data: filled by ArgumentParser (`CallCommand`) or
-/// by the fast path (`FastCallArguments`), then run the same way.
-struct CallInvocation: Equatable {
-  var global = GlobalValues()
-  /// API.ENDPOINT, a URL, or an HTTP method followed by a URL in `params`' first place.
-  var target = ""
-  /// Request items: name=value, name:=json, name=@file, name=@-.path, Name:value, name==value, name@file.
-  var params: [String] = []
-  /// `-d`: JSON text, @file or @-.
-  var data: String?
-  var maxEvents: Int?
-  /// `--all`: follow the endpoint's pages and print the items as a stream.
-  var all = false
-  /// `--max-items N`: with `--all`, stop after N items.
-  var maxItems: Int?
-  /// `--max-pages N`: with `--all`, the page cap instead of the registry's.
-  var maxPages: Int?
-  var tokenStdin = false
-  /// `--form`: body fields as a form (multipart with file parts).
-  var form = false
-  /// `-a USER:PASSWORD`: basic auth.
-  var basicAuth: String?
-  /// `--bearer TOKEN`.
-  var bearer: String?
-  /// `--no-auth`: no auth from the registry.
-  var noAuth = false
-  /// `--sse`: follow an ad-hoc URL as a server-sent-events stream.
-  var sse = false
-  /// `--until-event NAME`: stop a stream successfully after an event of this type.
-  var untilEvent: [String] = []
-  /// `--proto`, `--import-path`, `--protoset`: an ad-hoc gRPC call's schema, when not from reflection.
-  var schema = GRPCSchemaFlags()
-  /// `--save API.ENDPOINT`: write this ad-hoc call into the registry once it succeeds.
-  var save: String?
-  /// `-O FILE`: write the output to FILE (replaced once the call succeeds) instead of stdout.
-  var outputFile: String?
-  /// `--dry-run`: print the resolved request as JSON and send nothing.
-  var dryRun = false
-  /// `--curl`: print an equivalent curl (gRPC: grpcurl) command line and send nothing.
-  var curl = false
-  /// `--show-secrets`: `--dry-run` and `--curl` show secrets instead of `***`.
-  var showSecrets = false
-
-  /// The lone argument that joins JSON-RPC calls into one batch request.
-  static let batchSeparator = "+"
-
-  /// The calls named on the command line: the target with its params, then one
-  /// `API.ENDPOINT ITEM...` group after each `+` (a JSON-RPC batch).
-  var calls: [(target: String, params: [String])] {
-    var groups: [(target: String, params: [String])] = [(target, [])]
-    var expectTarget = false
-    for word in params {
-      if word == Self.batchSeparator {
-        expectTarget = true
-      } else if expectTarget {
-        groups.append((word, []))
-        expectTarget = false
-      } else {
-        groups[groups.count - 1].params.append(word)
-      }
-    }
-    return groups
-  }
-
-  /// Why these arguments cannot be used together (besides the global flags), or nil.
-  var problem: String? {
-    if let n = maxEvents, n < 1 { return "--max-events must be at least 1" }
-    if let problem = pagingProblem { return problem }
-    if params.last == Self.batchSeparator {
-      return "a + must be followed by another call: + API.ENDPOINT [ITEM ...]"
-    }
-    if params.contains(Self.batchSeparator), data != nil {
-      return "-d cannot be used in a batch: give each call its parameters as items (name=value, name:=json)"
-    }
-    if tokenStdin, data == "@-" || params.contains(where: { $0.contains("=@-") }) {
-      return "--token-stdin reads stdin, so the body or a parameter cannot come from stdin too"
-    }
-    if [basicAuth != nil, bearer != nil, tokenStdin].filter({ $0 }).count > 1 {
-      return "-a, --bearer and --token-stdin each give the credentials: use one"
-    }
-    if let basicAuth, !basicAuth.contains(":") { return "-a needs USER:PASSWORD" }
-    if form && data != nil { return "--form builds the body from items, so it cannot go with -d" }
-    if let problem = schema.problem { return problem }
-    return previewProblem
-  }
-
+/// Running a parsed `apx call`.
+extension CallCommand {
   /// Resolves the endpoint (from the registry, or made on the spot for a URL), binds the
   /// items, and runs the call with output on stdout.
   func run(in context: Context) async throws {
@@ -166,7 +82,7 @@ struct CallInvocation: Equatable {
 
   /// Runs one call, or several JSON-RPC calls as one batch, with output on stdout.
   static func execute(
-    _ requests: [CallRequest], global: GlobalValues, context: Context, tokenOverride: String?, outputFile: String?,
+    _ requests: [CallRequest], global: GlobalOptions, context: Context, tokenOverride: String?, outputFile: String?,
     paging: Paging? = nil
   ) async throws {
     guard let outputFile else {
@@ -188,7 +104,7 @@ struct CallInvocation: Equatable {
   }
 
   private static func execute(
-    _ requests: [CallRequest], global: GlobalValues, context: Context, tokenOverride: String?, printer: CallPrinter,
+    _ requests: [CallRequest], global: GlobalOptions, context: Context, tokenOverride: String?, printer: CallPrinter,
     paging: Paging?
   ) async throws {
     try await HTTPSession.with(global.sessionOptions(context.environment), closing: .atProcessExit) { session in
@@ -250,25 +166,5 @@ struct CallInvocation: Equatable {
       throw APXError(.usage, "--token-stdin: stdin holds more than one line", hint: "pipe in the token alone")
     }
     return token
-  }
-}
-
-/// Builds the printer's settings from the global flags and the terminal.
-enum OutputSettings {
-  /// `toFile`: for `-O`, where a body is written as received unless `-o` or `--select` asks
-  /// otherwise, never coloured, and its download progress is drawn on a terminal.
-  static func make(_ global: GlobalValues, context: Context, toFile: Bool = false) throws -> CallPrinter.Settings {
-    let terminal = context.stdoutIsTerminal && !toFile
-    let color = context.useColor(global.color, terminal: terminal) && global.output != .raw && !toFile
-    return CallPrinter.Settings(
-      format: global.output ?? (toFile && global.select == nil ? .raw : nil),
-      select: try global.select.map { text throws(APXError) in try JSONPath(parsing: text) },
-      pretty: terminal || global.output == .json,
-      colors: color ? .default : nil,
-      verbose: global.verbose,
-      stderrColors: context.useColor(global.color, terminal: context.stderrIsTerminal),
-      rawStrings: global.rawOutput,
-      tableWidth: toFile ? nil : context.stdoutColumns,
-      transferProgress: context.stderrIsTerminal && (toFile || !context.stdoutIsTerminal))
   }
 }
