@@ -120,6 +120,8 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
+        // SHA-256 of uploaded documents (ClassNotesService).
+        .product(name: "Crypto", package: "swift-crypto"),
       ],
       swiftSettings: ownImportsOnly
     ),
