@@ -6,9 +6,12 @@
 ///
 /// The status is the domain's verdict (`ExitStatus`); only the `apx` target
 /// turns it into a process exit number. A wrapped lower-level error stays in
-/// `underlying`, so code that must tell failures apart asks it, not `cause`.
+/// `underlying`, so code that must tell failures apart asks it, not `cause`; code that
+/// decides on one of apx's own failures switches on `reason`, never on the text.
 public struct APXError: Error, Sendable, CustomStringConvertible {
   public var status: ExitStatus
+  /// What kind of failure this is, for code that decides on it; never shown.
+  public var reason: Reason
   public var message: String
   public var hint: String?
   public var file: String?
@@ -26,12 +29,14 @@ public struct APXError: Error, Sendable, CustomStringConvertible {
   ///   - cause: the text shown as `cause:`; nil shows `underlying`'s description (pass a
   ///     masked text when that description may hold a secret).
   ///   - underlying: the lower-level error being wrapped.
+  ///   - reason: the kind of failure, for code that decides on it.
   public init(
     _ status: ExitStatus, _ message: String, hint: String? = nil, file: String? = nil,
     location: SourceLocation? = nil, path: String? = nil, cause: String? = nil,
-    underlying: (any Error & Sendable)? = nil
+    underlying: (any Error & Sendable)? = nil, reason: Reason = .unclassified
   ) {
     self.status = status
+    self.reason = reason
     self.message = message
     self.hint = hint
     self.file = file

@@ -30,8 +30,9 @@ public enum Suggestions {
     return names.prefix(limit).joined(separator: ", ") + " and \(names.count - limit) more"
   }
 
-  /// Levenshtein distance with two rolling rows.
-  static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+  /// The Levenshtein distance between `a` and `b` (insertions, deletions and substitutions
+  /// of one element each), with two rolling rows.
+  public static func editDistance<Element: Equatable>(_ a: [Element], _ b: [Element]) -> Int {
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
     var previous = Array(0...b.count)

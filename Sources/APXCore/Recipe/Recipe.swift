@@ -181,69 +181,6 @@ public struct RecipeExpect: Sendable, Hashable {
   }
 }
 
-/// One check on the value at a path: every given test must pass.
-public struct RecipeCheck: Sendable, Hashable {
-  /// Where the value is: a jq-style path into the checked value, or a template.
-  public var subject: RecipeSubject
-  /// The value must equal this (after templates are rendered).
-  public var equals: JSONValue?
-  /// The value must equal one of these.
-  public var oneOf: [JSONValue]?
-  /// True: the value must exist and not be null. False: it must be missing or null.
-  public var exists: Bool?
-  /// The value (as text) must match this regular expression.
-  public var matches: String?
-  /// The value must be a number below this.
-  public var less: Double?
-  /// The value must be a number above this.
-  public var greater: Double?
-  /// Where the check is written, for reports.
-  public var location: SourceLocation?
-
-  /// Makes a check.
-  public init(
-    subject: RecipeSubject, equals: JSONValue? = nil, oneOf: [JSONValue]? = nil, exists: Bool? = nil,
-    matches: String? = nil, less: Double? = nil, greater: Double? = nil, location: SourceLocation? = nil
-  ) {
-    self.subject = subject
-    self.equals = equals
-    self.oneOf = oneOf
-    self.exists = exists
-    self.matches = matches
-    self.less = less
-    self.greater = greater
-    self.location = location
-  }
-
-  /// A short description for reports: `.body.status equals "complete"`.
-  public var summary: String {
-    var parts: [String] = []
-    if let equals { parts.append("equals \(equals.compactJSON)") }
-    if let oneOf { parts.append("is one of \(JSONValue.array(oneOf).compactJSON)") }
-    if let exists { parts.append(exists ? "exists" : "does not exist") }
-    if let matches { parts.append("matches /\(matches)/") }
-    if let less { parts.append("< \(RecipeNumber.text(less))") }
-    if let greater { parts.append("> \(RecipeNumber.text(greater))") }
-    return subject.text + " " + (parts.isEmpty ? "is truthy" : parts.joined(separator: " and "))
-  }
-}
-
-/// What a check or condition looks at.
-public enum RecipeSubject: Sendable, Hashable {
-  /// A path into the value being checked (a step result, a stream item).
-  case path(JSONPath)
-  /// A template over inputs and steps (`${steps.upload.status}`).
-  case template(Template)
-
-  /// The subject as written.
-  public var text: String {
-    switch self {
-    case .path(let p): return p.text
-    case .template(let t): return t.text
-    }
-  }
-}
-
 /// `if` and `until`: a template that must be truthy, or a check.
 public enum RecipeCondition: Sendable, Hashable {
   /// Holds when the rendered template is truthy (not null, false, 0, "", "false", [] or {}).

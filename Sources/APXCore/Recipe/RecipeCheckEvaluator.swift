@@ -26,50 +26,54 @@ public enum RecipeCheckEvaluator {
     }
     let present = actual.map { $0 != .null } ?? false
     let shown = actual ?? .null
-    func fail(_ why: String) -> Outcome {
-      Outcome(passed: false, actual: shown, failure: "\(check.subject.text) \(why)")
+    if check.predicates.isEmpty, !isTruthy(shown) {
+      return Outcome(
+        passed: false, actual: shown, failure: "\(check.subject.text) is \(shown.compactJSON), expected a truthy value")
     }
-    if let exists = check.exists, exists != present {
-      return fail(exists ? "does not exist" : "exists (\(shown.compactJSON))")
-    }
-    if let equals = check.equals {
-      let expected = try Template.renderStrings(in: equals, resolve: resolve)
-      if !Self.equal(shown, expected) {
-        return fail("is \(shown.compactJSON), expected \(expected.compactJSON)")
+    // Presence first: a missing value is reported as missing, whatever else the check asks.
+    let ordered = check.predicates.filter(\.isPresence) + check.predicates.filter { !$0.isPresence }
+    for predicate in ordered {
+      if let why = try failure(of: predicate, shown: shown, present: present, resolve: resolve) {
+        return Outcome(passed: false, actual: shown, failure: "\(check.subject.text) \(why)")
       }
     }
-    if let oneOf = check.oneOf, !oneOf.contains(where: { Self.equal(shown, $0) }) {
-      return fail("is \(shown.compactJSON), expected one of \(JSONValue.array(oneOf).compactJSON)")
-    }
-    if let pattern = check.matches {
+    return Outcome(passed: true, actual: shown, failure: nil)
+  }
+
+  /// Why `shown` fails `predicate` (`is 3, expected > 5`), or nil when it passes.
+  static func failure(
+    of predicate: RecipePredicate, shown: JSONValue, present: Bool,
+    resolve: (TemplateReference) throws(APXError) -> JSONValue?
+  ) throws(APXError) -> String? {
+    switch predicate {
+    case .exists:
+      return present ? nil : "does not exist"
+    case .missing:
+      return present ? "exists (\(shown.compactJSON))" : nil
+    case .equals(let template):
+      let expected = try Template.renderStrings(in: template, resolve: resolve)
+      return Self.equal(shown, expected) ? nil : "is \(shown.compactJSON), expected \(expected.compactJSON)"
+    case .oneOf(let values):
+      return values.contains(where: { Self.equal(shown, $0) })
+        ? nil : "is \(shown.compactJSON), expected one of \(JSONValue.array(values).compactJSON)"
+    case .matches(let pattern):
       let text: String
       switch shown {
       case .string(let s): text = s
-      case .null: return fail("does not exist, expected text matching /\(pattern)/")
+      case .null: return "does not exist, expected text matching /\(pattern)/"
       default: text = shown.compactJSON
       }
       if text.unicodeScalars.count > RecipeRegex.maxTextLength {
-        return fail("is longer than \(RecipeRegex.maxTextLength) characters, the most a matches check reads")
+        return "is longer than \(RecipeRegex.maxTextLength) characters, the most a matches check reads"
       }
-      if !RecipeRegex.matches(pattern, text) {
-        return fail("is \(shown.compactJSON), expected a match of /\(pattern)/")
-      }
+      return RecipeRegex.matches(pattern, text) ? nil : "is \(shown.compactJSON), expected a match of /\(pattern)/"
+    case .less(let bound):
+      guard let d = Self.number(shown) else { return "is \(shown.compactJSON), expected a number" }
+      return d < bound ? nil : "is \(shown.compactJSON), expected < \(RecipeNumber.text(bound))"
+    case .greater(let bound):
+      guard let d = Self.number(shown) else { return "is \(shown.compactJSON), expected a number" }
+      return d > bound ? nil : "is \(shown.compactJSON), expected > \(RecipeNumber.text(bound))"
     }
-    if check.less != nil || check.greater != nil {
-      guard let d = Self.number(shown) else { return fail("is \(shown.compactJSON), expected a number") }
-      if let less = check.less, !(d < less) {
-        return fail("is \(shown.compactJSON), expected < \(RecipeNumber.text(less))")
-      }
-      if let greater = check.greater, !(d > greater) {
-        return fail("is \(shown.compactJSON), expected > \(RecipeNumber.text(greater))")
-      }
-    }
-    if check.exists == nil, check.equals == nil, check.oneOf == nil, check.matches == nil, check.less == nil,
-      check.greater == nil, !isTruthy(shown)
-    {
-      return fail("is \(shown.compactJSON), expected a truthy value")
-    }
-    return Outcome(passed: true, actual: shown, failure: nil)
   }
 
   /// Whether `condition` holds; path subjects look into `value`.

@@ -267,7 +267,7 @@ public enum RecipeLoader {
           if let check = decodeCheck(&r, m.value, at: mp, path: m.key) { expect.checks.append(check) }
         } else if let subject = parseSubject(&r, m.key, at: mp) {
           checkTemplates(&r, m.value, at: mp)
-          expect.checks.append(RecipeCheck(subject: subject, equals: m.value, location: r.document.location(of: mp)))
+          expect.checks.append(RecipeCheck(subject: subject, [.equals(m.value)], location: r.document.location(of: mp)))
         }
       }
     }
@@ -290,19 +290,20 @@ public enum RecipeLoader {
     guard let pathText, let subject = parseSubject(&r, pathText, at: path == nil ? p + [.key("path")] : p) else {
       return nil
     }
-    var check = RecipeCheck(subject: subject, location: r.document.location(of: p))
+    // In the order summaries name them; the evaluator tests presence first.
+    var predicates: [RecipePredicate] = []
     if let e = f.first(where: { $0.key == "equals" })?.value {
-      check.equals = e
+      predicates.append(.equals(e))
       checkTemplates(&r, e, at: p + [.key("equals")])
     }
     if let o = f.first(where: { $0.key == "one_of" })?.value {
       if case .array(let items) = o {
-        check.oneOf = items
+        predicates.append(.oneOf(items))
       } else {
         r.fail(p + [.key("one_of")], "expected an array of values, got \(o.typeName)")
       }
     }
-    check.exists = r.optionalBool(f, "exists", at: p)
+    if let exists = r.optionalBool(f, "exists", at: p) { predicates.append(exists ? .exists : .missing) }
     if let pattern = r.optionalString(f, "matches", at: p) {
       if let problem = RecipeRegex.problem(in: pattern) {
         r.fail(
@@ -311,13 +312,12 @@ public enum RecipeLoader {
             "a linear-time subset: classes, \\d \\w \\s, anchors, groups, | and quantifiers, e.g. \"^job_[0-9a-f]+$\""
             + " (no back-references or look-around)")
       }
-      check.matches = pattern
+      predicates.append(.matches(pattern))
     }
-    check.less = r.optionalNumber(
-      f, "less", at: p, range: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
-    check.greater = r.optionalNumber(
-      f, "greater", at: p, range: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
-    return check
+    let finite = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
+    if let less = r.optionalNumber(f, "less", at: p, range: finite) { predicates.append(.less(less)) }
+    if let greater = r.optionalNumber(f, "greater", at: p, range: finite) { predicates.append(.greater(greater)) }
+    return RecipeCheck(subject: subject, predicates, location: r.document.location(of: p))
   }
 
   static func decodeCondition(_ r: inout DocumentReader, _ value: JSONValue, at p: [JSONPathComponent])

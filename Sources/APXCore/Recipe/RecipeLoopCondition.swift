@@ -8,8 +8,8 @@ extension RecipeCondition {
     case .check(let check):
       var refs: [TemplateReference] = []
       if case .template(let t) = check.subject { refs += t.references }
-      if let equals = check.equals, let found = try? Template.references(in: equals) {
-        refs += found.map(\.reference)
+      for value in check.templatedValues {
+        if let found = try? Template.references(in: value) { refs += found.map(\.reference) }
       }
       return refs
     }

@@ -76,7 +76,7 @@ extension Recipe {
     }
     func note(_ check: RecipeCheck) {
       if case .template(let t) = check.subject { note(.string(t.text)) }
-      note(check.equals)
+      for value in check.templatedValues { note(value) }
     }
     for step in steps {
       note(.object(step.with))

@@ -325,9 +325,9 @@ public struct RecipeValidator {
       checkTemplates(
         in: .string(t.text), at: p, stepIndex: step.index, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
     }
-    if let equals = check.equals {
+    for value in check.templatedValues {
       checkTemplates(
-        in: equals, at: p, stepIndex: step.index, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
+        in: value, at: p, stepIndex: step.index, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
     }
   }
 

@@ -7,7 +7,10 @@ public enum EndpointKind: String, Sendable, Hashable, CaseIterable {
 public struct Endpoint: Sendable {
   /// The name after `API.`, e.g. `imports.create`.
   public var name: String
-  public var kind: EndpointKind
+  /// The protocol, with the options only that protocol has.
+  public var options: EndpointOptions
+  /// The protocol spoken (`options` says it with its options).
+  public var kind: EndpointKind { options.kind }
   public var description: String?
   /// HTTP method (REST, SSE: default GET).
   public var method: String
@@ -32,10 +35,6 @@ public struct Endpoint: Sendable {
   public var idempotencyKey: Bool
   /// Per-call timeout in seconds.
   public var timeout: Double?
-  public var sse: SSEOptions?
-  public var grpc: GRPCOptions?
-  /// JSON-RPC method, params form and notification (`kind: "jsonrpc"`).
-  public var jsonrpc: JSONRPCOptions?
   /// How answers come in pages (`--all` follows them); nil: one answer.
   public var pagination: Pagination?
   /// This call follows every page (`--all`, a recipe step's `all`): its result is the
@@ -45,13 +44,13 @@ public struct Endpoint: Sendable {
   public var location: SourceLocation?
 
   public init(
-    name: String, kind: EndpointKind, description: String? = nil, method: String = "GET", path: String = "",
+    name: String, options: EndpointOptions, description: String? = nil, method: String = "GET", path: String = "",
     params: [Param] = [], headers: [HeaderField] = [], expectStatus: [Int]? = nil, bodyEncoding: BodyEncoding? = nil,
     auth: AuthConfig? = nil, retry: RetryConfig? = nil, idempotent: Bool = false, idempotencyKey: Bool = false,
-    timeout: Double? = nil, sse: SSEOptions? = nil, grpc: GRPCOptions? = nil, location: SourceLocation? = nil
+    timeout: Double? = nil, location: SourceLocation? = nil
   ) {
     self.name = name
-    self.kind = kind
+    self.options = options
     self.description = description
     self.method = method
     self.path = path
@@ -64,8 +63,6 @@ public struct Endpoint: Sendable {
     self.idempotent = idempotent
     self.idempotencyKey = idempotencyKey
     self.timeout = timeout
-    self.sse = sse
-    self.grpc = grpc
     self.location = location
   }
 

@@ -197,7 +197,15 @@ public enum RegistryLoader {
           ?? "use one of rest, sse, grpc, jsonrpc")
       return nil
     }
-    var e = Endpoint(name: name, kind: kind, location: r.document.location(of: p))
+    // Each kind's options are decoded below; these hold its kind until then.
+    let undecided: EndpointOptions =
+      switch kind {
+      case .rest: .rest()
+      case .sse: .sse(SSEOptions())
+      case .grpc: .grpc(GRPCOptions(service: "", method: "", schema: .reflection))
+      case .jsonrpc: .jsonrpc(JSONRPCOptions(rpcMethod: ""))
+      }
+    var e = Endpoint(name: name, options: undecided, location: r.document.location(of: p))
     e.description = r.optionalString(f, "description", at: p)
     if let method = r.optionalString(f, "method", at: p) {
       if kind == .grpc {
@@ -223,7 +231,7 @@ public enum RegistryLoader {
         r.fail(p + [.key(key)], "\"\(key)\" applies only to kind \"grpc\"")
       }
       if kind == .jsonrpc {
-        e.jsonrpc = decodeJSONRPC(f, at: p, &r)
+        if let options = decodeJSONRPC(f, at: p, &r) { e.options = .jsonrpc(options) }
       } else {
         failJSONRPCKeys(f, kind: kind, at: p, &r)
       }
@@ -241,9 +249,10 @@ public enum RegistryLoader {
       let progress = f.first(where: { $0.key == "progress" }).flatMap {
         SSEOptionsDecoder.decodeProgress($0.value, at: p + [.key("progress")], &r)
       }
-      e.grpc = GRPCOptions(
-        service: service, method: e.method, schema: schema,
-        retryableCodes: RetryConfigDecoder.grpcCodeNames(f, "retry_codes", at: p, &r), progress: progress)
+      e.options = .grpc(
+        GRPCOptions(
+          service: service, method: e.method, schema: schema,
+          retryableCodes: RetryConfigDecoder.grpcCodeNames(f, "retry_codes", at: p, &r), progress: progress))
     }
     if let paramsValue = f.first(where: { $0.key == "params" })?.value,
       let params = r.object(paramsValue, at: p + [.key("params")])
@@ -285,7 +294,7 @@ public enum RegistryLoader {
     e.idempotencyKey = r.optionalBool(f, "idempotency_key", at: p) ?? false
     e.timeout = r.optionalNumber(f, "timeout", at: p, range: 0.001...86_400)
     if kind == .sse {
-      e.sse = SSEOptionsDecoder.decode(f, at: p, &r)
+      e.options = .sse(SSEOptionsDecoder.decode(f, at: p, &r))
     } else {
       for key in ["until_event", "fail_on_event", "reconnect", "fallback"] where f.contains(where: { $0.key == key }) {
         r.fail(p + [.key(key)], "\"\(key)\" applies only to kind \"sse\"")

@@ -41,7 +41,7 @@ public enum RegistryWriter {
   /// One endpoint's registry object (without its name), keys in canonical order.
   public static func endpoint(_ e: Endpoint) -> JSONValue {
     var m = [JSONMember("kind", .string(e.kind.rawValue))]
-    if let grpc = e.grpc, e.kind == .grpc {
+    if let grpc = e.grpc {
       if let d = e.description { m.append(JSONMember("description", .string(d))) }
       m.append(JSONMember("service", .string(grpc.service)))
       m.append(JSONMember("method", .string(e.method)))
@@ -53,7 +53,7 @@ public enum RegistryWriter {
       if e.kind != .jsonrpc || e.path != "/" { m.append(JSONMember("path", .string(e.path))) }
       if let d = e.description { m.append(JSONMember("description", .string(d))) }
     }
-    if let rpc = e.jsonrpc, e.kind == .jsonrpc {
+    if let rpc = e.jsonrpc {
       m.append(JSONMember("rpc_method", .string(rpc.rpcMethod)))
       if rpc.paramsBy != .name { m.append(JSONMember("params_by", .string(rpc.paramsBy.rawValue))) }
       if rpc.notification { m.append(JSONMember("notification", .bool(true))) }
@@ -73,8 +73,9 @@ public enum RegistryWriter {
       m.append(JSONMember("retry_codes", .array(codes.map(JSONValue.string))))
     }
     if let t = e.timeout { m.append(JSONMember("timeout", .double(t))) }
-    if let sse = e.sse, e.kind == .sse { m += sseMembers(sse) }
-    if let p = e.grpc?.progress, e.kind == .grpc { m.append(JSONMember("progress", progress(p))) }
+    // A REST endpoint's `events` come from the command line (`--until-event`), not the registry.
+    if case .sse(let sse) = e.options { m += sseMembers(sse) }
+    if let p = e.grpc?.progress { m.append(JSONMember("progress", progress(p))) }
     if let pages = e.pagination { m.append(JSONMember("pagination", pages.registryJSON(includingDefaults: false))) }
     return .object(m)
   }

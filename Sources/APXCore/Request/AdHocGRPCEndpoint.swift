@@ -50,8 +50,8 @@ public enum AdHocGRPCEndpoint {
         name: url.host, environments: [NamedEnvironment(name: "adhoc", baseURL: url.origin)],
         defaultEnvironment: "adhoc", sourceFile: "")
     let endpoint = Endpoint(
-      name: "\(service)/\(method)", kind: .grpc, method: method,
-      grpc: GRPCOptions(service: service, method: method, schema: schema))
+      name: "\(service)/\(method)", options: .grpc(GRPCOptions(service: service, method: method, schema: schema)),
+      method: method)
     return AdHocEndpoint(
       api: api, endpoint: endpoint, baseURL: match?.baseURL ?? url.origin,
       environmentName: match?.environmentName ?? "adhoc", arguments: arguments, headers: headers)

@@ -1,3 +1,4 @@
+import Crypto
 import GRPCCore
 import SwiftProtobuf
 
@@ -125,7 +126,7 @@ struct ClassNotesService: Classnotes_V1_ClassNotesAPI.SimpleServiceProtocol {
     request: RPCAsyncSequence<Classnotes_V1_DocumentChunk, any Error>,
     context: ServerContext
   ) async throws -> Classnotes_V1_UploadSummary {
-    var digest = SHA256Digest()
+    var digest = SHA256()
     var summary = Classnotes_V1_UploadSummary()
     for try await chunk in request {
       if summary.chunkCount == 0 {
@@ -141,7 +142,7 @@ struct ClassNotesService: Classnotes_V1_ClassNotesAPI.SimpleServiceProtocol {
             + #""received_bytes":\#(summary.totalSize)}"#
         )
       }
-      digest.update(chunk.data)
+      digest.update(data: chunk.data)
     }
     guard summary.chunkCount > 0 else {
       throw RPCError(
@@ -149,7 +150,7 @@ struct ClassNotesService: Classnotes_V1_ClassNotesAPI.SimpleServiceProtocol {
         message: "No chunks received: send at least one DocumentChunk before closing the stream."
       )
     }
-    summary.sha256 = digest.hexDigest()
+    summary.sha256 = digest.finalize().map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     return summary
   }
 

@@ -58,11 +58,10 @@ public enum GRPCImporter {
       let short = m.service.split(separator: ".").last.map(String.init) ?? m.service
       let base = OperationNaming.kebab(Array(m.method))
       var e = Endpoint(
-        name: names.claim(several ? OperationNaming.kebab(Array(short)) + "." + base : base), kind: .grpc,
-        method: m.method)
+        name: names.claim(several ? OperationNaming.kebab(Array(short)) + "." + base : base),
+        options: .grpc(GRPCOptions(service: m.service, method: m.method, schema: schema)), method: m.method)
       e.description =
         "\(m.shape.replacing("_", with: " ")) call \(m.service)/\(m.method): \(m.requestType) -> \(m.responseType)"
-      e.grpc = GRPCOptions(service: m.service, method: m.method, schema: schema)
       if m.shape == "unary" || m.shape == "server_streaming" {
         for field in m.requestTemplate.objectMembers ?? [] {
           e.params.append(Param(name: field.key, location: .message, type: paramType(field.value)))

@@ -188,7 +188,7 @@ public struct OpenAPIImporter {
     } catch {
       throw OperationSkip(error.message)
     }
-    var endpoint = Endpoint(name: "", kind: .rest, method: method, path: path)
+    var endpoint = Endpoint(name: "", options: .rest(), method: method, path: path)
     var description = Text.summary(op["summary"]?.stringValue) ?? Text.summary(op["description"]?.stringValue)
     if op["deprecated"]?.boolValue == true { description = "Deprecated. " + (description ?? "") }
     endpoint.description = description?.isEmpty == false ? description : nil
@@ -251,8 +251,7 @@ public struct OpenAPIImporter {
     if let type = body.contentType { endpoint.headers.append(HeaderField("Content-Type", type)) }
     switch streaming(op) {
     case .events:
-      endpoint.kind = .sse
-      endpoint.sse = SSEOptions()
+      endpoint.options = .sse(SSEOptions())
     case .eventsOrOther(let types):
       // A REST call reads the answer by its Content-Type (events as SSE); the Accept header
       // lists what the document says the operation answers, as strict SSE servers require.

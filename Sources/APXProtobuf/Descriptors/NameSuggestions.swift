@@ -1,3 +1,5 @@
+import APXCore
+
 /// "Did you mean" help for unknown names: the closest candidates by edit
 /// distance, and a bounded listing of all valid names.
 enum NameSuggestions {
@@ -7,7 +9,7 @@ enum NameSuggestions {
     var scored: [(Int, String)] = []
     for c in candidates {
       let lower = c.lowercased()
-      let d = distance(target, Array(lower.utf8))
+      let d = Suggestions.editDistance(target, Array(lower.utf8))
       let threshold = max(2, target.count / 3)
       if d <= threshold || lower.hasSuffix("." + name.lowercased())
         || (!name.isEmpty && lower.contains(name.lowercased()))
@@ -36,22 +38,5 @@ enum NameSuggestions {
       parts.append("valid \(kind)s: \(listed)\(more)")
     }
     return parts.joined(separator: " ")
-  }
-
-  /// Levenshtein distance over bytes.
-  static func distance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var prev = Array(0...b.count)
-    var cur = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-      cur[0] = i
-      for j in 1...b.count {
-        let cost = a[i - 1] == b[j - 1] ? 0 : 1
-        cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-      }
-      swap(&prev, &cur)
-    }
-    return prev[b.count]
   }
 }

@@ -80,12 +80,15 @@ public struct Executor: Sendable {
   /// for registry calls) cannot help; its host, port and scheme can.
   public static func aboutTheURL(_ error: any Error, url: String) -> any Error {
     guard var error = error as? APXError, let hint = error.hint else { return error }
-    let unresolved = "the host in " + NetworkErrorMapper.inTheBaseURL
-    if hint.contains(unresolved) {
-      error.hint = hint.replacing(unresolved, with: "the host in the URL")
+    switch error.reason {
+    case .hostNotFound:
+      error.hint = hint.replacing("the host in " + NetworkErrorMapper.inTheBaseURL, with: "the host in the URL")
+      return error
+    case .connectionRefused:
+      break
+    default:
       return error
     }
-    guard hint.contains(NetworkErrorMapper.pointElsewhere) else { return error }
     let origin = NetworkErrorMapper.origin(url)
     let scheme = origin.prefix { $0 != ":" }.lowercased()
     let other: String =

@@ -33,16 +33,19 @@ struct GRPCFailure: Sendable {
       message = "quota or rate limit exceeded"
       causes.insert("server said: " + JSONPrinter(style: .pretty).string(json), at: 0)
     }
-    var hintText = hint(
-      code: code, message: rpc.message, refused: Self.connectionRefused(rpc),
-      connected: rpc.cause == nil && !Self.couldNotConnect(rpc))
+    let connected = rpc.cause == nil && !Self.couldNotConnect(rpc)
+    let refused = !connected && code == RPCError.Code.unavailable.rawValue && Self.connectionRefused(rpc)
+    var reason: APXError.Reason = refused ? .connectionRefused : .unclassified
+    var hintText = hint(code: code, message: rpc.message, refused: refused, connected: connected)
     if let tls = GRPCTLSProblem(rpc) {
       // grpc-swift only says the connection closed early; the TLS error says why.
       message = tls.summary(target)
       hintText = tls.hint(target)
+      reason = .unclassified
     }
     var error = APXError(
-      .grpc(code: code), mask.mask("\(path) failed with \(name): \(message)"), hint: hintText, underlying: rpc)
+      .grpc(code: code), mask.mask("\(path) failed with \(name): \(message)"), hint: hintText, underlying: rpc,
+      reason: reason)
     // Only the masked details are shown (the status message may echo a secret), or none.
     error.cause = causes.isEmpty ? nil : mask.mask(causes.joined(separator: "\n  "))
     return error

@@ -2,6 +2,7 @@ import APXCore
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 
@@ -83,11 +84,8 @@ enum NetworkErrorMapper {
         return APXError(.network, "network error talking to \(target)", underlying: e)
       }
     }
-    let typeName = String(reflecting: type(of: error))
-    if typeName.contains("NIOHTTPDecompression") {
-      // NIOHTTPCompression is not a direct dependency: matched by name, as NIOSSL below.
-      let described = String(describing: error)
-      if described.contains("limit") {
+    if error is NIOHTTPDecompression.DecompressionError || error is NIOHTTPDecompression.ExtraDecompressionError {
+      if error as? NIOHTTPDecompression.DecompressionError == .limit {
         return APXError(
           .network,
           "the compressed response from \(target) expands more than \(HTTPSession.decompressionRatioLimit) times its size",
@@ -95,8 +93,9 @@ enum NetworkErrorMapper {
       }
       return APXError(
         .network, "the compressed response from \(target) is corrupt", hint: "try -H 'Accept-Encoding: identity'",
-        cause: described, underlying: error)
+        cause: String(describing: error), underlying: error)
     }
+    let typeName = String(reflecting: type(of: error))
     if typeName.contains("NIOSSL") || typeName.contains("BoringSSL") {
       return APXError(
         .network, "TLS failed with \(target)",
@@ -156,7 +155,7 @@ enum NetworkErrorMapper {
     APXError(
       .network, "could not resolve the host \(host)",
       hint: "check the spelling of the host in \(inTheBaseURL), and your DNS or network connection", cause: cause,
-      underlying: underlying)
+      underlying: underlying, reason: .hostNotFound)
   }
 
   /// Where an unresolved host comes from for registry calls, which `Executor.aboutTheURL`
@@ -170,7 +169,7 @@ enum NetworkErrorMapper {
       .network, "could not connect to \(target): connection refused",
       hint: "is the server running? Check the port, or \(pointElsewhere) "
         + "(for the demo backend: apx demo, or add --demo)",
-      underlying: underlying)
+      underlying: underlying, reason: .connectionRefused)
     // A plain refusal says it all: no cause line, even when an error is kept.
     error.cause = cause
     return error

@@ -201,7 +201,8 @@ public struct RESTCall: Transport {
             "--until-event stops an event stream, and \(plan.method) \(mask.mask(Self.pathAndQuery(plan.url))) "
               + "answered \(type.isEmpty ? "a body without a Content-Type" : type)",
             hint: MediaType.isLineStream(type)
-              ? "a line stream has no event names: stop it with --max-events N" : "drop --until-event"))
+              ? "a line stream has no event names: stop it with --max-events N" : "drop --until-event",
+            reason: .notAnEventStream))
       }
       let lineLimit = MediaType.isLineStream(type) ? maxEvents : nil
       do {
@@ -293,7 +294,7 @@ public struct RESTCall: Transport {
     default:
       if let expected { hint = "the endpoint expects \(expected.map(String.init).joined(separator: " or "))" }
     }
-    return APXError(exit, what, hint: hint, cause: text.isEmpty ? nil : text)
+    return APXError(exit, what, hint: hint, cause: text.isEmpty ? nil : text, reason: .unexpectedStatus(status))
   }
 
   static func pathAndQuery(_ url: String) -> String {

@@ -59,7 +59,7 @@ public struct Paginator: Sendable {
         do {
           outcome = try await executor.call(page, sink: collector)
         } catch var error as APXError {
-          error.message = Self.naming(page: turner.page, collector: collector, request: page, error.message)
+          error.message = Self.naming(page: turner.page, collector: collector, request: page, error)
           throw error
         }
         attempts += outcome.attempts
@@ -102,11 +102,15 @@ public struct Paginator: Sendable {
   }
 
   /// A failed page's message: its number, and its request unless the message shows it already.
-  static func naming(page: Int, collector: PageCollector, request: CallRequest, _ message: String) -> String {
+  static func naming(page: Int, collector: PageCollector, request: CallRequest, _ error: APXError) -> String {
+    let shown: Bool =
+      switch error.reason {
+      case .unexpectedStatus, .notAnEventStream: true
+      default: false
+      }
     let url = collector.url ?? request.url ?? request.baseURL
     let method = collector.method ?? request.endpoint.method
-    let shown = message.contains("\(method) \(RESTCall.pathAndQuery(url))")
-    return "page \(page)" + (shown ? "" : " (\(method) \(url))") + " failed: " + message
+    return "page \(page)" + (shown ? "" : " (\(method) \(url))") + " failed: " + error.message
   }
 
   /// The page number the first request sends (style `page`), when the user gave one.

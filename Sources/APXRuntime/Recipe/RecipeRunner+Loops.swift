@@ -83,7 +83,8 @@ extension RecipeRunner {
     var results: [JSONValue] = keep ? Array(repeating: .null, count: items.count) : []
     var tally = CheckTally()
     var failures: [APXError] = []
-    var stopping: APXError?
+    /// The failure that stops the loop; `attributed` when it already names the step (`apxError`).
+    var stopping: (error: APXError, attributed: Bool)?
     var done = 0
     var calls = 0
     var skipped = 0
@@ -92,13 +93,13 @@ extension RecipeRunner {
     observer?.stepProgress(step, done: 0, total: items.count)
 
     /// Records an item that failed (its call or its `if`); without `continue_on_error` the loop stops starting items.
-    func failed(_ index: Int, _ error: APXError) {
+    func failed(_ index: Int, _ error: APXError, attributed: Bool) {
       failures.append(error)
       observer?.itemFailed(step, index: index, error: error)
       if keep {
         results[index] = RecipeStepResult.failed(error.message)
       }
-      if !step.continueOnError, stopping == nil { stopping = error }
+      if !step.continueOnError, stopping == nil { stopping = (error, attributed) }
     }
 
     try await withThrowingTaskGroup(of: (Int, CallResult?, APXError?).self) { group in
@@ -128,7 +129,7 @@ extension RecipeRunner {
               e.message = "step \"\(step.id)\" (\(step.call)), item \(index): if: " + e.message
               e.file = recipe.file
               e.location = step.location
-              failed(index, e)
+              failed(index, e, attributed: false)
               done += 1
               observer?.stepProgress(step, done: done, total: items.count)
               continue
@@ -177,14 +178,14 @@ extension RecipeRunner {
           }
           observer?.itemFinished(step, index: index, result: result.result)
         } else if let error {
-          failed(index, error)
+          failed(index, error, attributed: true)
         }
         observer?.stepProgress(step, done: done, total: items.count)
         if startNext() { running += 1 }
       }
     }
     if syncItems, unsynced > 0 { journal?.sync() }
-    if let stopping { throw stopping }
+    if let stopping { throw stopping.attributed ? StepFailure(error: stopping.error) : stopping.error }
     var record = RecipeStepRecord(
       id: step.id, call: step.call, state: .ok, result: .array(results), checks: tally.results, duration: 0, error: nil,
       calls: calls, skippedItems: skipped, resumedItems: resumed)

@@ -212,10 +212,10 @@ public struct RecipeRunner: Sendable {
     if error is CancellationError || Task.isCancelled {
       return APXError(.interrupted, "interrupted during step \"\(step.id)\"", hint: "resume with apx run --resume")
     }
-    let prefix = "step \"\(step.id)\" (\(step.call)): "
+    // A loop item's error is mapped once in its task; the loop then rethrows it as is.
+    if let e = error as? StepFailure { return e.error }
     if var e = error as? APXError {
-      // A loop item's error is mapped once in its task; the loop then rethrows it as is.
-      if !e.message.hasPrefix(prefix) { e.message = prefix + e.message }
+      e.message = "step \"\(step.id)\" (\(step.call)): " + e.message
       return e
     }
     if let e = error as? APXErrors, var first = e.errors.first {

@@ -72,7 +72,8 @@ public struct RegistryFiles: Sendable {
       hint: Suggestions.hint(for: api, in: known)
         ?? (known.isEmpty
           ? "no registry files found in \(searched); pass --registry DIR (or FILE.json) or set APX_REGISTRY"
-          : "known APIs: \(Suggestions.list(known)) (searched \(searched))"))
+          : "known APIs: \(Suggestions.list(known)) (searched \(searched))"),
+      reason: .unknownAPI)
   }
 
   /// Loads and checks one API's registry file.

@@ -138,8 +138,7 @@ extension CallCommand {
           .usage, "--sse goes with a URL; the registry says what kind \(target) is",
           hint: "drop --sse (apx describe \(target) shows its kind)")
       }
-      prepared.endpoint.kind = .sse
-      prepared.endpoint.sse = SSEOptions()
+      prepared.endpoint.options = .sse(SSEOptions())
     }
     guard !untilEvent.isEmpty else { return }
     guard prepared.endpoint.kind.mayAnswerWithEvents else {

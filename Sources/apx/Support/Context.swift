@@ -25,13 +25,19 @@ final class Context: Sendable {
   /// the error is raised by the first command that needs the configuration.
   let configResult: Result<ConfigFile, APXError>
 
-  init(environment: [String: String] = ProcessEnvironment.current()) {
-    stdout = OutputStream(fd: 1)
-    stderr = OutputStream(fd: 2)
+  /// - Parameters:
+  ///   - stdout: where results go: the process's stdout, or a capturing stream in tests.
+  ///   - stderr: where notes, warnings and verbose lines go.
+  init(
+    environment: [String: String] = ProcessEnvironment.current(), stdout: OutputStream = OutputStream(fd: 1),
+    stderr: OutputStream = OutputStream(fd: 2)
+  ) {
+    self.stdout = stdout
+    self.stderr = stderr
     self.environment = environment
     stdoutIsTerminal = stdout.isTerminal
     stderrIsTerminal = stderr.isTerminal
-    stdoutColumns = stdoutIsTerminal ? TerminalSize.columns(fd: 1, environment: environment) : nil
+    stdoutColumns = stdoutIsTerminal ? TerminalSize.columns(fd: stdout.fd, environment: environment) : nil
     let configPath = ConfigFile.path(environment: environment)
     self.configPath = configPath
     configResult = Result { () throws(APXError) in

@@ -23,7 +23,7 @@ struct PreparedCall {
     let resolved: CallTarget
     do {
       resolved = try CallTarget.resolve(target, registry: registry)
-    } catch var error as APXError where error.message.hasPrefix("no API named") {
+    } catch var error as APXError where error.reason == .unknownAPI {
       // `apx call example.com` is API.ENDPOINT by the rule; say how to call it as a URL instead.
       error.hint =
         (error.hint.map { $0 + "; " } ?? "") + "to call a URL, write it with a scheme: apx call http://\(target)"

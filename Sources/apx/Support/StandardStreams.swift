@@ -11,9 +11,14 @@ import APXCore
 /// A buffered writer on a file descriptor (stdout or stderr). Writes go
 /// straight to the descriptor in large blocks: no Foundation, no locks beyond
 /// the one serialising callers, since calls and progress can run on different tasks.
+/// A capturing stream (`capturing()`) keeps what is flushed instead, for tests of what
+/// a command writes.
 final class OutputStream: @unchecked Sendable {
+  /// The descriptor written to; -1 for a capturing stream.
   let fd: Int32
   private var buffer: [UInt8] = []
+  /// What a capturing stream was given, flushed bytes only; nil for a descriptor's stream.
+  private var kept: [UInt8]?
   private let lock = Lock()
   /// Set once a write failed (e.g. the reader of a pipe went away).
   private(set) var closed = false
@@ -26,8 +31,23 @@ final class OutputStream: @unchecked Sendable {
     buffer.reserveCapacity(capacity)
   }
 
-  /// Whether this descriptor is a terminal.
-  var isTerminal: Bool { isatty(fd) == 1 }
+  /// A stream that keeps what is written (`captured`) instead of writing to a descriptor.
+  static func capturing() -> OutputStream {
+    let stream = OutputStream(fd: -1)
+    stream.kept = []
+    return stream
+  }
+
+  /// What a capturing stream was given so far, as text (what is still buffered included).
+  var captured: String {
+    lock.withLock {
+      flushLocked()
+      return String(decoding: kept ?? [], as: UTF8.self)
+    }
+  }
+
+  /// Whether this descriptor is a terminal (never, for a capturing stream).
+  var isTerminal: Bool { fd >= 0 && isatty(fd) == 1 }
 
   func write(_ bytes: some Collection<UInt8>) {
     lock.withLock {
@@ -70,6 +90,10 @@ final class OutputStream: @unchecked Sendable {
 
   /// Writes every byte (retrying short writes and EINTR); marks the stream closed on failure.
   private func writeAllLocked(_ bytes: UnsafeRawBufferPointer) {
+    if kept != nil {
+      kept?.append(contentsOf: bytes)
+      return
+    }
     guard let base = bytes.baseAddress else { return }
     var offset = 0
     while offset < bytes.count {

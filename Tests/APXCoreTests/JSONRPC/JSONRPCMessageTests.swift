@@ -6,7 +6,7 @@ import Testing
 struct JSONRPCMessageTests {
   static func endpoint(_ names: [String]) -> Endpoint {
     Endpoint(
-      name: "e", kind: .jsonrpc, method: "POST", path: "/",
+      name: "e", options: .jsonrpc(JSONRPCOptions(rpcMethod: "e")), method: "POST", path: "/",
       params: names.map { Param(name: $0, location: .body) })
   }
 

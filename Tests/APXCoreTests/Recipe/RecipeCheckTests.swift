@@ -13,9 +13,13 @@ struct RecipeCheckTests {
     _ path: String, equals: JSONValue? = nil, exists: Bool? = nil, matches: String? = nil,
     less: Double? = nil, greater: Double? = nil
   ) throws -> RecipeCheckEvaluator.Outcome {
-    let c = RecipeCheck(
-      subject: .path(try JSONPath(parsing: path)), equals: equals, exists: exists, matches: matches, less: less,
-      greater: greater)
+    var predicates: [RecipePredicate] = []
+    if let equals { predicates.append(.equals(equals)) }
+    if let exists { predicates.append(exists ? .exists : .missing) }
+    if let matches { predicates.append(.matches(matches)) }
+    if let less { predicates.append(.less(less)) }
+    if let greater { predicates.append(.greater(greater)) }
+    let c = RecipeCheck(subject: .path(try JSONPath(parsing: path)), predicates)
     return try RecipeCheckEvaluator.evaluate(c, on: result) { _ throws(APXError) in nil }
   }
 
@@ -48,7 +52,7 @@ struct RecipeCheckTests {
       try RecipeCheckEvaluator.holds(.truthy(Template(parsing: "${input.on}")), on: .null, resolve: scope.resolve))
     #expect(
       !(try RecipeCheckEvaluator.holds(.truthy(Template(parsing: "${input.off}")), on: .null, resolve: scope.resolve)))
-    let byTemplate = RecipeCheck(subject: .template(try Template(parsing: "${steps.a.body.rows}")), greater: 10)
+    let byTemplate = RecipeCheck(subject: .template(try Template(parsing: "${steps.a.body.rows}")), [.greater(10)])
     #expect(try RecipeCheckEvaluator.holds(.check(byTemplate), on: .null, resolve: scope.resolve))
     #expect(
       try Template(parsing: "${env:MODE}-${steps.a.body.tags[0]}").render(resolve: scope.resolve) == .string("fast-a"))

@@ -32,6 +32,7 @@ struct GRPCErrorTests {
       #expect(error?.status == .grpc(code: 14))
       #expect(error?.message.contains("UNAVAILABLE") == true)
       #expect(error?.hint?.contains("is the server running") == true)
+      #expect(error?.reason == .connectionRefused)
       // A closed port is not a TLS question (issue 10 item 3).
       #expect(error?.hint?.contains("TLS") == false)
       #expect(error?.hint?.contains("grpcs://") == false)

@@ -27,6 +27,13 @@ struct RegistryFilesTests {
     #expect(throws: APXError.self) { _ = try files.path(of: "alpha") }
   }
 
+  @Test func anUnknownAPIIsSaidByItsReason() throws {
+    let dir = try Self.makeFolder()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let error = #expect(throws: APXError.self) { _ = try RegistryFiles(directories: [dir]).path(of: "gamma") }
+    #expect(error?.reason == .unknownAPI)
+  }
+
   @Test func theFirstEntryWinsWhetherFileOrFolder() throws {
     let dir = try Self.makeFolder()
     defer { try? FileManager.default.removeItem(atPath: dir) }
