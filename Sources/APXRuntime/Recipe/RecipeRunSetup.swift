@@ -65,7 +65,7 @@ public struct RecipeRunSetup: Sendable {
   /// Opens the run's journal and writes its start line (forced to disk).
   public func openJournal() throws(APXError) -> RecipeJournal {
     let journal = try RecipeJournal(stateDirectory: stateDirectory, runID: runID, mask: mask)
-    journal.append(
+    try journal.append(
       .start(
         RecipeJournalStart(
           runID: runID, recipePath: file.absolutePath, name: file.recipe.name,

@@ -180,17 +180,19 @@ struct RunCommand: ContextCommand {
       }
     }
     if test { context.warn("\(counts.passed) passed, \(counts.failed) failed") }
-    if result.interrupted {
+    if result.interrupted, result.resumable {
       throw APXError(
         .interrupted, "the run \(runID) was interrupted",
         hint: "resume it with: apx run \(recipePath) --resume \(runID)")
     }
     if let failed = result.failure {
       var failure = RecipeSecrets.masked(failed, with: reporter.mask)
-      // Whatever failed, the journal lets the run resume without repeating finished steps.
-      failure.hint =
-        (failure.hint.map { $0 + "\n  " } ?? "")
-        + "fix the cause, then resume with: apx run \(recipePath) --resume \(runID)"
+      // Whatever failed, the journal lets the run resume without repeating finished steps (unless it was lost).
+      if result.resumable {
+        failure.hint =
+          (failure.hint.map { $0 + "\n  " } ?? "")
+          + "fix the cause, then resume with: apx run \(recipePath) --resume \(runID)"
+      }
       if test, counts.failed > 0, failure.status == .expectation {
         throw ExitCode(ExitStatus.expectation.code)
       }

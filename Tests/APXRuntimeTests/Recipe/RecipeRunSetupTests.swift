@@ -34,7 +34,7 @@ struct RecipeRunSetupTests {
       resume: false, resumeID: nil, environment: environment)
     #expect(first.mask.mask("X s3cret") == "X ***")
     let journal = try first.openJournal()
-    journal.append(.end(state: "failed", at: ""), sync: true)
+    try journal.append(.end(state: "failed", at: ""), sync: true)
     #expect(try !String(contentsOfFile: journal.path, encoding: .utf8).contains("s3cret"))
 
     #expect(throws: APXError.self) {
