@@ -34,9 +34,12 @@ public final class RecipeJournal: Sendable {
   private let fd: Int32
   private let mask: Mutex<SecretMask>
   private let lost: Mutex<APXError?> = Mutex(nil)
+  /// Held as long as the journal is open: no other process runs this run meanwhile.
+  private let lock: RecipeRunLock?
 
-  /// Creates (or, for a resume, appends to) the journal of `runID` under `stateDirectory/runs`.
-  public init(stateDirectory: String, runID: String, mask: SecretMask) throws(APXError) {
+  /// Creates (or, for a resume, appends to) the journal of `runID` under `stateDirectory/runs`;
+  /// `lock`, the run's, is kept until the journal is released.
+  public init(stateDirectory: String, runID: String, mask: SecretMask, lock: RecipeRunLock? = nil) throws(APXError) {
     let dir = stateDirectory + "/runs"
     do {
       try FileManager.default.createDirectory(
@@ -60,6 +63,7 @@ public final class RecipeJournal: Sendable {
     }
     self.fd = fd
     self.mask = Mutex(mask)
+    self.lock = lock
   }
 
   deinit { close(fd) }

@@ -24,6 +24,8 @@ public struct RecipeRunSetup: Sendable {
   public var mask: SecretMask
   /// Where journals live (`<state>/runs`).
   public var stateDirectory: String
+  /// The resumed run's lock, taken before its journal was read (a new run takes its own in `openJournal`).
+  public var lock: RecipeRunLock?
 
   /// Finds the run to resume (when `resume`), merges its inputs under the
   /// given ones, binds them, and builds the mask.
@@ -40,8 +42,12 @@ public struct RecipeRunSetup: Sendable {
     }
     var given = given
     var record: RecipeJournalRecord?
+    var lock: RecipeRunLock?
     if resume {
-      let found = try find(state: state, runID: resumeID, recipePath: file.absolutePath)
+      let candidate = try find(state: state, runID: resumeID, recipePath: file.absolutePath)
+      lock = try RecipeRunLock.take(stateDirectory: state, runID: candidate.runID)
+      // Read again under the lock: a process that held it may have finished more steps since.
+      let found = try find(state: state, runID: candidate.runID, recipePath: file.absolutePath)
       given = try inputs(of: found, under: given)
       record = found
     }
@@ -59,12 +65,15 @@ public struct RecipeRunSetup: Sendable {
     let mask = RecipeSecrets.mask(
       recipe: recipe, inputs: inputs, apis: file.registry.apis.values.map { $0 }, environment: environment)
     return RecipeRunSetup(
-      file: file, runID: runID, resume: record, inputs: inputs, mask: mask, stateDirectory: state)
+      file: file, runID: runID, resume: record, inputs: inputs, mask: mask, stateDirectory: state, lock: lock)
   }
 
-  /// Opens the run's journal and writes its start line (forced to disk).
+  /// Takes the run's lock (a resumed run holds it already), opens the run's journal, which
+  /// keeps the lock until it is released, and writes its start line (forced to disk).
   public func openJournal() throws(APXError) -> RecipeJournal {
-    let journal = try RecipeJournal(stateDirectory: stateDirectory, runID: runID, mask: mask)
+    var lock = self.lock
+    if lock == nil { lock = try RecipeRunLock.take(stateDirectory: stateDirectory, runID: runID) }
+    let journal = try RecipeJournal(stateDirectory: stateDirectory, runID: runID, mask: mask, lock: lock)
     try journal.append(
       .start(
         RecipeJournalStart(
