@@ -62,6 +62,8 @@ public struct RecipeRunSetup: Sendable {
           .usage, "\(ref) cannot be used in an input's default", hint: "defaults may use ${env:NAME} and ${run.id}")
       }
     }
+    let missing = RecipeFileReferences.missingInputFiles(recipe: recipe, inputs: inputs, directory: file.directory)
+    if !missing.isEmpty { throw APXErrors(missing) }
     let mask = RecipeSecrets.mask(
       recipe: recipe, inputs: inputs, apis: file.registry.apis.values.map { $0 }, environment: environment)
     return RecipeRunSetup(
