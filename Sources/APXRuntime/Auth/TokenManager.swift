@@ -53,6 +53,9 @@ public actor TokenManager: TokenSource {
     }
   }
 
+  /// Told of every token this manager hands out, so a run can mask it where a server echoes it.
+  let onToken: (@Sendable (StoredToken) -> Void)?
+
   private var memory: [Key: StoredToken] = [:]
   private var inFlight: [Key: Task<StoredToken, any Error>] = [:]
 
@@ -64,10 +67,14 @@ public actor TokenManager: TokenSource {
   ///   - store: the token store (`TokenFileStore.standard(environment:)`), or nil for memory only.
   ///   - clock: decides when tokens count as expired.
   ///   - timeout: seconds one token request or token command may take (`--timeout`).
+  ///   - onToken: told of each token (new or stored) the first time it is handed out; a recipe
+  ///     run adds its access and refresh tokens to the masks of its journal and reports.
   public init(
     session: HTTPSession, environment: [String: String], store: TokenFileStore?,
-    clock: any RetryClock = SystemRetryClock(), timeout: Double? = nil
+    clock: any RetryClock = SystemRetryClock(), timeout: Double? = nil,
+    onToken: (@Sendable (StoredToken) -> Void)? = nil
   ) {
+    self.onToken = onToken
     self.session = session
     self.environment = environment
     self.store = store
@@ -144,6 +151,7 @@ public actor TokenManager: TokenSource {
       inFlight[key] = nil
       let token = try result.get()
       memory[key] = token
+      onToken?(token)
       return token
     }
   }

@@ -107,7 +107,7 @@ struct RunCommand: ContextCommand {
       transportLog = { event in
         // Masked again with the recipe's secrets (secret inputs), on top of the call's own mask.
         guard let text = VerboseLines.text(for: event) else { return }
-        stderr.write(mask.mask(text))
+        stderr.write(reporter.mask.mask(text))
         stderr.flush()
       }
     }
@@ -136,9 +136,16 @@ struct RunCommand: ContextCommand {
       if setup.resume != nil { context.warn("apx: resuming run \(setup.runID)") }
       return try await HTTPSession.with(global.sessionOptions(environment), closing: .atProcessExit) { session in
         // One token manager per run: every step shares one token and one refresh.
+        // A server may echo a token in a body: it is masked like the run's other secrets.
         let tokens = TokenManager(
           session: session, environment: environment, store: TokenFileStore.standard(environment: environment),
-          timeout: configured.timeout)
+          timeout: configured.timeout,
+          onToken: { token in
+            for secret in [token.accessToken, token.refreshToken].compactMap({ $0 }) {
+              journal.addSecret(secret)
+              reporter.addSecret(secret)
+            }
+          })
         return try await GRPCSession.with(
           global.grpcSettings(environment), sharing: session, closing: .atProcessExit
         ) { grpc in
