@@ -52,10 +52,11 @@ final class FileLock: @unchecked Sendable {
   static func acquire(path: String, timeout: Double = 30) async throws -> FileLock {
     let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
-      let reason = String(cString: strerror(errno))
+      let failure = FileLockFailure(opening: true, code: errno)
       throw APXError(
-        .auth, "cannot open the token lock file \(path): \(reason)",
-        hint: "check the permissions of the folder (set APX_STATE_DIR to use another one)")
+        .auth, "cannot open the token lock file \(path): \(failure.reason)",
+        hint: "check the permissions of the folder (set APX_STATE_DIR to use another one)", cause: failure.reason,
+        underlying: failure)
     }
     // The lock owns the descriptor from here: a throw below closes it.
     let lock = FileLock(descriptor: fd)

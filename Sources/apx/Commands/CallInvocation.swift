@@ -195,7 +195,8 @@ struct CallInvocation: Equatable {
       // One token manager per run: concurrent calls share one refresh; the store persists tokens.
       let tokens = TokenManager(
         session: session, environment: context.environment,
-        store: TokenFileStore.standard(environment: context.environment), timeout: global.timeout)
+        store: TokenFileStore.standard(environment: context.environment), timeout: global.timeout,
+        warn: { context.warn($0) })
       // One call at a time, and with no in-process demo to serve, the direct gRPC client may
       // block the command's loop (see DirectExchangeThread).
       _ = try await GRPCSession.with(

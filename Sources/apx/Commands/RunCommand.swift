@@ -145,7 +145,7 @@ struct RunCommand: ContextCommand {
               journal.addSecret(secret)
               reporter.addSecret(secret)
             }
-          })
+          }, warn: { context.warn($0) })
         return try await GRPCSession.with(
           global.grpcSettings(environment), sharing: session, closing: .atProcessExit
         ) { grpc in
