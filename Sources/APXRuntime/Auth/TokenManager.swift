@@ -126,6 +126,20 @@ public actor TokenManager: TokenSource {
     try await obtain(auth, api: api, environment: environment, baseURL: baseURL, need: .reuse)
   }
 
+  /// The stored token `current` would hand out as it is, without fetching: made with the
+  /// API's current auth settings and not about to expire; nil otherwise (`apx auth status`).
+  /// - Throws: when the settings do not resolve (a secret's variable is unset), as `current` would.
+  public func usableStored(_ auth: AuthConfig, api: APIDefinition, environment: String, baseURL: String)
+    throws(APXError) -> StoredToken?
+  {
+    let flow = try Flow.make(
+      auth, api: api, environmentName: environment, baseURL: baseURL, environment: self.environment)
+    guard let token = stored(api: api.name, environment: environment),
+      Need.reuse.accepts(token, origin: flow.origin, now: clock.now())
+    else { return nil }
+    return token
+  }
+
   /// The stored token of `api` in `environment`, without fetching anything.
   public func stored(api: String, environment: String) -> StoredToken? {
     memory[Key(api: api, environment: environment)] ?? store?.read(api: api, environment: environment)

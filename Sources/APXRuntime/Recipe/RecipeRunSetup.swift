@@ -48,7 +48,7 @@ public struct RecipeRunSetup: Sendable {
       lock = try RecipeRunLock.take(stateDirectory: state, runID: candidate.runID)
       // Read again under the lock: a process that held it may have finished more steps since.
       let found = try find(state: state, runID: candidate.runID, recipePath: file.absolutePath)
-      given = try inputs(of: found, under: given)
+      given = try inputs(of: found, under: given, recipe: recipe)
       record = found
     }
     let runID = record?.runID ?? RecipeJournal.newRunID()
@@ -87,12 +87,14 @@ public struct RecipeRunSetup: Sendable {
   }
 
   /// The resumed run's inputs under the given ones: a given value wins; secret
-  /// inputs were never journaled, so each must be given again.
-  static func inputs(of record: RecipeJournalRecord, under given: [RecipeInputBinder.Given]) throws(APXError)
-    -> [RecipeInputBinder.Given]
+  /// inputs were never journaled, so each must be given again, unless it has a
+  /// default (e.g. `${env:TOKEN}`), which binding reads again as the first run did.
+  static func inputs(of record: RecipeJournalRecord, under given: [RecipeInputBinder.Given], recipe: Recipe)
+    throws(APXError) -> [RecipeInputBinder.Given]
   {
     let givenNames = Set(given.map(\.name))
     for name in record.secretInputs where !givenNames.contains(name) {
+      if recipe.input(named: name)?.defaultValue != nil { continue }
       throw APXError(
         .usage, "the secret input \"\(name)\" is not kept in the journal", hint: "pass \(name)=... again with --resume")
     }

@@ -80,6 +80,34 @@ struct RecipeRunSetupTests {
     }
   }
 
+  @Test func aSecretInputFromItsEnvDefaultIsReadAgainOnResume() throws {
+    let folder = TestScratch.root.appendingPathComponent("apx-setup-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let path = folder.appendingPathComponent("env-key.json").path
+    try #"""
+    {
+      "name": "env-key",
+      "inputs": { "key": { "type": "string", "secret": true, "default": "${env:APX_SETUP_TEST_KEY}" } },
+      "steps": [ { "id": "caps", "call": "books.capabilities.get", "headers": { "X-Key": "${input.key}" } } ]
+    }
+    """#.write(toFile: path, atomically: true, encoding: .utf8)
+    let file = try RecipeFile.load(
+      path: path, registryDirectories: [Self.packageRoot.appendingPathComponent("Endpoints").path])
+    let state = TestScratch.root.appendingPathComponent("apx-setup-state-\(UUID().uuidString)")
+    let environment = ["APX_STATE_DIR": state.path, "APX_SETUP_TEST_KEY": "env-s3cret"]
+    let first = try RecipeRunSetup.prepare(
+      file: file, given: [], resume: false, resumeID: nil, environment: environment)
+    do {
+      let journal = try first.openJournal()
+      try journal.append(.end(state: "failed", at: ""), sync: true)
+      #expect(try !String(contentsOfFile: journal.path, encoding: .utf8).contains("env-s3cret"))
+    }
+    let resumed = try RecipeRunSetup.prepare(
+      file: file, given: [], resume: true, resumeID: first.runID, environment: environment)
+    #expect(resumed.inputs["key"] == .string("env-s3cret"), "read again from the environment")
+    #expect(resumed.mask.mask("X env-s3cret") == "X ***")
+  }
+
   @Test func aRunIDIsAFileNameNotAPath() throws {
     let file = try Self.file()
     let state = TestScratch.root.appendingPathComponent("apx-setup-state-\(UUID().uuidString)")
