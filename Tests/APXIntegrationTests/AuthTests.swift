@@ -126,6 +126,25 @@ import Testing
     }
   }
 
+  @Test func statusSaysLoggedInOnlyWhenAuthTokenWouldPrintTheStoredToken() async throws {
+    let state = Self.stateDirectory()
+    try await withDemoServer(DemoServerOptions(requireAuth: true)) { server in
+      let base = ["--base-url", server.httpBaseURL]
+      #expect(
+        try await APXProcess.run(["auth", "login", "books"] + base, environment: ["APX_STATE_DIR": state]).status == 0)
+      // Another client secret: the stored token belongs to other settings, and the server refuses this one.
+      let env = ["APX_STATE_DIR": state, "BOOKS_CLIENT_SECRET": "not-the-secret"]
+      let status = try await APXProcess.run(["auth", "status", "books"] + base, environment: env)
+      let token = try await APXProcess.run(["auth", "token", "books"] + base, environment: env)
+      #expect(token.status == 8, "\(token.stderr)")
+      #expect(Self.json(status.stdout)["logged_in"] as? Bool == false, "\(status.stdout)")
+      #expect((Self.json(status.stdout)["reason"] as? String)?.contains("other auth settings") == true)
+      // With the settings it was stored with, both agree the other way.
+      let again = try await APXProcess.run(["auth", "status", "books"] + base, environment: ["APX_STATE_DIR": state])
+      #expect(Self.json(again.stdout)["logged_in"] as? Bool == true, "\(again.stdout)")
+    }
+  }
+
   @Test func aTokenFromStdinIsUsedAndNeverShown() async throws {
     try await withDemoServer(DemoServerOptions(requireAuth: true)) { server in
       let base = ["--base-url", server.httpBaseURL]

@@ -95,12 +95,20 @@ public struct SSEReconnectSchedule: Sendable, Hashable {
     return max(Self.serverRetryLimit, longest)
   }
 
+  /// The shortest reconnection delay a server's `retry:` may ask for, in seconds:
+  /// `retry: 0` would otherwise reconnect as fast as connections open.
+  public static let serverRetryFloor: Double = 0.25
+
   /// Uses the server's `retry:` value (milliseconds; `SSEParser.retry`) as the
-  /// delay for every later reconnection, at most `serverRetryCeiling`
-  /// (`retry: 999999999999` would otherwise wait for years).
-  public mutating func setServerRetry(milliseconds: Int) {
+  /// delay for every later reconnection, at least `serverRetryFloor` and at most
+  /// `serverRetryCeiling` (`retry: 999999999999` would otherwise wait for years).
+  /// - Returns: true when the value was below the floor and raised to it.
+  @discardableResult
+  public mutating func setServerRetry(milliseconds: Int) -> Bool {
     // Int to Double cannot overflow (Int.max ms is about 9.2e15 s), so cap after converting.
-    serverRetry = min(Double(max(milliseconds, 0)) / 1000, serverRetryCeiling)
+    let asked = Double(max(milliseconds, 0)) / 1000
+    serverRetry = min(max(asked, Self.serverRetryFloor), serverRetryCeiling)
+    return asked < Self.serverRetryFloor
   }
 
   /// An event arrived: the connection works, so the failure count restarts.

@@ -16,13 +16,15 @@ import NIOCore
 /// `{"ticks":[{"n":1},...]}`; with it, `text/event-stream` (406 unless `Accept` admits it):
 /// `id: N`, `event: tick`, `data: {"n":N}` for N in 1...n, then `event: done`. The stream
 /// resumes after `Last-Event-ID`, and with `drop_after` K each connection is closed after K
-/// events, as a proxy cutting long connections would; `retry: 100` asks for quick reconnections.
+/// events, as a proxy cutting long connections would; `retry: 100` asks for quick reconnections
+/// (GET's `retry_ms` asks for another delay, e.g. 0 as careless servers send).
 struct TicksRoutes: Sendable {
   /// What the request asks for.
   struct Options: Decodable {
     var n: Int?
     var stream: Bool?
     var dropAfter: Int?
+    var retryMs: Int?
 
     enum CodingKeys: String, CodingKey {
       case n, stream
@@ -47,7 +49,8 @@ struct TicksRoutes: Sendable {
         }
       let options = Options(
         n: try request.intQuery("n", in: 0...10_000, default: 3), stream: stream,
-        dropAfter: try request.intQuery("drop_after", in: 0...10_000, default: 0))
+        dropAfter: try request.intQuery("drop_after", in: 0...10_000, default: 0),
+        retryMs: try request.intQuery("retry_ms", in: 0...60_000, default: 100))
       return try Self.answer(options, to: request, channel: context.channel)
     }
     router.post("_demo/ticks") { request, context in
@@ -80,6 +83,7 @@ struct TicksRoutes: Sendable {
     try EventStreamNegotiation.require(request)
     let after = request.header("Last-Event-ID").flatMap { Int($0) }.map { max(0, $0) } ?? 0
     let dropAfter = options.dropAfter ?? 0
+    let retry = options.retryMs ?? 100
     var headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"]
     // A connection that will be cut must not be reused by the client's pool afterwards.
     if dropAfter > 0 { headers[.connection] = "close" }
@@ -87,7 +91,7 @@ struct TicksRoutes: Sendable {
       status: .ok, headers: headers,
       body: ResponseBody { writer in
         // A short reconnection delay, so that tests of drops run quickly.
-        try await writer.write(ByteBuffer(string: "retry: 100\n\n"))
+        try await writer.write(ByteBuffer(string: "retry: \(retry)\n\n"))
         var sent = 0
         for n in stride(from: after + 1, through: count + 1, by: 1) {
           let text =

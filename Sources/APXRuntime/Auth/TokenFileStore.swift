@@ -105,16 +105,25 @@ public struct TokenFileStore: Sendable {
   }
 
   /// Holds the lock of one token (a `.lock` file beside it) while `body` runs.
+  /// - Throws: an `APXError` whose `underlying` is a `TokenStoreFailure` when the folder or
+  ///   the lock file cannot be created (a read-only or full disk); `body`'s errors as they are.
   public func withLock<T: Sendable>(
     api: String, environment: String, _ body: () async throws -> T
   ) async throws -> T {
     try ensureDirectory()
-    let lock = try await FileLock.acquire(path: path(api: api, environment: environment) + ".lock")
+    let lockPath = path(api: api, environment: environment) + ".lock"
+    let lock: FileLock
+    do {
+      lock = try await FileLock.acquire(path: lockPath)
+    } catch let error as APXError {
+      guard let failure = error.underlying as? FileLockFailure, failure.opening else { throw error }
+      throw storeFailure("cannot create the token lock file \(lockPath)", code: failure.code)
+    }
     defer { lock.unlock() }
     return try await body()
   }
 
-  /// Creates the folder with mode 0700 (tokens are nobody else's business).
+  /// Creates the folder (and its parents) with mode 0700 (tokens are nobody else's business).
   func ensureDirectory() throws(APXError) {
     if let isDirectory = FileKind.isDirectory(directory) {
       if !isDirectory {
@@ -122,21 +131,40 @@ public struct TokenFileStore: Sendable {
       }
       return
     }
-    do {
-      try FileManager.default.createDirectory(
-        atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    } catch {
-      throw APXError(
-        .auth, "cannot create the token folder \(directory)",
-        hint: "check the permissions, or set APX_STATE_DIR to a writable folder", underlying: error)
+    // mkdir itself, not FileManager: its errno is what the message and the caller need.
+    var path = directory.hasPrefix("/") ? "" : "."
+    for component in directory.split(separator: "/") {
+      path += "/" + component
+      if mkdir(path, 0o700) != 0, errno != EEXIST {
+        throw storeFailure("cannot create the token folder \(directory)", code: errno)
+      }
     }
   }
 
   private func failure(_ what: String, _ path: String) -> APXError {
-    APXError(
-      .auth, "\(what) the token file \(path): \(String(cString: strerror(errno)))",
-      hint: "check the folder's permissions and free space, or set APX_STATE_DIR to a writable folder")
+    storeFailure("\(what) the token file \(path)", code: errno)
   }
+
+  /// An error of the store's disk (`.auth`), with the `TokenStoreFailure` that tells callers so.
+  private func storeFailure(_ message: String, code: Int32) -> APXError {
+    let failure = TokenStoreFailure(directory: directory, code: code)
+    return APXError(
+      .auth, "\(message): \(failure.reason)",
+      hint: "check the folder's permissions and free space, or set APX_STATE_DIR to a writable folder",
+      cause: failure.reason, underlying: failure)
+  }
+}
+
+/// The token store's folder cannot be written (read-only, full, no permission): a fetched
+/// token can still be used by the process that fetched it.
+public struct TokenStoreFailure: Error, Sendable {
+  /// The token folder.
+  public var directory: String
+  /// The `errno` of the failed call.
+  public var code: Int32
+
+  /// The system's text for `code`, e.g. "Read-only file system".
+  public var reason: String { String(cString: strerror(code)) }
 }
 
 /// `write(2)`, outside the type whose `write(_:)` method would shadow it.

@@ -53,8 +53,15 @@ public actor TokenManager: TokenSource {
     }
   }
 
+  /// Told of every token this manager hands out, so a run can mask it where a server echoes it.
+  let onToken: (@Sendable (StoredToken) -> Void)?
+  /// Gets the one-line warning when the token store cannot be written.
+  let warn: (@Sendable (String) -> Void)?
+  /// The store's folder failed: said once, and not tried again by this process.
+  private var storeFailure: TokenStoreFailure?
+
   private var memory: [Key: StoredToken] = [:]
-  private var inFlight: [Key: Task<StoredToken, any Error>] = [:]
+  private var inFlight: [Key: Task<(StoredToken, TokenStoreFailure?), any Error>] = [:]
 
   /// A manager for one run.
   ///
@@ -64,10 +71,17 @@ public actor TokenManager: TokenSource {
   ///   - store: the token store (`TokenFileStore.standard(environment:)`), or nil for memory only.
   ///   - clock: decides when tokens count as expired.
   ///   - timeout: seconds one token request or token command may take (`--timeout`).
+  ///   - warn: gets a one-line warning when the store's folder cannot be written (read-only,
+  ///     full): the token is then used for this process only, and the call goes on.
+  ///   - onToken: told of each token (new or stored) the first time it is handed out; a recipe
+  ///     run adds its access and refresh tokens to the masks of its journal and reports.
   public init(
     session: HTTPSession, environment: [String: String], store: TokenFileStore?,
-    clock: any RetryClock = SystemRetryClock(), timeout: Double? = nil
+    clock: any RetryClock = SystemRetryClock(), timeout: Double? = nil,
+    onToken: (@Sendable (StoredToken) -> Void)? = nil, warn: (@Sendable (String) -> Void)? = nil
   ) {
+    self.onToken = onToken
+    self.warn = warn
     self.session = session
     self.environment = environment
     self.store = store
@@ -91,10 +105,18 @@ public actor TokenManager: TokenSource {
   }
 
   /// Runs the flow now and stores the new token (`apx auth login`).
+  /// - Throws: `.auth` when the token cannot be stored: a login is for later processes.
   public func login(_ auth: AuthConfig, api: APIDefinition, environment: String, baseURL: String) async throws
     -> StoredToken
   {
-    try await obtain(auth, api: api, environment: environment, baseURL: baseURL, need: .fresh)
+    let token = try await obtain(auth, api: api, environment: environment, baseURL: baseURL, need: .fresh)
+    if let storeFailure {
+      throw APXError(
+        .auth, "cannot save the token in \(storeFailure.directory): \(storeFailure.reason)",
+        hint: "check the folder's permissions and free space, or set APX_STATE_DIR to a writable folder",
+        cause: storeFailure.reason, underlying: storeFailure)
+    }
+    return token
   }
 
   /// A usable token with its details (`apx auth token`, and status after a refresh).
@@ -102,6 +124,20 @@ public actor TokenManager: TokenSource {
     -> StoredToken
   {
     try await obtain(auth, api: api, environment: environment, baseURL: baseURL, need: .reuse)
+  }
+
+  /// The stored token `current` would hand out as it is, without fetching: made with the
+  /// API's current auth settings and not about to expire; nil otherwise (`apx auth status`).
+  /// - Throws: when the settings do not resolve (a secret's variable is unset), as `current` would.
+  public func usableStored(_ auth: AuthConfig, api: APIDefinition, environment: String, baseURL: String)
+    throws(APXError) -> StoredToken?
+  {
+    let flow = try Flow.make(
+      auth, api: api, environmentName: environment, baseURL: baseURL, environment: self.environment)
+    guard let token = stored(api: api.name, environment: environment),
+      Need.reuse.accepts(token, origin: flow.origin, now: clock.now())
+    else { return nil }
+    return token
   }
 
   /// The stored token of `api` in `environment`, without fetching anything.
@@ -130,40 +166,63 @@ public actor TokenManager: TokenSource {
       if let token = memory[key], need.accepts(token, origin: flow.origin, now: clock.now()) { return token }
       if let running = inFlight[key] {
         // Join the fetch already under way; check its result against what we need.
-        let token = try await running.value
+        let token = try await running.value.0
         if case .replace(let rejected) = need, token.accessToken == rejected { continue }
         return token
       }
-      let task = Task.detached { [store, session, clock, timeout, environment = self.environment] in
+      let task = Task.detached {
+        [store = storeFailure == nil ? store : nil, session, clock, timeout, environment = self.environment] in
         try await Self.fetch(
           flow, need: need, store: store, session: session, clock: clock, timeout: timeout, environment: environment,
           api: api)
       }
       inFlight[key] = task
-      let result: Result<StoredToken, any Error> = await task.result
+      let result: Result<(StoredToken, TokenStoreFailure?), any Error> = await task.result
       inFlight[key] = nil
-      let token = try result.get()
+      let (token, failure) = try result.get()
+      if let failure, storeFailure == nil {
+        storeFailure = failure
+        warn?(
+          "apx: warning: cannot save the token in \(failure.directory) (\(failure.reason)); "
+            + "using it for this process only")
+      }
       memory[key] = token
+      onToken?(token)
       return token
     }
   }
 
   /// Under the store's lock: reuse what another process stored if it fits, else fetch and store.
+  /// A store whose folder cannot be written does not stop the call: the token is fetched
+  /// (once) and returned with the `TokenStoreFailure`, for this process to use and warn about.
   static func fetch(
     _ flow: Flow, need: Need, store: TokenFileStore?, session: HTTPSession, clock: any RetryClock, timeout: Double?,
     environment: [String: String], api: APIDefinition
-  ) async throws -> StoredToken {
-    let work = { () async throws -> StoredToken in
+  ) async throws -> (StoredToken, TokenStoreFailure?) {
+    let work = { (writable: Bool) async throws -> (StoredToken, TokenStoreFailure?) in
       let stored = store?.read(api: flow.apiName, environment: flow.environmentName)
-      if let stored, need.accepts(stored, origin: flow.origin, now: clock.now()) { return stored }
+      if let stored, need.accepts(stored, origin: flow.origin, now: clock.now()) { return (stored, nil) }
       let previous = stored.flatMap { $0.origin == flow.origin ? $0 : nil }
       let token = try await flow.run(
         previous: previous, session: session, clock: clock, timeout: timeout, environment: environment, api: api)
-      if let store, flow.persists(token) { try store.write(token) }
-      return token
+      guard let store, writable, flow.persists(token) else { return (token, nil) }
+      do {
+        try store.write(token)
+      } catch let error as APXError {
+        guard let failure = error.underlying as? TokenStoreFailure else { throw error }
+        return (token, failure)
+      }
+      return (token, nil)
     }
-    guard let store else { return try await work() }
-    return try await store.withLock(api: flow.apiName, environment: flow.environmentName, work)
+    guard let store else { return try await work(false) }
+    do {
+      return try await store.withLock(api: flow.apiName, environment: flow.environmentName) { try await work(true) }
+    } catch let error as APXError {
+      // The lock could not be taken because the folder cannot be written: nothing was fetched yet.
+      guard let failure = error.underlying as? TokenStoreFailure else { throw error }
+      let (token, _) = try await work(false)
+      return (token, failure)
+    }
   }
 }
 

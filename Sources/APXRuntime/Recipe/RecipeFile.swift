@@ -43,9 +43,13 @@ public struct RecipeFile: Sendable {
     let errors = RecipeValidator.validate(recipe, registry: registry, document: reader.document)
     if !errors.isEmpty { throw APXErrors(errors) }
     let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    return RecipeFile(
+    let file = RecipeFile(
       recipe: recipe, registry: registry, absolutePath: PathText.resolvingSymlinks(absolute),
       document: reader.document)
+    // The files its calls need, too: a missing protoset must stop the run before its first step, not at its third.
+    let missing = RecipeFileReferences.problems(recipe: recipe, apis: apis, directory: file.directory)
+    if !missing.isEmpty { throw APXErrors(missing) }
+    return file
   }
 
   /// True when `path` holds a JSON object with a top-level "steps" key (a recipe, not a registry file).
@@ -57,6 +61,20 @@ public struct RecipeFile: Sendable {
   /// Validates a recipe completely; returns a one-line summary for `apx validate`.
   public static func summary(path: String, registryDirectories: [String]) throws -> String {
     let file = try load(path: path, registryDirectories: registryDirectories)
+    // Defaults of file inputs that are plain paths (a run checks the files it is given).
+    let defaults = JSONValue.object(
+      file.recipe.inputs.compactMap { input in
+        guard let path = input.defaultValue?.stringValue, !path.contains("${") else { return nil }
+        return JSONMember(input.name, .string(path))
+      })
+    let missing = RecipeFileReferences.missingInputFiles(
+      recipe: file.recipe, inputs: defaults, directory: file.directory)
+    if !missing.isEmpty {
+      throw APXErrors(
+        missing.map {
+          var e = $0; e.status = .invalidDefinition; e.file = path; return e
+        })
+    }
     let n = file.recipe.steps.count
     return "recipe \(file.recipe.name): \(n) step\(n == 1 ? "" : "s")"
   }

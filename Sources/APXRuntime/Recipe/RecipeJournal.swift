@@ -22,6 +22,10 @@ import Synchronization
 /// `apx run --resume` reads it back (`RecipeJournalRecord`) to skip finished
 /// steps and items and to resume a stream from its last event. The lines are
 /// `RecipeJournalEntry` values: that type is the format's one encoder and decoder.
+///
+/// A line that cannot be written or synced (a full disk, an I/O error) is an
+/// error, and it stays one: every later `append` throws it too, so the runner
+/// stops before its next call instead of running steps a resume cannot see.
 public final class RecipeJournal: Sendable {
   /// The run's id (the file name without `.jsonl`).
   public let runID: String
@@ -29,9 +33,13 @@ public final class RecipeJournal: Sendable {
   public let path: String
   private let fd: Int32
   private let mask: Mutex<SecretMask>
+  private let lost: Mutex<APXError?> = Mutex(nil)
+  /// Held as long as the journal is open: no other process runs this run meanwhile.
+  private let lock: RecipeRunLock?
 
-  /// Creates (or, for a resume, appends to) the journal of `runID` under `stateDirectory/runs`.
-  public init(stateDirectory: String, runID: String, mask: SecretMask) throws(APXError) {
+  /// Creates (or, for a resume, appends to) the journal of `runID` under `stateDirectory/runs`;
+  /// `lock`, the run's, is kept until the journal is released.
+  public init(stateDirectory: String, runID: String, mask: SecretMask, lock: RecipeRunLock? = nil) throws(APXError) {
     let dir = stateDirectory + "/runs"
     do {
       try FileManager.default.createDirectory(
@@ -49,10 +57,13 @@ public final class RecipeJournal: Sendable {
         .usage, "cannot write the journal \(path)", hint: "set APX_STATE_DIR to a writable folder",
         cause: String(cString: strerror(errno)))
     }
-    // An existing file keeps its mode; make sure nobody else can read it.
-    fchmod(fd, 0o600)
+    // An existing file keeps its mode; make sure nobody else can read it (not a device's, though).
+    if (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType == .typeRegular {
+      fchmod(fd, 0o600)
+    }
     self.fd = fd
     self.mask = Mutex(mask)
+    self.lock = lock
   }
 
   deinit { close(fd) }
@@ -60,26 +71,50 @@ public final class RecipeJournal: Sendable {
   /// Registers another secret to mask in later lines.
   public func addSecret(_ secret: String) { mask.withLock { $0.add(secret) } }
 
+  /// The first write or sync that failed, if any: the journal no longer records the run.
+  public var failure: APXError? { lost.withLock { $0 } }
+
   /// Appends one line (masked); `sync` forces it to disk.
-  public func append(_ entry: RecipeJournalEntry, sync: Bool = false) {
+  /// - Throws: `.internalFailure` when the line cannot be written or synced, or an earlier one could not.
+  public func append(_ entry: RecipeJournalEntry, sync: Bool = false) throws(APXError) {
+    if let failure { throw failure }
     let text = mask.withLock { $0.mask(entry.json.compactJSON) } + "\n"
     var bytes = Array(text.utf8)
-    bytes.withUnsafeMutableBytes { raw in
+    let code = bytes.withUnsafeMutableBytes { raw -> Int32 in
       var offset = 0
       while offset < raw.count {
         let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
         if n < 0 {
           if errno == EINTR { continue }
-          return  // a journal that cannot be written must not stop the run
+          return errno
         }
         offset += n
       }
+      return 0
     }
-    if sync { fsync(fd) }
+    if code != 0 { throw failed(code) }
+    if sync { try self.sync() }
   }
 
   /// Forces everything written so far to disk.
-  public func sync() { fsync(fd) }
+  /// - Throws: `.internalFailure` when `fsync` fails, or an earlier write did.
+  public func sync() throws(APXError) {
+    if let failure { throw failure }
+    if fsync(fd) != 0 { throw failed(errno) }
+  }
+
+  /// Records (once) and returns the error for a failed write or sync with `code`.
+  private func failed(_ code: Int32) -> APXError {
+    let error = APXError(
+      .internalFailure, "cannot write the run journal \(path)",
+      hint:
+        "the run stopped, since a later --resume could not know what it did; free some space or set APX_STATE_DIR to a writable folder, then check what the steps that ran did before running the recipe again",
+      cause: String(cString: strerror(code)))
+    return lost.withLock { first in
+      if first == nil { first = error }
+      return first!
+    }
+  }
 
   /// A new run id: UTC time plus random letters, sortable by start time.
   public static func newRunID(now: Date = Date()) -> String {

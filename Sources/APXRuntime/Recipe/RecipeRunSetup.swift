@@ -24,6 +24,8 @@ public struct RecipeRunSetup: Sendable {
   public var mask: SecretMask
   /// Where journals live (`<state>/runs`).
   public var stateDirectory: String
+  /// The resumed run's lock, taken before its journal was read (a new run takes its own in `openJournal`).
+  public var lock: RecipeRunLock?
 
   /// Finds the run to resume (when `resume`), merges its inputs under the
   /// given ones, binds them, and builds the mask.
@@ -40,9 +42,13 @@ public struct RecipeRunSetup: Sendable {
     }
     var given = given
     var record: RecipeJournalRecord?
+    var lock: RecipeRunLock?
     if resume {
-      let found = try find(state: state, runID: resumeID, recipePath: file.absolutePath)
-      given = try inputs(of: found, under: given)
+      let candidate = try find(state: state, runID: resumeID, recipePath: file.absolutePath)
+      lock = try RecipeRunLock.take(stateDirectory: state, runID: candidate.runID)
+      // Read again under the lock: a process that held it may have finished more steps since.
+      let found = try find(state: state, runID: candidate.runID, recipePath: file.absolutePath)
+      given = try inputs(of: found, under: given, recipe: recipe)
       record = found
     }
     let runID = record?.runID ?? RecipeJournal.newRunID()
@@ -56,16 +62,21 @@ public struct RecipeRunSetup: Sendable {
           .usage, "\(ref) cannot be used in an input's default", hint: "defaults may use ${env:NAME} and ${run.id}")
       }
     }
+    let missing = RecipeFileReferences.missingInputFiles(recipe: recipe, inputs: inputs, directory: file.directory)
+    if !missing.isEmpty { throw APXErrors(missing) }
     let mask = RecipeSecrets.mask(
       recipe: recipe, inputs: inputs, apis: file.registry.apis.values.map { $0 }, environment: environment)
     return RecipeRunSetup(
-      file: file, runID: runID, resume: record, inputs: inputs, mask: mask, stateDirectory: state)
+      file: file, runID: runID, resume: record, inputs: inputs, mask: mask, stateDirectory: state, lock: lock)
   }
 
-  /// Opens the run's journal and writes its start line (forced to disk).
+  /// Takes the run's lock (a resumed run holds it already), opens the run's journal, which
+  /// keeps the lock until it is released, and writes its start line (forced to disk).
   public func openJournal() throws(APXError) -> RecipeJournal {
-    let journal = try RecipeJournal(stateDirectory: stateDirectory, runID: runID, mask: mask)
-    journal.append(
+    var lock = self.lock
+    if lock == nil { lock = try RecipeRunLock.take(stateDirectory: stateDirectory, runID: runID) }
+    let journal = try RecipeJournal(stateDirectory: stateDirectory, runID: runID, mask: mask, lock: lock)
+    try journal.append(
       .start(
         RecipeJournalStart(
           runID: runID, recipePath: file.absolutePath, name: file.recipe.name,
@@ -76,12 +87,14 @@ public struct RecipeRunSetup: Sendable {
   }
 
   /// The resumed run's inputs under the given ones: a given value wins; secret
-  /// inputs were never journaled, so each must be given again.
-  static func inputs(of record: RecipeJournalRecord, under given: [RecipeInputBinder.Given]) throws(APXError)
-    -> [RecipeInputBinder.Given]
+  /// inputs were never journaled, so each must be given again, unless it has a
+  /// default (e.g. `${env:TOKEN}`), which binding reads again as the first run did.
+  static func inputs(of record: RecipeJournalRecord, under given: [RecipeInputBinder.Given], recipe: Recipe)
+    throws(APXError) -> [RecipeInputBinder.Given]
   {
     let givenNames = Set(given.map(\.name))
     for name in record.secretInputs where !givenNames.contains(name) {
+      if recipe.input(named: name)?.defaultValue != nil { continue }
       throw APXError(
         .usage, "the secret input \"\(name)\" is not kept in the journal", hint: "pass \(name)=... again with --resume")
     }

@@ -159,6 +159,8 @@ public struct RecipeRunResult: Sendable {
   public var failure: APXError?
   /// Ctrl-C or a cancelled task stopped it.
   public var interrupted: Bool
+  /// Whether `apx run --resume` can continue it: false when its journal could not be written.
+  public var resumable = true
 
   /// Makes a result.
   public init(

@@ -51,7 +51,8 @@ extension RecipeRunner {
     var onItem: (@Sendable (JSONValue) -> Void)?
     if isStream {
       onItem = { (item: JSONValue) -> Void in
-        journal?.append(.event(step: stepID, item: item))
+        // A failed write is kept by the journal and stops the run when the step ends.
+        try? journal?.append(.event(step: stepID, item: item))
         observer?.streamItem(step, item: item)
         if let n = counter?.increment() { observer?.stepProgress(step, done: n, total: nil) }
       }

@@ -174,7 +174,11 @@ extension RecipeRunner {
             unsynced += 1
             let sync = syncItems && unsynced >= Self.itemSyncBatch
             if sync { unsynced = 0 }
-            journal?.append(.item(step: step.id, index: index, of: items.count, result: kept), sync: sync)
+            do {
+              try journal?.append(.item(step: step.id, index: index, of: items.count, result: kept), sync: sync)
+            } catch let error as APXError {
+              if stopping == nil { stopping = (error, false) }
+            }
           }
           observer?.itemFinished(step, index: index, result: result.result)
         } else if let error {
@@ -184,7 +188,7 @@ extension RecipeRunner {
         if startNext() { running += 1 }
       }
     }
-    if syncItems, unsynced > 0 { journal?.sync() }
+    if syncItems, unsynced > 0 { try journal?.sync() }
     if let stopping { throw stopping.attributed ? StepFailure(error: stopping.error) : stopping.error }
     var record = RecipeStepRecord(
       id: step.id, call: step.call, state: .ok, result: .array(results), checks: tally.results, duration: 0, error: nil,

@@ -99,7 +99,7 @@ public struct RecipeRunner: Sendable {
         let apx = Self.apxError(error, step: step)
         if apx.status == .interrupted {
           interrupted = true
-          journal?.append(.interrupted(step: step.id))
+          try? journal?.append(.interrupted(step: step.id))
           records.append(reportInterrupted(step, started: started, notes: notes, error: apx))
           break
         }
@@ -119,11 +119,17 @@ public struct RecipeRunner: Sendable {
       let kept = (laterRetention[step.id] ?? .none).trim(record.result)
       scope.steps[step.id] = kept
       checks += record.checks
-      journal?.append(
-        .step(id: step.id, state: record.state, result: kept, durationMs: Int(record.duration * 1000)),
-        sync: !safeToRepeat(step))
       observer?.stepFinished(step, record: record)
       records.append(record)
+      do {
+        try journal?.append(
+          .step(id: step.id, state: record.state, result: kept, durationMs: Int(record.duration * 1000)),
+          sync: !safeToRepeat(step))
+      } catch {
+        // Nothing more is sent once the journal cannot record it.
+        failure = error
+        break
+      }
       if record.state == .failed {
         let error = record.error ?? APXError(.expectation, "step \"\(step.id)\" failed")
         if failure == nil { failure = error }
@@ -146,8 +152,16 @@ public struct RecipeRunner: Sendable {
       }
     }
     let state = interrupted ? "interrupted" : (failure == nil ? "ok" : "failed")
-    journal?.append(.end(state: state, at: RecipeJournal.timestamp()), sync: true)
-    return RecipeRunResult(output: output, records: records, checks: checks, failure: failure, interrupted: interrupted)
+    try? journal?.append(.end(state: state, at: RecipeJournal.timestamp()), sync: true)
+    var result = RecipeRunResult(
+      output: output, records: records, checks: checks, failure: failure, interrupted: interrupted)
+    if let lost = journal?.failure {
+      // Whatever else went wrong, the lost journal is what the user must act on: no resume can follow.
+      result.failure = lost
+      result.output = nil
+      result.resumable = false
+    }
+    return result
   }
 
   /// Tells the observer that Ctrl-C stopped `step` while it ran, as a step of its own state

@@ -19,6 +19,10 @@ final class SSEStreamState: @unchecked Sendable {
   var interruptionError: APXError?
   /// The mask of the latest connection's secrets.
   var mask = SecretMask()
+  /// The server's `retry:` asked for less than the floor (milliseconds), not yet said.
+  var retryBelowFloor: Int?
+  /// The note about the floor was given: it is given once per watch, not per reconnection.
+  var retryFloorNoted = false
   /// Where a stream handed over by the REST transport was finally answered, after redirects:
   /// reconnections go there (nil: the request's own URL).
   var redirectedTo: String?

@@ -159,6 +159,14 @@ public struct SSEWatch: Sendable {
       }
       if stream.deliveredEvents { failedInARow = 0 } else { failedInARow += 1 }
 
+      if let asked = stream.retryBelowFloor, !stream.retryFloorNoted {
+        stream.retryFloorNoted = true
+        try sink.receive(
+          .note(
+            "\(name): the server asked to reconnect after \(asked) ms (retry:); waiting "
+              + "\(Self.seconds(SSEReconnectSchedule.serverRetryFloor)) at least, and a reconnection that brings no "
+              + "new event counts as failed"))
+      }
       switch stream.schedule.connectionEnded() {
       case .reconnect(let delay):
         let lastID = stream.parser.lastEventID
@@ -184,7 +192,9 @@ public struct SSEWatch: Sendable {
   /// After a connection: the parser flushes what it holds, and a `retry:` the server sent takes effect.
   private func finishConnection(_ stream: SSEStreamState) {
     stream.parser.finish()
-    if let retry = stream.parser.retry { stream.schedule.setServerRetry(milliseconds: retry) }
+    if let retry = stream.parser.retry, stream.schedule.setServerRetry(milliseconds: retry) {
+      stream.retryBelowFloor = retry
+    }
   }
 
   /// The registry's reconnect settings as a validated policy.

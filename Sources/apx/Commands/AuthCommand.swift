@@ -64,8 +64,25 @@ struct AuthStatus: ContextCommand {
     if let api {
       try await AuthTarget.with(api, global: global, context: context) { target, tokens in
         let token = await tokens.stored(api: target.api.name, environment: target.environment)
-        try ValuePrinter.print(
-          AuthSummary.json(target: target, token: token, now: now), global: global, context: context)
+        var summary = AuthSummary.json(target: target, token: token, now: now)
+        if let token, let auth = try? target.tokenAuth() {
+          // Logged in means `apx auth token` prints this token as it is: same settings, not expired.
+          var unusable: String?
+          do {
+            let usable = try await tokens.usableStored(
+              auth, api: target.api, environment: target.environment, baseURL: target.baseURL)
+            if usable == nil {
+              unusable =
+                token.isUsable(at: now)
+                ? "stored with other auth settings: the next call or `apx auth token` fetches a new one"
+                : "expired: the next call or `apx auth token` fetches a new one"
+            }
+          } catch {
+            unusable = (error as? APXError)?.message ?? String(describing: error)
+          }
+          if let unusable { summary = AuthSummary.notUsable(summary, reason: unusable) }
+        }
+        try ValuePrinter.print(summary, global: global, context: context)
       }
       return
     }
@@ -193,6 +210,14 @@ enum AuthSummary {
         JSONMember("api", .string(token.api)), JSONMember("environment", .string(token.environment)),
         JSONMember("type", .string(token.type)),
       ] + details(token, now: now))
+  }
+
+  /// A status whose stored token `apx auth token` would not print as it is: not logged in, and why.
+  static func notUsable(_ summary: JSONValue, reason: String) -> JSONValue {
+    guard case .object(var members) = summary else { return summary }
+    if let index = members.firstIndex(where: { $0.key == "logged_in" }) { members[index].value = .bool(false) }
+    members.append(JSONMember("reason", .string(reason)))
+    return .object(members)
   }
 
   private static func details(_ token: StoredToken?, now: Double) -> [JSONMember] {

@@ -111,7 +111,8 @@ extension CallCommand {
       // One token manager per run: concurrent calls share one refresh; the store persists tokens.
       let tokens = TokenManager(
         session: session, environment: context.environment,
-        store: TokenFileStore.standard(environment: context.environment), timeout: global.timeout)
+        store: TokenFileStore.standard(environment: context.environment), timeout: global.timeout,
+        warn: { context.warn($0) })
       _ = try await GRPCSession.with(
         global.grpcSettings(context.environment), sharing: session, closing: .atProcessExit
       ) { grpc in

@@ -107,7 +107,7 @@ struct RunCommand: ContextCommand {
       transportLog = { event in
         // Masked again with the recipe's secrets (secret inputs), on top of the call's own mask.
         guard let text = VerboseLines.text(for: event) else { return }
-        stderr.write(mask.mask(text))
+        stderr.write(reporter.mask.mask(text))
         stderr.flush()
       }
     }
@@ -136,9 +136,16 @@ struct RunCommand: ContextCommand {
       if setup.resume != nil { context.warn("apx: resuming run \(setup.runID)") }
       return try await HTTPSession.with(global.sessionOptions(environment), closing: .atProcessExit) { session in
         // One token manager per run: every step shares one token and one refresh.
+        // A server may echo a token in a body: it is masked like the run's other secrets.
         let tokens = TokenManager(
           session: session, environment: environment, store: TokenFileStore.standard(environment: environment),
-          timeout: configured.timeout)
+          timeout: configured.timeout,
+          onToken: { token in
+            for secret in [token.accessToken, token.refreshToken].compactMap({ $0 }) {
+              journal.addSecret(secret)
+              reporter.addSecret(secret)
+            }
+          }, warn: { context.warn($0) })
         return try await GRPCSession.with(
           global.grpcSettings(environment), sharing: session, closing: .atProcessExit
         ) { grpc in
@@ -180,17 +187,19 @@ struct RunCommand: ContextCommand {
       }
     }
     if test { context.warn("\(counts.passed) passed, \(counts.failed) failed") }
-    if result.interrupted {
+    if result.interrupted, result.resumable {
       throw APXError(
         .interrupted, "the run \(runID) was interrupted",
         hint: "resume it with: apx run \(recipePath) --resume \(runID)")
     }
     if let failed = result.failure {
       var failure = RecipeSecrets.masked(failed, with: reporter.mask)
-      // Whatever failed, the journal lets the run resume without repeating finished steps.
-      failure.hint =
-        (failure.hint.map { $0 + "\n  " } ?? "")
-        + "fix the cause, then resume with: apx run \(recipePath) --resume \(runID)"
+      // Whatever failed, the journal lets the run resume without repeating finished steps (unless it was lost).
+      if result.resumable {
+        failure.hint =
+          (failure.hint.map { $0 + "\n  " } ?? "")
+          + "fix the cause, then resume with: apx run \(recipePath) --resume \(runID)"
+      }
       if test, counts.failed > 0, failure.status == .expectation {
         throw ExitCode(ExitStatus.expectation.code)
       }

@@ -113,6 +113,9 @@ enum DefinitionFile {
         .invalidDefinition, "the file defines the API \"\(api.name)\" but is named \(base)",
         hint: "apx finds an API by its file name: rename it to \(api.name).json", file: path)
     }
+    // Files it names (protosets, .proto files) must be there too: a registry copied without them loads.
+    let missing = RegistryFileReferences.problems(in: api)
+    if !missing.isEmpty { throw APXErrors(missing) }
     return "\(api.name): \(api.endpoints.count) endpoint\(api.endpoints.count == 1 ? "" : "s")"
   }
 }

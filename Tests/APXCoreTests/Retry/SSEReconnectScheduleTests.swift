@@ -65,14 +65,33 @@ import Testing
 
   @Test func serverRetryOfZeroAndFromTheParser() {
     var parser = SSEParser()
-    parser.feed(Array("retry: 250\ndata: x\n\n".utf8)) { _ in }
+    parser.feed(Array("retry: 400\ndata: x\n\n".utf8)) { _ in }
     var schedule = SSEReconnectSchedule(policy: .standard)
-    if let retry = parser.retry { schedule.setServerRetry(milliseconds: retry) }
-    #expect(schedule.connectionEnded() == .reconnect(after: 0.25))
+    let raised = parser.retry.map { schedule.setServerRetry(milliseconds: $0) }
+    #expect(raised == false)
+    #expect(schedule.connectionEnded() == .reconnect(after: 0.4))
+    // `retry: 0` would reconnect as fast as connections open: it is raised to the floor, and says so.
+    let zero = schedule.setServerRetry(milliseconds: 0)
+    #expect(zero)
+    #expect(schedule.connectionEnded() == .reconnect(after: SSEReconnectSchedule.serverRetryFloor))
+    let negative = schedule.setServerRetry(milliseconds: -10)
+    #expect(negative)
+    #expect(schedule.serverRetry == 0.25)
+    let atTheFloor = schedule.setServerRetry(milliseconds: 250)
+    #expect(!atTheFloor)
+    #expect(schedule.serverRetry == 0.25)
+  }
+
+  @Test func aServerRetryOfZeroStillEndsAfterMaxFailures() {
+    // Reconnections that bring no new event fail, however short the server's delay.
+    var schedule = SSEReconnectSchedule(policy: .standard)
     schedule.setServerRetry(milliseconds: 0)
-    #expect(schedule.connectionEnded() == .reconnect(after: 0))
-    schedule.setServerRetry(milliseconds: -10)
-    #expect(schedule.serverRetry == 0)
+    var decisions: [SSEReconnectDecision] = []
+    for _ in 0..<4 { decisions.append(schedule.connectionEnded()) }
+    #expect(
+      decisions == [
+        .reconnect(after: 0.25), .reconnect(after: 0.25), .reconnect(after: 0.25), .fallBack(consecutiveFailures: 3),
+      ])
   }
 
   @Test func serverRetryIsCappedAtTheLimitOrThePolicysLongestDelay() throws {

@@ -77,7 +77,7 @@ struct RecipeForeachRunTests {
     let inputs = JSONValue.object([JSONMember("items", Self.items(10, prefix: "r", failing: 5))])
     let state = Self.stateDirectory()
     let journal = try RecipeJournal(stateDirectory: state, runID: "run-foreach", mask: SecretMask())
-    journal.append(.start(RecipeJournalStart(runID: "run-foreach", recipePath: "/loop.json")))
+    try journal.append(.start(RecipeJournalStart(runID: "run-foreach", recipePath: "/loop.json")))
     try await withDemo { server, session in
       let first = try await Self.runner(recipe, server: server, session: session, journal: journal).run(inputs: inputs)
       #expect(first.failure != nil, "item 5 fails its first attempt")
@@ -122,7 +122,7 @@ struct RecipeForeachRunTests {
     let recipe = try Self.load(Self.resumable)
     let state = Self.stateDirectory()
     let journal = try RecipeJournal(stateDirectory: state, runID: "run-foreach", mask: SecretMask())
-    journal.append(.start(RecipeJournalStart(runID: "run-foreach", recipePath: "/loop.json")))
+    try journal.append(.start(RecipeJournalStart(runID: "run-foreach", recipePath: "/loop.json")))
     try await withDemo { server, session in
       let firstInputs = JSONValue.object([JSONMember("items", Self.items(4, prefix: "c", failing: 3))])
       let first = try await Self.runner(recipe, server: server, session: session, journal: journal)

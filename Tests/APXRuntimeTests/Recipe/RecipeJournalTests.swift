@@ -14,18 +14,18 @@ struct RecipeJournalTests {
   @Test func journalMasksSecretsAndReadsBackForResume() throws {
     let state = Self.stateDirectory()
     let journal = try RecipeJournal(stateDirectory: state, runID: "run-1", mask: SecretMask(secrets: ["s3cret-token"]))
-    journal.append(
+    try journal.append(
       .start(
         RecipeJournalStart(
           runID: "run-1", recipePath: "/r/import.json",
           inputs: [JSONMember("csv", .string("b.csv")), JSONMember("key", .string("***"))], secretInputs: ["key"])),
       sync: true)
-    journal.append(
+    try journal.append(
       .step(
         id: "upload", state: .ok, result: .object([JSONMember("token", .string("Bearer s3cret-token"))]),
         durationMs: 5), sync: true)
-    journal.append(.event(step: "watch", item: .object([JSONMember("id", .string("evt-1"))])))
-    journal.append(.end(state: "interrupted", at: "2026-01-01T00:00:00Z"), sync: true)
+    try journal.append(.event(step: "watch", item: .object([JSONMember("id", .string("evt-1"))])))
+    try journal.append(.end(state: "interrupted", at: "2026-01-01T00:00:00Z"), sync: true)
 
     let text = try String(contentsOfFile: journal.path, encoding: .utf8)
     #expect(!text.contains("s3cret-token"))
@@ -48,26 +48,26 @@ struct RecipeJournalTests {
   @Test func completedRunsAreNotResumed() throws {
     let state = Self.stateDirectory()
     let journal = try RecipeJournal(stateDirectory: state, runID: "run-2", mask: SecretMask())
-    journal.append(.start(RecipeJournalStart(runID: "run-2", recipePath: "/r/a.json")))
-    journal.append(.end(state: "ok", at: ""), sync: true)
+    try journal.append(.start(RecipeJournalStart(runID: "run-2", recipePath: "/r/a.json")))
+    try journal.append(.end(state: "ok", at: ""), sync: true)
     #expect(try RecipeJournalRecord.read(path: journal.path).completed)
     #expect(RecipeJournalRecord.latestUnfinished(stateDirectory: state, recipePath: "/r/a.json") == nil)
   }
 
   @Test func finishedLoopItemsAreReadBackUntilTheirStepFinishes() throws {
     let journal = try RecipeJournal(stateDirectory: Self.stateDirectory(), runID: "run-3", mask: SecretMask())
-    func item(_ step: String, _ index: Int, of count: Int, _ result: JSONValue? = nil) {
-      journal.append(.item(step: step, index: index, of: count, result: result))
+    func item(_ step: String, _ index: Int, of count: Int, _ result: JSONValue? = nil) throws {
+      try journal.append(.item(step: step, index: index, of: count, result: result))
     }
-    journal.append(.start(RecipeJournalStart(runID: "run-3", recipePath: "/r/loop.json")))
-    item("views", 0, of: 5)
-    item("views", 3, of: 5, .object([JSONMember("status", .int(204))]))
-    item("views", 7, of: 5)  // out of range: ignored
-    item("done", 0, of: 2)
-    journal.append(.step(id: "done", state: .ok, result: .null, durationMs: 0))
-    item("resized", 0, of: 3)
-    item("resized", 1, of: 4)  // the list changed size: earlier indexes no longer apply
-    journal.append(.end(state: "failed", at: ""), sync: true)
+    try journal.append(.start(RecipeJournalStart(runID: "run-3", recipePath: "/r/loop.json")))
+    try item("views", 0, of: 5)
+    try item("views", 3, of: 5, .object([JSONMember("status", .int(204))]))
+    try item("views", 7, of: 5)  // out of range: ignored
+    try item("done", 0, of: 2)
+    try journal.append(.step(id: "done", state: .ok, result: .null, durationMs: 0))
+    try item("resized", 0, of: 3)
+    try item("resized", 1, of: 4)  // the list changed size: earlier indexes no longer apply
+    try journal.append(.end(state: "failed", at: ""), sync: true)
 
     let record = try RecipeJournalRecord.read(path: journal.path)
     #expect(

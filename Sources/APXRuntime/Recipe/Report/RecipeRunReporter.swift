@@ -17,7 +17,8 @@ public final class RecipeRunReporter: RecipeObserver, Sendable {
   private let terminal: Bool
   private let colors: Bool
   /// Secrets masked in every line.
-  public let mask: SecretMask
+  public var mask: SecretMask { masks.withLock { $0 } }
+  private let masks: Mutex<SecretMask>
   /// Every step of the recipe, in order (the report lists those that never ran).
   public let stepIDs: [String]
   private let drawing = Mutex(Drawing())
@@ -41,9 +42,12 @@ public final class RecipeRunReporter: RecipeObserver, Sendable {
     self.events = events
     self.terminal = terminal
     self.colors = colors
-    self.mask = mask
+    self.masks = Mutex(mask)
     self.stepIDs = stepIDs
   }
+
+  /// Registers another secret to mask in later lines (a token fetched during the run).
+  public func addSecret(_ secret: String) { masks.withLock { $0.add(secret) } }
 
   public func stepStarted(_ step: RecipeStep) {
     emit(
