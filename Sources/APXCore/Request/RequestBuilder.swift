@@ -196,7 +196,7 @@ public struct RequestBuilder {
       headers.removeAll { $0.name.lowercased() == h.name.lowercased() }
       if !h.value.isEmpty { headers.append(h) }  // `-H 'Name:'` removes a header, as in curl
     }
-    secrets += CredentialParams.values(inURL: url)
+    for secret in CredentialParams.values(inURL: url) where !secrets.contains(secret) { secrets.append(secret) }
     return HTTPRequestPlan(
       method: endpoint.method, url: url, headers: headers, body: body, secrets: secrets,
       credentialHeaders: credentialHeaders)
