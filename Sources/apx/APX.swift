@@ -32,8 +32,9 @@ struct APX: AsyncParsableCommand {
         5     the server answered HTTP 5xx
         6     network: connection refused, DNS, TLS, connection dropped
         7     timeout
-        8     auth: credentials missing or rejected
-        9     expectation failed (status, recipe check, --test, unusable response)
+        8     auth: credentials missing, rejected or unusable
+        9     expectation failed (status, recipe check, --test, unusable response,
+              --select that does not fit it)
         10    the remote operation failed
         11    JSON-RPC error object
         64+N  gRPC status N (78 UNAVAILABLE, 80 UNAUTHENTICATED)

@@ -31,6 +31,17 @@ struct AdHocGRPCTests {
     }
   }
 
+  /// A URL has no registry API to sign in to: the hint names the flags that carry credentials.
+  @Test func unauthenticatedSuggestsBearerOrAHeader() async throws {
+    try await withDemoServer(DemoServerOptions(requireAuth: true)) { server in
+      let r = try await APXProcess.run(
+        ["call", Self.url(server, "GetLesson"), "id=les_0001", "--protoset", Self.protoset])
+      #expect(r.status == 80, "\(r.stderr)")
+      #expect(r.stderr.contains("--bearer TOKEN") && r.stderr.contains("-H"), "\(r.stderr)")
+      #expect(!r.stderr.contains("apx auth login"), "\(r.stderr)")
+    }
+  }
+
   @Test(arguments: schemas)
   func serverStreaming(_ schema: [String]) async throws {
     try await withDemoServer { server in

@@ -267,13 +267,26 @@ struct CallPreviewTests {
     }
   }
 
+  /// A request that accepts an event stream may get one, which apx prints event by event: its
+  /// curl line has -N so curl does too. An ad-hoc call accepts one; a JSON-only request does not.
+  @Test func aRequestThatAcceptsAStreamCurlsWithN() async throws {
+    let adHoc = try await APXProcess.run(["call", "--curl", Self.deadBaseURL + "/api/v2/imports/job_1/stream"])
+    #expect(adHoc.status == 0, "\(adHoc.stderr)")
+    #expect(adHoc.stdout.hasPrefix("curl -N "), "\(adHoc.stdout)")
+    let jsonOnly = try await APXProcess.run(
+      ["call", "--curl", Self.deadBaseURL + "/x", "Accept:application/json"])
+    #expect(jsonOnly.status == 0, "\(jsonOnly.stderr)")
+    #expect(!jsonOnly.stdout.contains(" -N "), "\(jsonOnly.stdout)")
+  }
+
   @Test func transportFlagsAndTheConfigFileBecomeCurlFlags() async throws {
     let flags = try await APXProcess.run([
       "call", "--curl", Self.deadBaseURL + "/x", "--timeout", "2.5", "--retry", "3", "--insecure", "--connect-timeout",
       "4",
     ])
     #expect(flags.status == 0, "\(flags.stderr)")
-    #expect(flags.stdout.hasPrefix("curl --insecure --connect-timeout 4 --max-time 2.5 --retry 2 "), "\(flags.stdout)")
+    #expect(
+      flags.stdout.hasPrefix("curl -N --insecure --connect-timeout 4 --max-time 2.5 --retry 2 "), "\(flags.stdout)")
     #expect(flags.stdout.hasSuffix(" \(Self.deadBaseURL)/x\n"), "\(flags.stdout)")
 
     // The config file's timeout is what apx would use; its output format does not shape a curl line.
@@ -282,7 +295,7 @@ struct CallPreviewTests {
     let configured = try await APXProcess.run(
       ["call", "--curl", Self.deadBaseURL + "/x"], environment: ["XDG_CONFIG_HOME": home.path])
     #expect(configured.status == 0, "\(configured.stderr)")
-    #expect(configured.stdout.hasPrefix("curl --max-time 7 "), "\(configured.combined)")
+    #expect(configured.stdout.hasPrefix("curl -N --max-time 7 "), "\(configured.combined)")
   }
 
   @Test(arguments: [

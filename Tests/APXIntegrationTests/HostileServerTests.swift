@@ -218,6 +218,26 @@ struct HostileServerTests {
     }
   }
 
+  /// Framing that is broken is broken on every attempt: sent once, not retried.
+  @Test(arguments: [
+    "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
+    "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+    "HTTP/1.1 200 OK\r\nX-Long: " + String(repeating: "a", count: 200_000) + "\r\nContent-Length: 2\r\n\r\n{}",
+  ])
+  func brokenFramingIsNotRetried(_ raw: String) async throws {
+    let seen = RequestHeads()
+    let answer: HostileHTTPServer.Answer = { head in
+      seen.heads.withLock { $0.append(head) }
+      return [.text(raw)]
+    }
+    try await withHostileServer(answer) { server in
+      let r = try await Self.call(server, ["--retry", "3"])
+      #expect(r.status == 6, "\(r.stderr)")
+      #expect(!r.stderr.contains("retrying"), "\(r.stderr)")
+      #expect(seen.heads.withLock { $0.count } == 1)
+    }
+  }
+
   @Test func aRedirectToAnotherOriginIsFollowedWithoutCredentials() async throws {
     let seen = RequestHeads()
     try await withHostileServer({ head in

@@ -41,6 +41,31 @@ struct OutputFileTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["keep.json"], "a temporary file was left")
   }
 
+  /// As `curl -o`: a private file stays private, and a link is written through, not replaced.
+  @Test func keepsTheFilesModeAndWritesThroughASymbolicLink() async throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let fm = FileManager.default
+    let secret = dir.appendingPathComponent("private.json")
+    try "old".write(to: secret, atomically: true, encoding: .utf8)
+    try fm.setAttributes([.posixPermissions: 0o600], ofItemAtPath: secret.path)
+    let r = try await APXProcess.run(["call", "--demo", "books.capabilities.get", "-O", secret.path])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(try fm.attributesOfItem(atPath: secret.path)[.posixPermissions] as? Int == 0o600)
+
+    try fm.createDirectory(at: dir.appendingPathComponent("real"), withIntermediateDirectories: true)
+    let real = dir.appendingPathComponent("real/data.json")
+    try "old".write(to: real, atomically: true, encoding: .utf8)
+    let link = dir.appendingPathComponent("link.json")
+    try fm.createSymbolicLink(atPath: link.path, withDestinationPath: "real/data.json")
+    let linked = try await APXProcess.run(["call", "--demo", "books.capabilities.get", "-O", link.path])
+    #expect(linked.status == 0, "\(linked.stderr)")
+    #expect(try fm.destinationOfSymbolicLink(atPath: link.path) == "real/data.json", "the link was replaced")
+    #expect(try String(contentsOf: real, encoding: .utf8) != "old", "the link's target was not written")
+    #expect(try fm.contentsOfDirectory(atPath: dir.path).sorted() == ["link.json", "private.json", "real"])
+    #expect(try fm.contentsOfDirectory(atPath: dir.path + "/real") == ["data.json"])
+  }
+
   @Test func unusablePathsAreUsageErrors() async throws {
     let dir = try Self.folder()
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -75,7 +100,9 @@ struct OutputFileTests {
 /// An interrupted `-O` download leaves FILE as it was and no temporary file behind.
 @Suite("apx call -O FILE, interrupted")
 struct OutputFileInterruptTests {
-  @Test func ctrlCLeavesNoTemporaryFile() async throws {
+  /// Ctrl-C, SIGTERM, and SIGHUP (the terminal closed).
+  @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+  func anInterruptLeavesNoTemporaryFile(signal: Int32) async throws {
     let dir = try OutputFileTests.folder()
     defer { try? FileManager.default.removeItem(at: dir) }
     let file = dir.appendingPathComponent("slow.bin")
@@ -92,7 +119,7 @@ struct OutputFileInterruptTests {
           if !started { try await Task.sleep(nanoseconds: 25_000_000) }
         }
         #expect(started, "no temporary file appeared")
-        child.send(SIGINT)
+        child.send(signal)
       }
       #expect(run.signaled, "apx should end with the signal: \(String(decoding: run.stderr, as: UTF8.self))")
       #expect(try String(contentsOf: file, encoding: .utf8) == "old")

@@ -26,6 +26,15 @@ struct OutputFormattingTests {
     #expect(r.stdout == "text/csv\nmultipart/form-data\n", "\(r.stdout)")
   }
 
+  /// The request was sent: a path that does not fit the answer is an unusable response (9), not
+  /// a usage error (2, nothing happened); one that does not parse is still a usage error.
+  @Test func aSelectThatDoesNotFitTheAnswerIsExit9() async throws {
+    let r = try await APXProcess.run(["call", "--demo", "books.capabilities.get", "--select", ".api.name"])
+    #expect(r.status == 9, "\(r.stderr)")
+    let bad = try await APXProcess.run(["call", "--demo", "books.capabilities.get", "--select", ".api["])
+    #expect(bad.status == 2, "\(bad.stderr)")
+  }
+
   @Test func rawOutputWithTableIsAUsageError() async throws {
     let r = try await APXProcess.run(["call", "--demo", "books.capabilities.get", "-r", "-o", "table"])
     #expect(r.status == 2)

@@ -54,4 +54,23 @@ import Testing
     #expect(r.stderr.contains("did not finish within 1s"), "\(r.stderr)")
     #expect(!r.stderr.contains("printed no token"), "\(r.stderr)")
   }
+
+  /// A token that cannot go into a header is an auth failure (exit 8), not a usage error.
+  @Test func aTokenWithAControlCharacterIsAnAuthFailure() async throws {
+    try await withDemoServer { server in
+      let script = try temporaryFile("esc.sh", "#!/bin/sh\nprintf 'tok-\\033[31m-secret-91\\n'\n")
+      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+      let registry = try TestRegistry.make(
+        """
+        {"api": "cmd", "environments": {"demo": {"base_url": "\(server.httpBaseURL)"}},
+         "auth": {"type": "token_command", "command": ["\(script)"]},
+         "endpoints": {"caps": {"kind": "rest", "path": "/api/v2/capabilities"}}}
+        """)
+      let r = try await APXProcess.run(
+        ["call", "cmd.caps", "--registry", registry], environment: ["APX_STATE_DIR": Self.stateDirectory()])
+      #expect(r.status == 8, "\(r.stderr)")
+      #expect(r.stderr.contains("U+001B"), "\(r.stderr)")
+      #expect(!r.stderr.contains("secret-91"), "\(r.stderr)")
+    }
+  }
 }

@@ -5,7 +5,9 @@ public enum Suggestions {
   public static func nearest(to name: String, in candidates: some Sequence<String>, limit: Int = 3) -> [String] {
     let lowered = name.lowercased()
     var scored: [(String, Int)] = []
-    for candidate in candidates {
+    var seen: Set<String> = []
+    // A name listed twice (a parameter in the path and in the query) is suggested once.
+    for candidate in candidates where seen.insert(candidate).inserted {
       let c = candidate.lowercased()
       var distance = editDistance(Array(lowered.unicodeScalars), Array(c.unicodeScalars))
       if !lowered.isEmpty, c.contains(lowered) || lowered.contains(c) { distance = min(distance, 1) }

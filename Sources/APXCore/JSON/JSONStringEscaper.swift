@@ -1,6 +1,6 @@
 /// Writes a string as a JSON string literal (RFC 8259): `"` and `\` escaped,
-/// control characters as `\b \f \n \r \t` or `\u00XX`, everything else
-/// (non-ASCII included) kept as UTF-8.
+/// control characters as `\b \f \n \r \t` or `\u00XX`, bidi controls as `\u202e`, everything
+/// else (non-ASCII included) kept as UTF-8.
 enum JSONStringEscaper {
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
@@ -20,20 +20,44 @@ enum JSONStringEscaper {
     while i < n {
       let b = buffer[i]
       // Copy runs of bytes that need no escaping in one go.
-      if b >= 0x20 && b != 0x22 && b != 0x5C && b != 0x7F {
+      if b >= 0x20 && b != 0x22 && b != 0x5C && b != 0x7F && b != 0xD8 && b != 0xE2 {
+        i += 1
+        continue
+      }
+      let bidi = bidiControl(buffer, at: i)
+      if b >= 0x80 && bidi == nil {
         i += 1
         continue
       }
       if spanStart < i {
         out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[spanStart..<i]))
       }
-      appendEscape(for: b, to: &out)
-      i += 1
+      if let (scalar, length) = bidi {
+        // Legal raw JSON, but it reorders what a terminal shows after it (U+202E).
+        out.append(contentsOf: [0x5C, UInt8(ascii: "u")])
+        for shift in stride(from: 12, through: 0, by: -4) { out.append(hexDigits[Int(scalar >> UInt32(shift)) & 0xF]) }
+        i += length
+      } else {
+        appendEscape(for: b, to: &out)
+        i += 1
+      }
       spanStart = i
     }
     if spanStart < n {
       out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[spanStart..<n]))
     }
+  }
+
+  /// The bidi control (`Unicode.Scalar.isBidiControl`) whose UTF-8 starts at `i`, and its length.
+  private static func bidiControl(_ buffer: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int)? {
+    let b = buffer[i]
+    if b == 0xD8, i + 1 < buffer.count, buffer[i + 1] == 0x9C { return (0x061C, 2) }
+    guard b == 0xE2, i + 2 < buffer.count, buffer[i + 1] & 0xFE == 0x80, buffer[i + 2] & 0xC0 == 0x80 else {
+      return nil
+    }
+    let scalar = UInt32(b & 0x0F) << 12 | UInt32(buffer[i + 1] & 0x3F) << 6 | UInt32(buffer[i + 2] & 0x3F)
+    guard let decoded = Unicode.Scalar(scalar), decoded.isBidiControl else { return nil }
+    return (scalar, 3)
   }
 
   private static func appendEscape(for b: UInt8, to out: inout [UInt8]) {

@@ -158,11 +158,15 @@ public struct TableFormatter: Sendable {
 
   static func width(_ text: String) -> Int { text.unicodeScalars.count }
 
-  /// A string as is (control characters escaped so rows stay on one line),
+  /// A string as is (control characters escaped so rows stay on one line, and C1 and bidi
+  /// controls so a cell cannot act on the terminal or reorder what follows),
   /// anything else as compact JSON.
   static func cellText(_ value: JSONValue) -> String {
     guard case .string(let s) = value else { return value.compactJSON }
-    guard s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return s }
+    func escaped(_ scalar: Unicode.Scalar) -> Bool {
+      scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.isBidiControl
+    }
+    guard s.unicodeScalars.contains(where: escaped) else { return s }
     var out = String.UnicodeScalarView()
     for scalar in s.unicodeScalars {
       switch scalar {
@@ -170,7 +174,7 @@ public struct TableFormatter: Sendable {
       case "\r": out.append(contentsOf: "\\r".unicodeScalars)
       case "\t": out.append(contentsOf: "\\t".unicodeScalars)
       default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
+        if escaped(scalar) {
           out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
         } else {
           out.append(scalar)

@@ -1,5 +1,5 @@
 /// Checks the shape of a URL before anything is sent: its scheme, host and
-/// port. A port outside 1...65535 would otherwise trap deep inside the HTTP
+/// port, and that it carries no user name or password. A port outside 1...65535 would otherwise trap deep inside the HTTP
 /// client (`UInt16` conversion), so flags, registry files and redirect
 /// targets all pass through here.
 public enum BaseURLCheck {
@@ -13,11 +13,15 @@ public enum BaseURLCheck {
     // Made only for a message: built on every call, the list of schemes (an unspecialised
     // `joined`, whose first use scanned the binary's conformance records) and the quoted URL
     // were 6% of the CPU of a registry gRPC call.
-    var shown: String { JSONValue.string(url).compactJSON }
+    var shown: String { JSONValue.string(URLUserInfo.masked(url)).compactJSON }
     guard let separator = url.utf8.indices.first(where: { url.utf8[$0...].starts(with: "://".utf8) }),
       schemes.contains(url[..<separator].lowercased())
     else {
       return "\(shown) must start with \(schemes.map { $0 + "://" }.joined(separator: ", "))"
+    }
+    // Sent as nothing (auth comes from -a or the registry) and shown wherever the URL is.
+    if URLUserInfo.isPresent(in: url) {
+      return "\(shown) carries a user name or password; give credentials with -a USER:PASSWORD or the API's auth"
     }
     let rest = url[url.utf8.index(separator, offsetBy: 3)...]
     let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }

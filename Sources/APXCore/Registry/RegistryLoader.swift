@@ -138,10 +138,19 @@ public enum RegistryLoader {
         let description = r.optionalString(fields, "description", at: p)
         guard let base = r.requiredString(fields, "base_url", at: p) else { continue }
         if !isSupportedBaseURL(base) {
-          r.fail(p + [.key("base_url")], "base_url \"\(base)\" must start with http://, https://, grpc:// or grpcs://")
+          r.fail(
+            p + [.key("base_url")],
+            "base_url \(JSONValue.string(URLUserInfo.masked(base)).compactJSON) must start with http://, https://, grpc:// or grpcs://"
+          )
         } else if !hasTemplate(base), let problem = BaseURLCheck.problem(base) {
           // Templated URLs are checked once resolved, at call time.
           r.fail(p + [.key("base_url")], "base_url \(problem)")
+        } else if URLUserInfo.isPresent(in: base) {
+          // `http://admin:${env:PASSWORD}@host` is refused as a literal password is.
+          r.fail(
+            p + [.key("base_url")],
+            "base_url \(JSONValue.string(URLUserInfo.masked(base)).compactJSON) carries a user name or password",
+            hint: "give credentials with the API's auth (\"auth\": {\"type\": \"basic\", ...})")
         }
         api.environments.append(NamedEnvironment(name: env.key, baseURL: base, description: description))
       }

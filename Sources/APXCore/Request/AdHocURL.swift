@@ -52,7 +52,7 @@ public struct AdHocURL: Sendable, Hashable {
     )
       -> APXError
     {
-      APXError(.usage, "the URL \"\(text)\" \(why)", hint: hint)
+      APXError(.usage, "the URL \"\(URLUserInfo.masked(text))\" \(why)", hint: hint)
     }
     if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
       throw bad(

@@ -46,6 +46,12 @@ public struct ParamArgument: Sendable, Hashable {
   /// The argument `name=rest` (or `name:=rest` when `isJSON`), the name already split off.
   init(name: String, isJSON: Bool, rest: String) throws(APXError) {
     self.name = name
+    if rest == "@" {
+      let item = name + (isJSON ? ":=@" : "=@")
+      throw APXError(
+        .usage, "\(item) names no file after '@'",
+        hint: "write \(item)FILE" + (isJSON ? "" : ", or \(name)=\\@ for the text \"@\""))
+    }
     if isJSON {
       if rest.hasPrefix("@") {
         value = .jsonFile(path: String(rest.dropFirst()))

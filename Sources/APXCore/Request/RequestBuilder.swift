@@ -110,7 +110,8 @@ public struct RequestBuilder {
         }
       case .json(let raw):
         let value = try ParamCoercion.coerce(raw, to: param)
-        if param.secret, let s = Self.text(value) { secrets.append(s) }
+        // The `--save` rule: a credential's name makes it secret wherever the request is shown.
+        if param.secret || CredentialParams.isCredential(wire), let s = Self.text(value) { secrets.append(s) }
         switch param.location {
         case .path:
           if case .null = value {
@@ -195,6 +196,7 @@ public struct RequestBuilder {
       headers.removeAll { $0.name.lowercased() == h.name.lowercased() }
       if !h.value.isEmpty { headers.append(h) }  // `-H 'Name:'` removes a header, as in curl
     }
+    for secret in CredentialParams.values(inURL: url) where !secrets.contains(secret) { secrets.append(secret) }
     return HTTPRequestPlan(
       method: endpoint.method, url: url, headers: headers, body: body, secrets: secrets,
       credentialHeaders: credentialHeaders)

@@ -126,8 +126,14 @@ public enum SavedEndpoint {
         if !s.isEmpty { previous = s }
         continue
       }
-      var base = (previous.map { singular(identifier($0)) } ?? "")
-      base = base.isEmpty ? "id" : base + "_id"
+      var base: String
+      if let previous, CredentialParams.isCredentialSegment(Substring(s), after: Substring(previous)) {
+        // `/api_key/VALUE`: named for the credential, so its value is left out as one.
+        base = identifier(PercentDecoding.decode(previous))
+      } else {
+        base = (previous.map { singular(identifier($0)) } ?? "")
+        base = base.isEmpty ? "id" : base + "_id"
+      }
       var name = base
       var n = 2
       while params.contains(where: { $0.name == name }) {

@@ -50,6 +50,9 @@ public enum RetryGiveUpReason: Sendable, Hashable, CustomStringConvertible {
       "the request is not idempotent (mark the endpoint idempotent or send an Idempotency-Key to allow retries)"
     case .hostNotFound:
       "a host name that does not resolve will not resolve on another attempt"
+    case .budgetExhausted(_, let remaining) where !(remaining > 0):
+      // The attempt itself used the budget up (or ran past it): nothing is left to speak of.
+      "no time is left of the time budget"
     case .budgetExhausted(let wait, let remaining):
       "waiting \(RetryGiveUpReason.seconds(wait)) would exceed the remaining time budget of \(RetryGiveUpReason.seconds(remaining))"
     }

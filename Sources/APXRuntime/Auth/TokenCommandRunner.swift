@@ -78,6 +78,14 @@ struct TokenCommandRunner: Sendable {
         hint: "it should print the token (or JSON with access_token) on stdout: \(shown)",
         cause: errorText.isEmpty ? nil : errorText)
     }
+    // A credential that cannot be sent is the credential's fault (exit 8), not the command line's.
+    if let bad = parsed.token.unicodeScalars.first(where: { $0.value == 0x7F || ($0.value < 0x20 && $0 != "\t") }) {
+      throw APXError(
+        .auth,
+        "the token command of the API \"\(api.name)\" printed a token with the control character U+"
+          + String(bad.value, radix: 16, uppercase: true).paddedHex,
+        hint: "it should print only the token (or JSON with access_token) on stdout: \(shown)")
+    }
     return parsed
   }
 
@@ -98,4 +106,9 @@ struct TokenCommandRunner: Sendable {
     }
     return nil
   }
+}
+
+extension String {
+  /// Four hex digits at least (`1B` -> `001B`), as U+ code points are written.
+  fileprivate var paddedHex: String { count >= 4 ? self : String(repeating: "0", count: 4 - count) + self }
 }

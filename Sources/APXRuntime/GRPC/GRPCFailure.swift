@@ -108,6 +108,9 @@ struct GRPCFailure: Sendable {
       let other = target.useTLS ? "grpc://\(target.host):\(target.port)" : "grpcs://\(target.host):\(target.port)"
       return "is the server running at \(target)? If it is, it may speak "
         + (target.useTLS ? "plaintext" : "TLS") + ": try \(other)"
+    case .unauthenticated where described.map(AdHocURL.isURL) == true:
+      // A URL has no registry API to sign in to: its credentials come with the call.
+      return "pass a token with --bearer TOKEN (or --token-stdin), or the header the server wants with -H"
     case .unauthenticated:
       return
         "sign in: `apx auth login \(apiName)` (see `apx auth status \(apiName)`), or pass a token with --token-stdin"

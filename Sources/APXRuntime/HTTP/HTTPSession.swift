@@ -128,8 +128,15 @@ public struct HTTPSession: Sendable {
       request.headers.add(name: "User-Agent", value: "apx/\(APXVersion.current)")
     }
     request.body = try RequestBodyFactory.make(plan.body, progress: upload)
-    if request.url.lowercased().hasPrefix("https:") { request.tlsConfiguration = try tls.configuration() }
-    return try await client.execute(request, deadline: deadline)
+    guard request.url.lowercased().hasPrefix("https:") else {
+      return try await client.execute(request, deadline: deadline)
+    }
+    request.tlsConfiguration = try tls.configuration()
+    do {
+      return try await client.execute(request, deadline: deadline)
+    } catch {
+      throw await HTTPTLSFailure.diagnose(error, url: plan.url, on: eventLoop, deadline: deadline) ?? error
+    }
   }
 }
 

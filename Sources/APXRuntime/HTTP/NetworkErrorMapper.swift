@@ -19,6 +19,7 @@ import NIOSSL
 enum NetworkErrorMapper {
   static func map(_ error: any Error, url: String, timeout: Double?) -> APXError {
     if let apx = error as? APXError { return apx }
+    if let tls = error as? HTTPTLSFailure { return tls.apxError }
     let target = Self.origin(url)
     if let e = error as? HTTPClientError {
       switch e {
@@ -97,11 +98,14 @@ enum NetworkErrorMapper {
     }
     let typeName = String(reflecting: type(of: error))
     if typeName.contains("NIOSSL") || typeName.contains("BoringSSL") {
-      return APXError(
+      // Its text holds source paths of the machine that built apx: only its reason names are shown.
+      var mapped = APXError(
         .network, "TLS failed with \(target)",
         hint: "check that the URL should use https://, that the certificate is valid for this host, "
           + "or pass --cacert FILE for a private CA (--insecure skips verification; avoid it)",
         underlying: error)
+      mapped.cause = HTTPTLSFailure.reasons(in: String(describing: error))
+      return mapped
     }
     if error is CancellationError {
       return APXError(.interrupted, "the request to \(target) was cancelled")
@@ -115,7 +119,13 @@ enum NetworkErrorMapper {
   /// speak TLS) is the same on every attempt and is not, nor is anything else
   /// (a bad URL, a cancelled call).
   static func retryOutcome(of error: any Error, mapped: APXError) -> RetryOutcome? {
+    if let tls = error as? HTTPTLSFailure {
+      return isDeterministicTLSFailure(tls.underlying) || tls.problem != .other ? nil : .connectionFailure
+    }
     if isDeterministicTLSFailure(error) { return nil }
+    // Broken framing (a duplicate Content-Length, Content-Length with chunked, a header past the
+    // parser's limit) is what the server sends every time. Only an answer cut short may be luck.
+    if let parser = error as? HTTPParserError, parser != .invalidEOFState { return nil }
     if isHostNotFound(error) { return .hostNotFound }
     switch mapped.status {
     case .network: return .connectionFailure

@@ -148,6 +148,7 @@ public struct RESTCall: Transport {
       } catch {
         throw AttemptFailure(NetworkErrorMapper.map(error, url: plan.url, timeout: timeout))
       }
+      (sink as? any RawLinkReceiver)?.receiveRawLinks(headers.filter { $0.name.lowercased() == "link" }.map(\.value))
 
       if followRedirects, [301, 302, 303, 307, 308].contains(status),
         let location = response.headers.first(name: "location")

@@ -1,5 +1,13 @@
 import APXCore
 
+/// A sink that takes an answer's `Link` header values as the server sent them. The
+/// `.responseHead` event carries them masked for display, and a next link with a credential
+/// in its query (`key=***`) would send the mask instead of the credential.
+protocol RawLinkReceiver: AnyObject {
+  /// Called right after `.responseHead`, with the answer's `Link` values unmasked.
+  func receiveRawLinks(_ links: [String])
+}
+
 /// The sink of one page's call: keeps the page's body (up to a limit) and its
 /// `Link` headers for the paginator, and hands on what the user sees of each
 /// request (verbose lines, retries, notes). The page's own `.finished` is
@@ -7,7 +15,7 @@ import APXCore
 ///
 /// Events arrive in order from the one task that runs the call (as for `CallPrinter`),
 /// hence `@unchecked Sendable`.
-final class PageCollector: CallEventSink, @unchecked Sendable {
+final class PageCollector: CallEventSink, RawLinkReceiver, @unchecked Sendable {
   /// The most one page's body may hold (it is parsed whole: only the current page is in memory).
   static let limit = 64 * 1_048_576
 
@@ -16,11 +24,13 @@ final class PageCollector: CallEventSink, @unchecked Sendable {
   private(set) var body: [UInt8] = []
   /// The answer message of a gRPC page (the page itself, already decoded).
   private(set) var message: JSONValue?
-  /// The `Link` header values of the answer.
+  /// The `Link` header values of the answer (unmasked, from `receiveRawLinks`, for a REST page).
   private(set) var links: [String] = []
   /// The URL of the last attempt, as shown (secrets masked).
   private(set) var url: String?
   private(set) var method: String?
+
+  func receiveRawLinks(_ links: [String]) { self.links = links }
 
   init(page number: Int, downstream: any CallEventSink) {
     self.number = number

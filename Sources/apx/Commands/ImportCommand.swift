@@ -157,6 +157,20 @@ struct ImportOpenAPICommand: ContextCommand {
   }
 
   func run(in context: Context) async throws {
+    // A URL's credentials (`?access_token=...`, `user:password@`) follow the rule of a call's.
+    var mask = SecretMask(secrets: CredentialParams.values(inURL: source))
+    if let info = URLUserInfo.range(in: source), let colon = source[info].firstIndex(of: ":") {
+      mask.add(String(source[source.index(after: colon)..<info.upperBound]))
+    }
+    do {
+      try await run(shown: mask.mask(source), in: context)
+    } catch let error as APXError {
+      throw RecipeSecrets.masked(error, with: mask)
+    }
+  }
+
+  /// The import, with `shown` (the source, credentials masked) wherever the source is named.
+  func run(shown: String, in context: Context) async throws {
     var bytes: [UInt8]
     var sourceURL: String?
     let lower = source.lowercased()
@@ -176,12 +190,12 @@ struct ImportOpenAPICommand: ContextCommand {
     // A description shipped compressed (`api.github.com.json.gz`), as a file or as a URL served
     // as application/gzip: recognised by its first bytes, not by its name.
     if GzipFile.isCompressed(bytes) {
-      bytes = try GzipFile.inflate(bytes, source: source, maxBytes: DescriptionReader.maxBytes)
+      bytes = try GzipFile.inflate(bytes, source: shown, maxBytes: DescriptionReader.maxBytes)
     }
-    let document = try DescriptionReader.read(bytes, source: source)
+    let document = try DescriptionReader.read(bytes, source: shown)
     let report = try OpenAPIImporter.importDocument(
       document, options: OpenAPIImporter.Options(apiName: output.api, sourceURL: sourceURL))
-    try output.write(report, source: source, context: context)
+    try output.write(report, source: shown, context: context)
   }
 }
 

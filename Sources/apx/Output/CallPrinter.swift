@@ -339,7 +339,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
         "cannot apply \(settings.select != nil ? "--select" : "-o table"): the response is not JSON (\(error))",
         hint: bytes.isEmpty ? "the response has no body" : "the body is printed above as received")
     }
-    let results = try settings.select.map { try $0.select(in: value) } ?? [value]
+    let results = try settings.select.map { try $0.select(inAnswer: value) } ?? [value]
     if settings.format == .table {
       writeTable(results.count == 1 ? results[0] : .array(results))
       return
@@ -379,7 +379,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
 
   private func printMessage(_ value: JSONValue) throws {
     messageCount += 1
-    let results = try settings.select.map { try $0.select(in: value) } ?? [value]
+    let results = try settings.select.map { try $0.select(inAnswer: value) } ?? [value]
     if settings.format == .table {
       try collectRows(results)
       return

@@ -15,7 +15,9 @@ enum CurlCommandLine {
     let plan = preview.plan
     let mask = masked ? preview.mask : SecretMask()
     var words = ["curl"]
-    if preview.kind.resultShape.stream { words.append("-N") }  // print each event as it arrives
+    // Print each event or line as it arrives: an SSE endpoint, or a request that accepts a stream
+    // (an ad-hoc call's Accept does, and apx prints such an answer as it comes).
+    if preview.kind.resultShape.stream || acceptsStream(plan.headers) { words.append("-N") }
     words += transportFlags(global)
     let hasBody: Bool = if case .none = plan.body { false } else { true }
     switch plan.method {
@@ -39,6 +41,15 @@ enum CurlCommandLine {
     }
     words.append(url)
     return words
+  }
+
+  /// Whether an Accept header names a streamed media type (SSE, NDJSON, JSON Lines, JSON text sequences).
+  static func acceptsStream(_ headers: [HeaderField]) -> Bool {
+    headers.contains { header in
+      guard header.name.lowercased() == "accept" else { return false }
+      let value = header.value.lowercased()
+      return ["text/event-stream", "ndjson", "jsonl", "json-seq"].contains { value.contains($0) }
+    }
   }
 
   /// curl's equivalents of the HTTP transport flags apx uses.

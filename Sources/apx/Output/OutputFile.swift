@@ -1,6 +1,11 @@
 import APXCore
 import APXRuntime
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -12,9 +17,14 @@ import APXRuntime
 /// `-O FILE`: the call's output goes to a temporary file beside FILE, which replaces FILE
 /// (a rename, atomic on one file system) only once the call has succeeded. A failed or
 /// interrupted call leaves FILE as it was and removes the temporary file.
+///
+/// As `curl -o` does, an existing FILE keeps its mode and a symbolic link is written
+/// through: the file replaced is the one the link points to, and the link stays.
 final class OutputFile: @unchecked Sendable {
   /// The path the user gave.
   let path: String
+  /// The file replaced: `path`, or the file its symbolic links lead to.
+  let target: String
   /// Where the output is written until it is complete.
   let temporaryPath: String
   /// The stream the printer writes to.
@@ -28,25 +38,42 @@ final class OutputFile: @unchecked Sendable {
     if FileKind.isDirectory(path) == true {
       throw APXError(.usage, "-O \(path) is a folder", hint: "name a file, e.g. -O \(path)/body.json")
     }
-    let slash = path.lastIndex(of: "/")
-    let folder = slash.map { String(path[...$0]) } ?? ""
-    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    var template = Array((folder + "." + name + ".apx-XXXXXX").utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    let target = Self.linkTarget(path)
+    let slash = target.lastIndex(of: "/")
+    let folder = slash.map { String(target[...$0]) } ?? ""
+    let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
+    // As mkstemp (a new file, 0600), but armed before it exists: a signal that comes between
+    // creating the file and arming the cleanup would leave it behind.
+    var fd: Int32 = -1
+    var candidate = ""
+    let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    for _ in 0..<100 where fd < 0 {
+      candidate = folder + "." + name + ".apx-" + String((0..<6).map { _ in letters.randomElement()! })
+      OutputFileInterrupt.arm(candidate)
+      fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+      if fd < 0 && errno != EEXIST { break }
+    }
     guard fd >= 0 else {
       let reason = String(cString: strerror(errno))
+      OutputFileInterrupt.disarm()
       throw APXError(
         .usage, "cannot write \(path): \(reason)",
         hint: "check that the folder \(folder.isEmpty ? "." : folder) exists and is writable")
     }
     self.path = path
-    temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    // mkstemp makes the file 0600; the finished file gets the usual mode (0666 less umask).
-    let mask = umask(0)
-    umask(mask)
-    fchmod(fd, 0o666 & ~mask)
+    self.target = target
+    temporaryPath = candidate
+    // The file is 0600; the finished file keeps FILE's mode, or gets the usual one
+    // for a new file (0666 less umask): a private file must not become readable by others.
+    let existing = try? FileManager.default.attributesOfItem(atPath: target)
+    if existing?[.type] as? FileAttributeType == .typeRegular, let mode = existing?[.posixPermissions] as? Int {
+      fchmod(fd, mode_t(mode & 0o7777))
+    } else {
+      let mask = umask(0)
+      umask(mask)
+      fchmod(fd, 0o666 & ~mask)
+    }
     stream = OutputStream(fd: fd)
-    OutputFileInterrupt.arm(temporaryPath)
   }
 
   /// Flushes, syncs and renames the file into place.
@@ -55,11 +82,34 @@ final class OutputFile: @unchecked Sendable {
     let synced = fsync(stream.fd) == 0 && !stream.closed
     close(stream.fd)
     OutputFileInterrupt.disarm()
-    guard synced, rename(temporaryPath, path) == 0 else {
+    guard synced, rename(temporaryPath, target) == 0 else {
       let reason = String(cString: strerror(errno))
       unlink(temporaryPath)
       throw APXError(.internalFailure, "cannot write \(path): \(reason)", hint: "check free space and permissions")
     }
+  }
+
+  /// The path that symbolic links starting at `path` lead to (the last one may not exist
+  /// yet), or `path` itself when it is no link. A relative link is read from its folder.
+  static func linkTarget(_ path: String) -> String {
+    var current = path
+    // The kernel's own limit on links followed in one lookup (ELOOP beyond it).
+    for _ in 0..<40 {
+      // attributesOfItem does not follow a link (lstat).
+      guard
+        (try? FileManager.default.attributesOfItem(atPath: current))?[.type] as? FileAttributeType
+          == .typeSymbolicLink,
+        let link = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
+      else { return current }
+      if link.hasPrefix("/") {
+        current = link
+      } else if let slash = current.lastIndex(of: "/") {
+        current = String(current[...slash]) + link
+      } else {
+        current = link
+      }
+    }
+    return current
   }
 
   /// Removes the temporary file; FILE is left as it was.
@@ -70,7 +120,7 @@ final class OutputFile: @unchecked Sendable {
   }
 }
 
-/// Ctrl-C (or SIGTERM) during `-O`: the temporary file is removed before apx ends with the
+/// Ctrl-C, SIGTERM or SIGHUP during `-O`: the temporary file is removed before apx ends with the
 /// signal (see `InterruptCleanup`).
 enum OutputFileInterrupt {
   static func arm(_ temporaryPath: String) { InterruptCleanup.setTemporaryFile(temporaryPath) }

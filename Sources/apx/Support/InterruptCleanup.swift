@@ -8,7 +8,7 @@ import Synchronization
   import Darwin
 #endif
 
-/// What Ctrl-C (SIGINT) or SIGTERM tidies before apx ends with the signal (exit 130 for
+/// What Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal closed) tidies before apx ends with the signal (exit 130 for
 /// Ctrl-C, as the shell reports it): a progress bar on the terminal is erased, so the
 /// shell's prompt starts on a clean line, and `-O`'s temporary file is removed, so an
 /// interrupted download leaves neither a stray file nor a changed FILE.
@@ -38,7 +38,7 @@ enum InterruptCleanup {
   /// SIGINT and cancels its task instead, so the run can journal the interruption.
   static func install() {
     guard !installed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    for sig in [SIGINT, SIGTERM] {
+    for sig in [SIGINT, SIGTERM, SIGHUP] {
       let previous = signal(sig) { received in
         if InterruptCleanup.barShown.load(ordering: .acquiring) {
           let erase: StaticString = "\r\u{1B}[2K"

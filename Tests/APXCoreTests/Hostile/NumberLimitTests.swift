@@ -46,11 +46,20 @@ import Testing
   }
 
   @Test(arguments: [
-    "http://127.0.0.1:65535", "https://h", "grpc://[::1]:50051", "http://u:p@h:8080/x?q=1", "http://h/",
+    "http://127.0.0.1:65535", "https://h", "grpc://[::1]:50051", "http://h:8080/x?q=1&at=a@b", "http://h/",
     "HTTPS://h", "grpc://h:1/a://b",
   ])
   func goodURLsPass(_ url: String) {
     #expect(BaseURLCheck.problem(url) == nil)
+  }
+
+  /// Sent as nothing and shown wherever the URL is: refused, the password masked.
+  @Test func aUserNameOrPasswordIsRefusedAndMasked() {
+    #expect(
+      BaseURLCheck.problem("http://u:pw-secret@h:8080/x")
+        == "\"http://u:***@h:8080/x\" carries a user name or password; give credentials with -a USER:PASSWORD or the API's auth"
+    )
+    #expect(BaseURLCheck.problem("https://token-value@h")?.hasPrefix("\"https://***@h\"") == true)
   }
 
   @Test func redirectSchemesAreLimited() {

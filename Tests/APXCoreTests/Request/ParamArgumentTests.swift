@@ -36,6 +36,14 @@ import Testing
     #expect(argument == ParamArgument(name: name, value: value))
   }
 
+  /// `a=@` named the empty file: "error:  does not exist".
+  @Test(arguments: ["a=@", "a:=@"])
+  func anAtWithoutAFileNameSaysSo(_ text: String) throws {
+    let error = try #require(throws: APXError.self) { try ParamArgument(parsing: text) }
+    #expect(error.status == .usage)
+    #expect(error.message == "\(text) names no file after '@'", "\(error.message)")
+  }
+
   @Test func withoutEqualsIsNotAParameter() throws {
     let error = try #require(throws: APXError.self) { try ParamArgument(parsing: "verbose") }
     #expect(error.message == "\"verbose\" is not a parameter")

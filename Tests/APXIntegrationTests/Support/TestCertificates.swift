@@ -51,24 +51,50 @@ struct TestCertificateAuthority {
   }
 
   /// A server certificate for `dnsNames` and IPv4 `ipAddresses` (e.g. `[127, 0, 0, 1]`).
-  func issueServer(_ file: String, dnsNames: [String], ipAddresses: [[UInt8]] = []) throws -> Issued {
+  /// - Parameter validity: when the certificate is valid (default: from an hour ago to a day ahead).
+  func issueServer(
+    _ file: String, dnsNames: [String], ipAddresses: [[UInt8]] = [], validity: (Date, Date)? = nil
+  ) throws -> Issued {
     var names: [GeneralName] = dnsNames.map { .dnsName($0) }
     // `.init` builds the ASN1OctetString without naming SwiftASN1, which this target does not import.
     names += ipAddresses.map { .ipAddress(.init(contentBytes: $0[...])) }
-    return try issue(file, commonName: dnsNames.first ?? "apx test server", altNames: names, usage: .serverAuth)
+    return try issue(
+      file, commonName: dnsNames.first ?? "apx test server", altNames: names, usage: .serverAuth,
+      validity: validity ?? Self.validity)
+  }
+
+  /// A server certificate for 127.0.0.1 signed by its own key (no CA).
+  func issueSelfSignedServer(_ file: String) throws -> Issued {
+    let key = P256.Signing.PrivateKey()
+    let name = try DistinguishedName { CommonName("apx self-signed server") }
+    let (notBefore, notAfter) = Self.validity
+    let certificate = try Certificate(
+      version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(key.publicKey),
+      notValidBefore: notBefore, notValidAfter: notAfter, issuer: name, subject: name,
+      signatureAlgorithm: .ecdsaWithSHA256,
+      extensions: try Certificate.Extensions {
+        Critical(KeyUsage(digitalSignature: true))
+        try ExtendedKeyUsage([.serverAuth])
+        SubjectAlternativeNames([.ipAddress(.init(contentBytes: [127, 0, 0, 1][...]))])
+      },
+      issuerPrivateKey: .init(key))
+    return Issued(
+      certificatePath: try Self.write(try certificate.serializeAsPEM().pemString, to: directory, as: "\(file).pem"),
+      keyPath: try Self.write(key.pemRepresentation, to: directory, as: "\(file)-key.pem"))
   }
 
   /// A client certificate for mutual TLS.
   func issueClient(_ file: String, commonName: String = "apx test client") throws -> Issued {
-    try issue(file, commonName: commonName, altNames: [], usage: .clientAuth)
+    try issue(file, commonName: commonName, altNames: [], usage: .clientAuth, validity: Self.validity)
   }
 
   private func issue(
-    _ file: String, commonName: String, altNames: [GeneralName], usage: ExtendedKeyUsage.Usage
+    _ file: String, commonName: String, altNames: [GeneralName], usage: ExtendedKeyUsage.Usage,
+    validity: (Date, Date)
   ) throws -> Issued {
     let leafKey = P256.Signing.PrivateKey()
     let caKeyIdentifier = SubjectKeyIdentifier(hash: .init(key.publicKey)).keyIdentifier
-    let (notBefore, notAfter) = Self.validity
+    let (notBefore, notAfter) = validity
     let leaf = try Certificate(
       version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(leafKey.publicKey),
       notValidBefore: notBefore, notValidAfter: notAfter,
