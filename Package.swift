@@ -7,7 +7,7 @@ import PackageDescription
 // scripts/check-imports.sh enforces this.
 // Members are visible only from modules a file imports itself (SE-0444): otherwise full
 // Foundation's String extensions leak in through dependencies that import it, and one such
-// call links all of Foundation and ICU's 34 MB of data into apx (issue 14).
+// call links all of Foundation and ICU's 34 MB of data into apx.
 let ownImportsOnly: [SwiftSetting] = [
   .enableUpcomingFeature("MemberImportVisibility"), .enableUpcomingFeature("ExistentialAny"),
 ]

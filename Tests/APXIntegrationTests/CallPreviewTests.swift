@@ -4,7 +4,7 @@ import APXTestSupport
 import Foundation
 import Testing
 
-/// `apx call --dry-run`, `--curl` and `--show-secrets` (issue 13 item 6): the request is
+/// `apx call --dry-run`, `--curl` and `--show-secrets`: the request is
 /// resolved as a real call resolves it and shown, never sent; the printed curl line, run by
 /// the real curl, sends what apx sends.
 @Suite("apx call --dry-run / --curl", .timeLimit(.minutes(3)))

@@ -3,7 +3,7 @@ import APXTestSupport
 import Foundation
 import Testing
 
-/// Issue 13 item 9: `$XDG_CONFIG_HOME/apx/config.json` holds defaults; flags override
+/// `$XDG_CONFIG_HOME/apx/config.json` holds defaults; flags override
 /// environment variables, which override the file, which overrides the built-in defaults.
 @Suite("config file")
 struct ConfigFileTests {

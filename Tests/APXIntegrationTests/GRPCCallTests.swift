@@ -79,7 +79,7 @@ struct GRPCCallTests {
   }
 
   /// The demo's flaky method fails like a grpcio server (initial metadata, then UNAVAILABLE):
-  /// apx retries it, and --retry 10 means ten attempts (issue 10 item 3).
+  /// apx retries it, and --retry 10 means ten attempts.
   @Test func flakyMethodIsRetriedAfterInitialMetadata() async throws {
     let r = try await APXProcess.run(
       ["call", "--demo", "classnotes.flaky", "id=les_0001", "--retry", "10"],

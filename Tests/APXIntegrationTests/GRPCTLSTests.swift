@@ -74,7 +74,7 @@ struct GRPCTLSTests {
     }
   }
 
-  /// Issue 11: `grpcs://` is an ad-hoc call over TLS, schema by reflection, with the same TLS flags.
+  /// `grpcs://` is an ad-hoc call over TLS, schema by reflection, with the same TLS flags.
   @Test func adHocGRPCSURLOverTLSWithReflection() async throws {
     try await Self.withTLSServer(Self.serverTLS) { pki, server in
       let url = "grpcs://127.0.0.1:\(server.port)/classnotes.v1.ClassNotesAPI/GetLesson"
@@ -98,8 +98,8 @@ struct GRPCTLSTests {
     }
   }
 
-  /// A certificate that fails verification fails the same way on every attempt: no protocol retries it
-  /// (issue 10 item 15). The TLS server is the demo gRPC one; REST and SSE fail in its handshake too.
+  /// A certificate that fails verification fails the same way on every attempt: no protocol retries it.
+  /// The TLS server is the demo gRPC one; REST and SSE fail in its handshake too.
   @Test func certificateVerifyFailureIsNotRetriedByAnyProtocol() async throws {
     try await Self.withTLSServer(Self.serverTLS) { _, server in
       let grpc = try await APXProcess.run([

@@ -2,7 +2,7 @@ import APXDemoServer
 import Foundation
 import Testing
 
-/// Issue 10 item 14: a header that cannot be sent is a usage error (exit 2) from the command
+/// A header that cannot be sent is a usage error (exit 2) from the command
 /// line or the environment, a definition error (exit 3, with file:line:column) in a registry or
 /// recipe, found before anything is sent and never retried.
 @Suite struct HeaderSyntaxCLITests {

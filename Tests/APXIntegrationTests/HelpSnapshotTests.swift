@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Every command's `--help`, word for word, against a reviewed copy in Tests/HelpSnapshots/
-/// (issue 9 item 5): a change to any help text shows up in review as a change to a snapshot.
+/// Every command's `--help`, word for word, against a reviewed copy in Tests/HelpSnapshots/:
+/// a change to any help text shows up in review as a change to a snapshot.
 /// The command tree is read from the help itself (each SUBCOMMANDS list), so a new command
 /// without a snapshot fails too.
 ///

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// Absurd numbers, deep paths and contradictory exit codes, through the real binary (issue 10, items 8, 9, 19).
+/// Absurd numbers, deep paths and contradictory exit codes, through the real binary.
 @Suite("Hostile input")
 struct HostileInputTests {
-  // MARK: item 8: out-of-range numbers are usage errors, not traps (exit 132)
+  // MARK: out-of-range numbers are usage errors, not traps (exit 132)
 
   @Test(arguments: [
     (["--base-url", "http://127.0.0.1:65536"], "--base-url \"http://127.0.0.1:65536\" has the port \"65536\""),
@@ -63,7 +63,7 @@ struct HostileInputTests {
     #expect(r.stderr.contains("resolves base_url to \"http://127.0.0.1:70000\" has the port"), "\(r.stderr)")
   }
 
-  // MARK: item 9: deep paths are errors, not stack overflows (exit 139)
+  // MARK: deep paths are errors, not stack overflows (exit 139)
 
   @Test func selectPathOfFiveThousandSegmentsIsAUsageError() async throws {
     try await withDemoServer { server in

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-/// `apx call` against a server that answers what real servers get wrong (issue 10, items 10, 16, 17, 18).
+/// `apx call` against a server that answers what real servers get wrong.
 @Suite("Hostile HTTP answers")
 struct HostileServerTests {
   static func call(_ server: HostileHTTPServer, _ extra: [String], path: String = "x") async throws -> APXResult {
@@ -15,7 +15,7 @@ struct HostileServerTests {
     { _ in HostileHTTPServer.response(headers: [("Content-Type", "application/json")], body: Array(body.utf8)) }
   }
 
-  // MARK: item 10: invalid JSON is printed as received, never mixed with formatted output
+  // MARK: invalid JSON is printed as received, never mixed with formatted output
 
   @Test(arguments: ["<html><body><h1>502 Bad Gateway</h1></body></html>\n", "{not json", "{\"items\": [1, 2, 3"])
   func invalidJSONIsPrintedExactlyWithAWarning(_ body: String) async throws {
@@ -54,7 +54,7 @@ struct HostileServerTests {
     }
   }
 
-  // MARK: item 16: a closed stdout is a quiet end
+  // MARK: a closed stdout is a quiet end
 
   @Test(arguments: [["-o", "raw"], ["-o", "json"], ["-o", "ndjson"], []])
   func closedStdoutEndsQuietly(_ mode: [String]) async throws {
@@ -71,7 +71,7 @@ struct HostileServerTests {
     }
   }
 
-  // MARK: item 17: gzip is decoded, never parsed compressed
+  // MARK: gzip is decoded, never parsed compressed
 
   @Test func gzipBodyIsDecoded() async throws {
     let json = Array("{\"greeting\":\"hello\",\"n\":[1,2,3]}".utf8)
@@ -144,7 +144,7 @@ struct HostileServerTests {
     }
   }
 
-  // MARK: item 18: bodies and events past the in-memory limits end with a clear error
+  // MARK: bodies and events past the in-memory limits end with a clear error
 
   @Test func selectOnABodyPastTheLimitExits9() async throws {
     let answer: HostileHTTPServer.Answer = { _ in

@@ -2,7 +2,7 @@ import APXTestSupport
 import Foundation
 import Testing
 
-/// Issue 14: `scripts/install.sh` installs apx, its completions and its man page under a
+/// `scripts/install.sh` installs apx, its completions and its man page under a
 /// prefix, upgrades in place, and `--uninstall` removes exactly what it installed. The build
 /// itself is skipped with `--binary` (a release build takes 20 minutes); the copy, strip and
 /// generation steps are the real ones.

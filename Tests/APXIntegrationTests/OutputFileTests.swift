@@ -3,7 +3,7 @@ import APXTestSupport
 import Foundation
 import Testing
 
-/// Issue 13 item 1: `-O FILE` writes the output to a file, replaced only once the call
+/// `-O FILE` writes the output to a file, replaced only once the call
 /// succeeds, with download progress on a terminal.
 @Suite("apx call -O FILE")
 struct OutputFileTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 13 items 3 and 4: `-r`, `--select` with `-o raw`, gRPC answers printed like bodies,
+/// `-r`, `--select` with `-o raw`, gRPC answers printed like bodies,
 /// `-o table` for streams and gRPC, and tables that fit the terminal. Terminal cases run apx
 /// under `script(1)`, which gives it a pseudo-terminal as stdout.
 @Suite("output formatting")

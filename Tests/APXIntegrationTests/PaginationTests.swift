@@ -3,7 +3,7 @@ import APXTestSupport
 import Foundation
 import Testing
 
-/// `apx call --all` against the demo catalogue, one route per page style (issue 13 item 5):
+/// `apx call --all` against the demo catalogue, one route per page style:
 /// the real binary follows the pages and prints every item as NDJSON when piped.
 @Suite struct PaginationTests {
   /// Runs `apx call ENDPOINT ARGS... --all --base-url DEMO`.

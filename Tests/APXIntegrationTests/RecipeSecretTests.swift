@@ -3,7 +3,7 @@ import APXTestSupport
 import Foundation
 import Testing
 
-/// Issue 10 item 7: a recipe input marked `"secret": true` stays out of the step lines on
+/// A recipe input marked `"secret": true` stays out of the step lines on
 /// stderr, the run's final error and the JUnit report, in any encoding apx sent it in.
 @Suite struct RecipeSecretTests {
   @Test func aSecretInputIsMaskedInStepLinesErrorsAndJUnit() async throws {

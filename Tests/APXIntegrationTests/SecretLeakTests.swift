@@ -2,7 +2,7 @@ import APXDemoServer
 import Foundation
 import Testing
 
-/// Issue 10 items 5 and 6, end to end with the real binary: credentials do not follow a
+/// End to end with the real binary: credentials do not follow a
 /// redirect to another origin, and secrets are masked in every encoding apx sends them in.
 @Suite struct SecretLeakTests {
   static func json(_ text: String) -> [String: Any] {

@@ -2,7 +2,7 @@ import APXTestSupport
 import Foundation
 import Testing
 
-/// Completion as a user gets it (issue 13 item 7): each shell runs interactively in tmux with
+/// Completion as a user gets it: each shell runs interactively in tmux with
 /// the script `apx completions SHELL` prints, the test types a line and TAB, and reads the
 /// screen. A test whose shell (or tmux) is missing is skipped and says so; `.ci/run` installs
 /// all of them.

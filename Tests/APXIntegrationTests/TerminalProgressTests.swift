@@ -3,7 +3,7 @@ import APXTestSupport
 import Foundation
 import Testing
 
-/// Progress bars as a user sees them on a terminal (issue 13 items 1 and 2): a bash in tmux
+/// Progress bars as a user sees them on a terminal: a bash in tmux
 /// runs apx, the test logs every byte written to the terminal and reads the screen. An upload
 /// draws its bar and erases it before the answer is printed; Ctrl-C during a download or a
 /// recipe loop erases the bar and leaves the prompt on a clean line.

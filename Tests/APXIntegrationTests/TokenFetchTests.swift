@@ -3,7 +3,7 @@ import APXTestSupport
 import Foundation
 import Testing
 
-/// Issue 10 items 1, 2 and 12 end to end: the token request a standard endpoint accepts, a
+/// End to end: the token request a standard endpoint accepts, a
 /// stored token keyed by what obtained it, and a hanging `token_command` bound by `--timeout`.
 @Suite struct TokenFetchTests {
   static func stateDirectory() -> String {

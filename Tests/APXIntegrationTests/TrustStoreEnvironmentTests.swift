@@ -4,7 +4,7 @@ import APXTestSupport
 import Foundation
 import Testing
 
-/// Issue 10 item 15: `SSL_CERT_FILE` and `SSL_CERT_DIR` choose the CA certificates apx trusts
+/// `SSL_CERT_FILE` and `SSL_CERT_DIR` choose the CA certificates apx trusts
 /// for REST, SSE and gRPC, as curl, Python and OpenSSL tools do; `--cacert` adds to them. The
 /// CA is made at test time; the servers listen on 127.0.0.1 port 0.
 @Suite("SSL_CERT_FILE / SSL_CERT_DIR", .serialized, .timeLimit(.minutes(2)))

@@ -1,7 +1,7 @@
 extension StringProtocol {
   /// The text without leading and trailing spaces and tabs (Unicode category Zs and U+0009):
   /// what Foundation's `trimmingCharacters(in: .whitespaces)` returns. apx does not link
-  /// full Foundation (its ICU data alone is 34 MB; issue 14).
+  /// full Foundation (its ICU data alone is 34 MB).
   public func trimmingWhitespace() -> String { trimmed(newlinesToo: false) }
 
   /// The text without leading and trailing whitespace and line breaks (categories Zs, Zl,

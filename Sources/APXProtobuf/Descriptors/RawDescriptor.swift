@@ -6,7 +6,7 @@
 /// Written by hand, not SwiftProtobuf's generated `Google_Protobuf_FileDescriptorProto`: a
 /// registry gRPC call with reflection spent 11% of its CPU samples building the pool, two
 /// fifths of that in page faults on the first use of SwiftProtobuf's decoder and its per-message
-/// storage classes (`perf`, session 14). The rules are the wire format's: a singular field seen
+/// storage classes (`perf`). The rules are the wire format's: a singular field seen
 /// twice keeps the last scalar and merges messages; an enum value outside descriptor.proto's
 /// closed enums counts as unset; a field of another wire type than its declaration is skipped,
 /// as an unknown field would be.

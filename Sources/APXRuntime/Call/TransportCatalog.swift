@@ -31,8 +31,7 @@ extension CallRoute {
   }
 }
 
-/// The one place that maps an endpoint kind to the transport that carries it (issue 9:
-/// outside the registry loader, the transports and `describe`, nothing switches on the kind).
+/// The one place that maps an endpoint kind to the transport that carries it.
 enum TransportCatalog {
   /// The route of `kind`'s calls.
   static func route(for kind: EndpointKind) -> any CallRoute.Type {

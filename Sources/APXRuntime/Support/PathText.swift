@@ -8,7 +8,7 @@
 
 /// File path text as Foundation's `NSString` path properties compute it (slashes compressed,
 /// a trailing slash ignored). Written out because apx does not link full Foundation, whose
-/// ICU data alone is 34 MB (issue 14); FoundationEssentials keeps these internal.
+/// ICU data alone is 34 MB; FoundationEssentials keeps these internal.
 public enum PathText {
   /// `/a/b/` -> `b`; `/` -> `/`; `` -> ``.
   public static func lastComponent(_ path: String) -> String {

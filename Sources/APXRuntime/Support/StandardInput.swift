@@ -10,7 +10,7 @@ public import APXCore
 
 /// Standard input read to its end (`name=@-.path`, `--token-stdin`, a gRPC request from `-d @-`),
 /// with `read(2)`: Foundation's `FileHandle` is not in FoundationEssentials, and apx does not
-/// link full Foundation (issue 14).
+/// link full Foundation.
 public enum StandardInput {
   /// Every byte until end of file, at most `limit` (64 MiB, as for files read whole): without
   /// it, `apx call URL id=@-.id < /dev/zero` grew by 270 MB a second until the machine gave out.

@@ -13,7 +13,7 @@
 
 /// Why a file operation failed, in the system's words (`Permission denied`, `No such file or
 /// directory`): the POSIX error under FoundationEssentials' `CocoaError`. Full Foundation's
-/// `localizedDescription` is not linked (issue 14).
+/// `localizedDescription` is not linked.
 enum FileErrorText {
   static func describe(_ error: any Error) -> String {
     let posix = (error as? POSIXError) ?? ((error as? CocoaError)?.underlying as? POSIXError)

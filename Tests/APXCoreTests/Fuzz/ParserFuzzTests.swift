@@ -5,7 +5,7 @@ import Testing
 
 /// Property and mutation tests of APXCore's parsers: for mutated inputs, no trap,
 /// no hang (the time limit turns one into a failure) and, for bad input, an error
-/// that says where (issue 10, "Keep it found").
+/// that says where.
 @Suite(.timeLimit(.minutes(2)))
 struct ParserFuzzTests {
   static let jsonCorpus = [

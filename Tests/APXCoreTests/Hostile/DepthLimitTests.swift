@@ -2,7 +2,7 @@ import APXCore
 import Testing
 
 /// Recursive parsers and evaluators have depth and size limits with clear errors,
-/// never a stack overflow (issue 10, item 9).
+/// never a stack overflow.
 @Suite struct DepthLimitTests {
   @Test func selectPathOfFiveThousandSegmentsIsRejected() throws {
     let text = "." + Array(repeating: "a", count: 5000).joined(separator: ".")

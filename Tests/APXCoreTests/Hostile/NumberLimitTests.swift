@@ -1,7 +1,7 @@
 import APXCore
 import Testing
 
-/// Out-of-range numbers from flags, files and servers end with a message, never a trap (issue 10, item 8).
+/// Out-of-range numbers from flags, files and servers end with a message, never a trap.
 @Suite struct NumberLimitTests {
   @Test(arguments: [1e300, .infinity, -.infinity, .nan, -1, 0, 1e9, 2e9])
   func durationConversionNeverTraps(_ seconds: Double) {

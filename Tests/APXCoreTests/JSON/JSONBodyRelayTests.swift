@@ -1,8 +1,7 @@
 import APXCore
 import Testing
 
-/// A body that is not JSON comes back exactly as received; formatted output and raw bytes never mix
-/// (issue 10, item 10).
+/// A body that is not JSON comes back exactly as received; formatted output and raw bytes never mix.
 @Suite struct JSONBodyRelayTests {
   /// Feeds `body` in chunks of `size`; returns the output and the first non-`.formatted` step.
   static func relay(_ body: String, chunk size: Int, holdLimit: Int = 1 << 20) -> ([UInt8], JSONBodyRelay.Step) {

@@ -1,7 +1,7 @@
 import APXCore
 import Testing
 
-/// `matches` patterns run in linear time: a catastrophic pattern ends at once (issue 10, item 11).
+/// `matches` patterns run in linear time: a catastrophic pattern ends at once.
 @Suite struct LinearRegexTests {
   static func matches(_ pattern: String, _ text: String) throws -> Bool {
     try LinearRegex(pattern).matches(in: text)

@@ -1,7 +1,7 @@
 import APXCore
 import Testing
 
-/// Issue 10 item 14: header names and values that cannot be sent are found where they are
+/// Header names and values that cannot be sent are found where they are
 /// written (registry files with file:line:column), not on the network after four attempts.
 @Suite struct HeaderSyntaxTests {
   @Test(arguments: ["X-Api-Key", "x_trace.id", "A!#$%&'*+-.^_`|~9"])

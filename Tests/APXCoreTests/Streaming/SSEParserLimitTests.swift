@@ -1,7 +1,7 @@
 import APXCore
 import Testing
 
-/// One huge event is refused at a documented size instead of growing memory without bound (issue 10, item 18).
+/// One huge event is refused at a documented size instead of growing memory without bound.
 @Suite struct SSEParserLimitTests {
   @Test func anEventPastTheLimitStopsTheParser() {
     var parser = SSEParser()

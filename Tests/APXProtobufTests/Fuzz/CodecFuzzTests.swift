@@ -4,7 +4,7 @@ import Foundation
 import PropertyBased
 import Testing
 
-/// Mutation tests of the protobuf codec (issue 10, "Keep it found"): mutated wire bytes
+/// Mutation tests of the protobuf codec: mutated wire bytes
 /// decode or fail with an error, never a trap or a hang; mutated JSON encodes or fails
 /// with a message; what decodes encodes again. `APX_FUZZ_COUNT` sets the cases per
 /// property (scripts/fuzz.sh); PropertyBased prints a failing case's seed.

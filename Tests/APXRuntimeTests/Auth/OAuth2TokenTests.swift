@@ -199,7 +199,7 @@ import Testing
     #expect(requests == 2)
   }
 
-  /// Issue 10 item 2: a stored token is keyed by what obtained it, secret included.
+  /// A stored token is keyed by what obtained it, secret included.
   @Test func aChangedSecretOrAudienceFetchesANewToken() async throws {
     let store = AuthFixture.store()
     let withAudience = AuthFixture.api.replacingOccurrences(
@@ -225,7 +225,7 @@ import Testing
     #expect(file.contains("sha256:"))
   }
 
-  /// Issue 10 item 1: a refused token request names the token endpoint with its path.
+  /// A refused token request names the token endpoint with its path.
   @Test func aRefusedTokenRequestNamesTheEndpointWithItsPath() async throws {
     let error = try await withDemo(.init(requireAuth: true)) { server, session in
       let api = try registry(AuthFixture.api.replacingOccurrences(of: "/oauth/token", with: "/oauth/missing"))

@@ -3,7 +3,7 @@ import Testing
 
 @testable import APXRuntime
 
-/// Issue 10 item 6: a secret is masked in every encoding apx produces or a server echoes.
+/// A secret is masked in every encoding apx produces or a server echoes.
 @Suite struct SecretMaskTests {
   let key = "AbC+dEf/GhI= x\"y"
 

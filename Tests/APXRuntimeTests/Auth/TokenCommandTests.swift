@@ -148,7 +148,7 @@ import Testing
     #expect(TokenCommandOutput.parse(#"{"nothing":1}"#, now: now) == nil)
   }
 
-  /// Issue 10 item 12: a command that hangs (ignoring SIGTERM, too) is bound by `--timeout`,
+  /// A command that hangs (ignoring SIGTERM, too) is bound by `--timeout`,
   /// stopped, and reported as a timeout rather than as "printed no token".
   @Test func aHangingCommandIsStoppedAtTheTimeoutAndReportedAsOne() async throws {
     let (path, _) = try script("trap '' TERM\nexec sleep 30")

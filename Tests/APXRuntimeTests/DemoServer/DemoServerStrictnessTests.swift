@@ -3,7 +3,7 @@ import Foundation
 import NIOHTTP1
 import Testing
 
-/// Issue 10 item 4: the demo refuses what real servers refuse, so a client bug fails a test.
+/// The demo refuses what real servers refuse, so a client bug fails a test.
 @Suite("Demo server: as strict as real servers")
 struct DemoServerStrictnessTests {
   @Test func anEventStreamNeedsAnAcceptThatAdmitsIt() async throws {

@@ -4,8 +4,7 @@ import Testing
 
 @testable import APXDemoServer
 
-/// Mutation tests of the multipart reader behind the demo's upload route (issue 10,
-/// "Keep it found"): any body, cut into any chunks, is read or refused with a
+/// Mutation tests of the multipart reader behind the demo's upload route: any body, cut into any chunks, is read or refused with a
 /// message; never a trap, a hang, or more content bytes than the body holds.
 @Suite(.timeLimit(.minutes(2)))
 struct MultipartFuzzTests {

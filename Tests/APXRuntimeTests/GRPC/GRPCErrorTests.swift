@@ -33,7 +33,7 @@ struct GRPCErrorTests {
       #expect(error?.message.contains("UNAVAILABLE") == true)
       #expect(error?.hint?.contains("is the server running") == true)
       #expect(error?.reason == .connectionRefused)
-      // A closed port is not a TLS question (issue 10 item 3).
+      // A closed port is not a TLS question.
       #expect(error?.hint?.contains("TLS") == false)
       #expect(error?.hint?.contains("grpcs://") == false)
     }

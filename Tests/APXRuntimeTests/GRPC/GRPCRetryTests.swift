@@ -3,7 +3,7 @@ import APXRuntime
 import Foundation
 import Testing
 
-/// gRPC retries in apx's own retry layer (issue 10 items 3 and 15): whatever
+/// gRPC retries in apx's own retry layer: whatever
 /// shape the failure takes on the wire, however many attempts are allowed,
 /// and never for what another attempt cannot change.
 @Suite("gRPC retries", .serialized)

@@ -6,8 +6,7 @@ import Testing
 
 @testable import APXRuntime
 
-/// A recipe step that sends a file shows the byte bar a single `apx call` shows (issue 13:
-/// recipes show what single calls show), on a terminal only, and not for a `foreach`, whose
+/// A recipe step that sends a file shows the byte bar a single `apx call` shows, on a terminal only, and not for a `foreach`, whose
 /// bar counts items.
 @Suite struct RecipeUploadProgressTests {
   static func recipe(foreach: Bool) throws -> Recipe {

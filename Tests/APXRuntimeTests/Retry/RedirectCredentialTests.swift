@@ -33,7 +33,7 @@ import Testing
     #expect(next.header("Cookie") == "session=abc")
   }
 
-  /// Issue 10 item 5: every credential leaves with the origin: the registry's API-key header
+  /// Every credential leaves with the origin: the registry's API-key header
   /// (named on the plan by the auth step), `-H` credentials by their names, not other headers.
   @Test func aCrossOriginRedirectDropsAPIKeyHeadersAndCredentialHeaders() throws {
     var plan = HTTPRequestPlan(
