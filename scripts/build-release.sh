@@ -14,6 +14,8 @@
 #   offers the archive under the shared library's name); `DYNAMIC_LIBSTDCXX=1` keeps it shared;
 # - lld with packed relative relocations (DT_RELR): a position-independent executable keeps
 #   ASLR, and its relative relocations shrink to a bitmap the loader applies quickly;
+# - no dynamic symbol table of apx's own symbols (--no-export-dynamic): nothing loads apx as a
+#   library, and the table was a tenth of the binary (over 5 MB of .dynsym and .dynstr);
 # - full Foundation is kept out (below).
 # The executable stays position-independent and keeps its unwind tables (debuggers, crash
 # reports and C++ exceptions need them). macOS has the Swift runtime in the OS and its own linker:
@@ -25,7 +27,8 @@ case "$scratch" in /*) ;; *) scratch="$PWD/$scratch" ;; esac
 
 OPTIONS=()
 if [ "$(uname -s)" = Linux ]; then
-  OPTIONS=(--static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
+  OPTIONS=(--static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
+    -Xlinker --no-export-dynamic)
   clang="$(dirname "$(readlink -f "$(command -v swiftc)")")/clang"
   archive="$("$clang" -print-file-name=libstdc++.a 2>/dev/null || true)"
   if [ -n "${DYNAMIC_LIBSTDCXX:-}" ]; then
