@@ -66,7 +66,7 @@ final class OutputFile: @unchecked Sendable {
     // The file is 0600; the finished file keeps FILE's mode, or gets the usual one
     // for a new file (0666 less umask): a private file must not become readable by others.
     let existing = try? FileManager.default.attributesOfItem(atPath: target)
-    if existing?[.type] as? FileAttributeType == .typeRegular, let mode = existing?[.posixPermissions] as? Int {
+    if existing?[.type] as? FileAttributeType == .typeRegular, let mode = Self.mode(existing?[.posixPermissions]) {
       fchmod(fd, mode_t(mode & 0o7777))
     } else {
       let mask = umask(0)
@@ -74,6 +74,14 @@ final class OutputFile: @unchecked Sendable {
       fchmod(fd, 0o666 & ~mask)
     }
     stream = OutputStream(fd: fd)
+  }
+
+  /// A file's permission bits as FileManager reports them: an `NSNumber` where full Foundation is
+  /// linked (the debug build), a fixed-width integer where only FoundationEssentials is (the
+  /// release build links no more), so `as? Int` alone found no mode in the shipped binary.
+  static func mode(_ value: Any?) -> Int? {
+    if let number = value as? Int { return number }
+    return (value as? any BinaryInteger).map { Int(truncatingIfNeeded: $0) }
   }
 
   /// Flushes, syncs and renames the file into place.
