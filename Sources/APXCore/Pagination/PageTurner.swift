@@ -39,6 +39,7 @@ public struct PageTurner: Sendable {
   public func items(in body: JSONValue) throws(APXError) -> [JSONValue] {
     guard let path = pagination.items else {
       guard case .array(let items) = body else {
+        if !pagination.declared { return [body] }
         throw APXError(
           .expectation, "page \(page) is a JSON \(body.typeName), not an array of items",
           hint: "the registry's pagination.items says where a page's items are (e.g. \".data\")")

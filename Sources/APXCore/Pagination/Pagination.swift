@@ -27,6 +27,18 @@ public struct Pagination: Sendable, Hashable {
   public var items: JSONPath?
   /// The most pages one call follows (registry `max_pages`, `--max-pages`).
   public var maxPages: Int
+  /// False for `undeclared`: nothing promises that a page is an array, so a page that is
+  /// not one is a single item rather than an error.
+  public var declared = true
+
+  /// What `--all` follows on a REST endpoint without a `pagination` block (an ad-hoc URL
+  /// included): the `Link: rel="next"` header, as `gh api --paginate` and restish follow it.
+  /// A declared style always wins over it.
+  public static var undeclared: Pagination {
+    var pagination = Pagination(style: .link)
+    pagination.declared = false
+    return pagination
+  }
 
   /// The page cap when the registry sets none: a runaway server stops here.
   public static let defaultMaxPages = 1000

@@ -244,9 +244,10 @@ public struct RecipeValidator {
 
   private mutating func checkStreamOptions(_ step: RecipeStep, _ endpoint: Endpoint) {
     if step.all {
-      if endpoint.pagination == nil {
+      if endpoint.pagesToFollow == nil {
         fail(
-          step.documentPath + [.key("all")], "\"all\" follows pages, and \(step.call) declares no pagination",
+          step.documentPath + [.key("all")],
+          "\"all\" follows pages, and \(step.call) is \(endpoint.kind.withArticle) endpoint that declares none",
           hint: "declare a \"pagination\" block for it in the registry, or drop \"all\"")
       }
       for key in ["max_events", "batch"] where key == "batch" ? !step.batch.isEmpty : step.maxEvents != nil {

@@ -37,6 +37,12 @@ public struct Endpoint: Sendable {
   public var timeout: Double?
   /// How answers come in pages (`--all` follows them); nil: one answer.
   public var pagination: Pagination?
+
+  /// How `--all` follows this endpoint's pages: its declared `pagination`, else, for REST,
+  /// `Link: rel="next"` headers (`Pagination.undeclared`); nil when it has no pages to follow.
+  public var pagesToFollow: Pagination? {
+    pagination ?? (kind == .rest ? .undeclared : nil)
+  }
   /// This call follows every page (`--all`, a recipe step's `all`): its result is the
   /// stream of the pages' items, not one body.
   public var followPages = false
@@ -211,4 +217,16 @@ public enum SchemaSource: Sendable, Hashable {
   case protoset(path: String)
   /// .proto files compiled with `protoc`, with import paths.
   case protoFiles(files: [String], importPaths: [String])
+}
+
+extension EndpointKind {
+  /// The kind with its article, as a sentence names it: "a REST", "an SSE".
+  public var withArticle: String {
+    switch self {
+    case .rest: "a REST"
+    case .sse: "an SSE"
+    case .grpc: "a gRPC"
+    case .jsonrpc: "a JSON-RPC"
+    }
+  }
 }

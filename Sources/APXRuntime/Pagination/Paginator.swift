@@ -30,11 +30,12 @@ public struct Paginator: Sendable {
     self.maxPages = maxPages
   }
 
-  /// A usage error for `--all` on an endpoint that declares no pages.
+  /// A usage error for `--all` on an endpoint with no pages to follow (not REST, and no
+  /// `pagination` block).
   public static func notPaginated(_ request: CallRequest) -> APXError {
-    let name = request.targetIsURL ? "a URL" : "\(request.api.name).\(request.endpoint.name)"
+    let name = "\(request.api.name).\(request.endpoint.name)"
     return APXError(
-      .usage, "--all follows pages, and \(name) declares no pagination",
+      .usage, "--all follows pages, and \(name) is \(request.endpoint.kind.withArticle) endpoint that declares none",
       hint: "add a \"pagination\" block to the endpoint in the registry (see docs/registry.md, Pagination), "
         + "or call it without --all")
   }
@@ -43,11 +44,11 @@ public struct Paginator: Sendable {
   ///
   /// - Throws: a page's failure, saying which page (number and URL) failed, with that
   ///   failure's exit status; `.expectation` for a page apx cannot read, a loop, the page cap
-  ///   or a next link to another origin; `.usage` when the endpoint declares no pagination.
+  ///   or a next link to another origin; `.usage` when the endpoint has no pages to follow.
   public func call(_ request: CallRequest, sink: any CallEventSink) async throws -> CallOutcome {
     var attempts = 0
     do {
-      guard let pagination = request.endpoint.pagination else { throw Self.notPaginated(request) }
+      guard let pagination = request.endpoint.pagesToFollow else { throw Self.notPaginated(request) }
       var turner = PageTurner(
         pagination, firstPage: Self.pageNumber(in: request, pagination: pagination), maxPages: maxPages)
       var page = request

@@ -21,7 +21,7 @@ extension CallCommand {
     }
     if maxEvents != nil { return "--max-events stops a stream; with --all, stop after N items with --max-items N" }
     if params.contains(Self.batchSeparator) { return "--all cannot be used in a JSON-RPC batch" }
-    if save != nil { return "--all follows a registry endpoint's pages, so there is no ad-hoc call for --save" }
+    if save != nil { return "--save records one call, not the pages --all follows: save it without --all" }
     if dryRun || curl {
       return "\(dryRun ? "--dry-run" : "--curl") shows one request, and --all's later requests depend on the "
         + "answers: drop --all to see the first page's request"
