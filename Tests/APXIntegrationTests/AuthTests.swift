@@ -31,6 +31,11 @@ import Testing
         ["call", "books.capabilities.get", "-v", "--base-url", server.httpBaseURL], environment: env)
       #expect(call.status == 0, "\(call.stderr)")
       #expect(call.stderr.contains("Authorization: Bearer ***"))
+      // -v shows the token request too, and the headers the client adds, as they are sent.
+      #expect(
+        call.stderr.contains("* OAuth2 token request\n> POST \(server.httpBaseURL)/oauth/token"), "\(call.stderr)")
+      #expect(call.stderr.contains("> User-Agent: apx/"), "\(call.stderr)")
+      #expect(call.stderr.contains("> Accept-Encoding: deflate, gzip"), "\(call.stderr)")
       let gifs = try await APXProcess.run(
         ["call", "gifs.trending", "per_page=1", "-v", "--base-url", server.httpBaseURL], environment: env)
       #expect(gifs.status == 0, "\(gifs.stderr)")

@@ -19,15 +19,22 @@ struct TerminalEscapeTests {
     }
   }
 
-  @Test func anErrorBodyIsEscapedOnStderr() async throws {
-    // ESC, BEL and a C1 CSI (U+009B, as UTF-8) in a 500's body, which apx quotes as the cause.
-    let body = Array("failed \(Self.retitle) and \u{9B}31m red\r\n".utf8)
-    try await withHostileServer({ _ in HostileHTTPServer.response("500 Internal Server Error", body: body) }) {
+  @Test func anErrorBodyIsEscapedOnStderrAndExactOnStdout() async throws {
+    // ESC, BEL and a C1 CSI (U+009B, as UTF-8) in a 500's body. With -O the body stays out of
+    // the file and apx quotes it as the cause on stderr; without, it is the answer on stdout.
+    let text = "failed \(Self.retitle) and \u{9B}31m red\r\n"
+    try await withHostileServer({ _ in HostileHTTPServer.response("500 Internal Server Error", body: Array(text.utf8)) }
+    ) {
       server in
-      let r = try await HostileServerTests.call(server, [])
+      let file = try temporaryFile("kept.txt", "")
+      let r = try await HostileServerTests.call(server, ["--no-retry", "-O", file])
       #expect(r.status == 5, "\(r.stderr)")
       #expect(r.stderr.contains("cause: failed "), "\(r.stderr)")
       Self.expectEscaped(r.stderr, c1: true)
+      let answer = try await HostileServerTests.call(server, ["--no-retry"])
+      #expect(answer.status == 5, "\(answer.stderr)")
+      #expect(answer.stdout == text, "\(answer.stdout.debugDescription)")
+      #expect(!answer.stderr.unicodeScalars.contains { $0.value == 0x1B }, "\(answer.stderr.debugDescription)")
     }
   }
 

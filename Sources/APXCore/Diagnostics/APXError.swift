@@ -24,6 +24,10 @@ public struct APXError: Error, Sendable, CustomStringConvertible {
   /// error), kept as it was thrown for code that decides on the kind of failure. Never
   /// printed: its text may hold what `cause` masks.
   public var underlying: (any Error & Sendable)?
+  /// The body of the server's answer this failure reports (an unexpected HTTP status), with
+  /// its secrets masked: the command prints it on stdout as it prints any answer (as curl, xh
+  /// and `gh api` do), and keeps only the status line on stderr.
+  public var answerBody: [UInt8]?
 
   /// - Parameters:
   ///   - cause: the text shown as `cause:`; nil shows `underlying`'s description (pass a

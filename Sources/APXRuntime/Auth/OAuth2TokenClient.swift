@@ -17,6 +17,8 @@ struct OAuth2TokenClient: Sendable {
   let clock: any RetryClock
   /// Seconds a token request may take; nil waits as long as any request without `--timeout`.
   var timeout: Double?
+  /// Told of the request and its answer's head, masked (`-v`).
+  var observe: (@Sendable (CallEvent) -> Void)? = nil
 
   /// The OAuth2 settings of one API with `${env:...}` templates resolved.
   struct Settings: Sendable {
@@ -148,8 +150,15 @@ struct OAuth2TokenClient: Sendable {
     do {
       let deadline: NIODeadline =
         timeout.map { .now() + .milliseconds(DurationConversion.milliseconds($0)) } ?? .distantFuture
+      let mask = settings.mask
+      observe?(
+        .requestSent(method: plan.method, url: mask.mask(plan.url), headers: mask.mask(plan.headersSent), attempt: 1))
       let response = try await session.send(plan, deadline: deadline)
       status = Int(response.status.code)
+      observe?(
+        .responseHead(
+          status: status, version: "\(response.version)",
+          headers: mask.mask(response.headers.map { HeaderField($0.name, $0.value) })))
       body = try await response.body.collect(upTo: 1 << 20)
     } catch {
       var mapped = NetworkErrorMapper.map(error, url: settings.tokenURL, timeout: timeout)

@@ -57,6 +57,8 @@ public actor TokenManager: TokenSource {
   let onToken: (@Sendable (StoredToken) -> Void)?
   /// Gets the one-line warning when the token store cannot be written.
   let warn: (@Sendable (String) -> Void)?
+  /// Told of each token request and its answer's head (masked), for `-v`.
+  let observe: (@Sendable (CallEvent) -> Void)?
   /// The store's folder failed: said once, and not tried again by this process.
   private var storeFailure: TokenStoreFailure?
 
@@ -75,13 +77,17 @@ public actor TokenManager: TokenSource {
   ///     full): the token is then used for this process only, and the call goes on.
   ///   - onToken: told of each token (new or stored) the first time it is handed out; a recipe
   ///     run adds its access and refresh tokens to the masks of its journal and reports.
+  ///   - observe: told of each OAuth2 token request (`.requestSent`) and its answer's head
+  ///     (`.responseHead`), secrets masked, for `-v`; never of the answer's body.
   public init(
     session: HTTPSession, environment: [String: String], store: TokenFileStore?,
     clock: any RetryClock = SystemRetryClock(), timeout: Double? = nil,
-    onToken: (@Sendable (StoredToken) -> Void)? = nil, warn: (@Sendable (String) -> Void)? = nil
+    onToken: (@Sendable (StoredToken) -> Void)? = nil, warn: (@Sendable (String) -> Void)? = nil,
+    observe: (@Sendable (CallEvent) -> Void)? = nil
   ) {
     self.onToken = onToken
     self.warn = warn
+    self.observe = observe
     self.session = session
     self.environment = environment
     self.store = store
@@ -171,10 +177,10 @@ public actor TokenManager: TokenSource {
         return token
       }
       let task = Task.detached {
-        [store = storeFailure == nil ? store : nil, session, clock, timeout, environment = self.environment] in
+        [store = storeFailure == nil ? store : nil, session, clock, timeout, environment = self.environment, observe] in
         try await Self.fetch(
           flow, need: need, store: store, session: session, clock: clock, timeout: timeout, environment: environment,
-          api: api)
+          api: api, observe: observe)
       }
       inFlight[key] = task
       let result: Result<(StoredToken, TokenStoreFailure?), any Error> = await task.result
@@ -197,14 +203,15 @@ public actor TokenManager: TokenSource {
   /// (once) and returned with the `TokenStoreFailure`, for this process to use and warn about.
   static func fetch(
     _ flow: Flow, need: Need, store: TokenFileStore?, session: HTTPSession, clock: any RetryClock, timeout: Double?,
-    environment: [String: String], api: APIDefinition
+    environment: [String: String], api: APIDefinition, observe: (@Sendable (CallEvent) -> Void)? = nil
   ) async throws -> (StoredToken, TokenStoreFailure?) {
     let work = { (writable: Bool) async throws -> (StoredToken, TokenStoreFailure?) in
       let stored = store?.read(api: flow.apiName, environment: flow.environmentName)
       if let stored, need.accepts(stored, origin: flow.origin, now: clock.now()) { return (stored, nil) }
       let previous = stored.flatMap { $0.origin == flow.origin ? $0 : nil }
       let token = try await flow.run(
-        previous: previous, session: session, clock: clock, timeout: timeout, environment: environment, api: api)
+        previous: previous, session: session, clock: clock, timeout: timeout, environment: environment, api: api,
+        observe: observe)
       guard let store, writable, flow.persists(token) else { return (token, nil) }
       do {
         try store.write(token)
@@ -273,11 +280,11 @@ struct Flow: Sendable {
   /// Gets a new token: refresh grant first when `previous` has a refresh token, else client credentials.
   func run(
     previous: StoredToken?, session: HTTPSession, clock: any RetryClock, timeout: Double?,
-    environment: [String: String], api: APIDefinition
+    environment: [String: String], api: APIDefinition, observe: (@Sendable (CallEvent) -> Void)? = nil
   ) async throws -> StoredToken {
     switch kind {
     case .oauth2(let settings):
-      let client = OAuth2TokenClient(session: session, clock: clock, timeout: timeout)
+      let client = OAuth2TokenClient(session: session, clock: clock, timeout: timeout, observe: observe)
       if let refreshToken = previous?.refreshToken, let token = try await client.refresh(refreshToken, settings) {
         return token
       }

@@ -115,7 +115,7 @@ public struct HTTPSession: Sendable {
   {
     var request = HTTPClientRequest(url: plan.url)
     request.method = HTTPMethod(rawValue: plan.method)
-    for h in plan.headers {
+    for h in plan.headersSent {
       // Files and `-H` were checked when read; this catches values from `${env:...}` and
       // credentials. Never sent (a CR or LF would split the request) and never retried.
       if let problem = HeaderSyntax.problem(name: h.name, value: h.value) {
@@ -123,9 +123,6 @@ public struct HTTPSession: Sendable {
           .usage, problem, hint: "check the environment variables and credentials that fill this header")
       }
       request.headers.add(name: h.name, value: h.value)
-    }
-    if !request.headers.contains(name: "User-Agent") {
-      request.headers.add(name: "User-Agent", value: "apx/\(APXVersion.current)")
     }
     request.body = try RequestBodyFactory.make(plan.body, progress: upload)
     guard request.url.lowercased().hasPrefix("https:") else {

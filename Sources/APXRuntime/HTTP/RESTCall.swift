@@ -132,7 +132,7 @@ public struct RESTCall: Transport {
       do {
         try sink.receive(
           .requestSent(
-            method: plan.method, url: mask.mask(plan.url), headers: mask.mask(plan.headers), attempt: attempt))
+            method: plan.method, url: mask.mask(plan.url), headers: mask.mask(plan.headersSent), attempt: attempt))
         // Closed however the send ends: after it, the sink gets only this task's events.
         let upload = UploadProgress(sink: sink)
         defer { upload.close() }
@@ -273,7 +273,8 @@ public struct RESTCall: Transport {
   static func statusError(status: Int, body: [UInt8], plan: HTTPRequestPlan, expected: [Int]?, mask: SecretMask)
     -> APXError
   {
-    let text = mask.mask(String(decoding: body, as: UTF8.self)).trimmingWhitespaceAndNewlines()
+    let decoded = String(validating: body, as: UTF8.self)
+    let text = mask.mask(decoded ?? String(decoding: body, as: UTF8.self)).trimmingWhitespaceAndNewlines()
     let reason = HTTPResponseStatus(statusCode: status).reasonPhrase
     let what = "\(plan.method) \(mask.mask(Self.pathAndQuery(plan.url))) answered \(status) \(reason)"
     let exit: ExitStatus =
@@ -288,14 +289,17 @@ public struct RESTCall: Transport {
         ?? "check the URL"
     case 400, 422:
       hint =
-        "the server rejected the request: see its message above"
+        "the server rejected the request: see its answer"
         + (plan.endpointName.map { " and `apx describe \($0)`" } ?? "")
     case 429: hint = "rate limited: wait, or allow more attempts (--retry N)"
     case 500..<600: hint = "the server failed; try again later or check its logs"
     default:
       if let expected { hint = "the endpoint expects \(expected.map(String.init).joined(separator: " or "))" }
     }
-    return APXError(exit, what, hint: hint, cause: text.isEmpty ? nil : text, reason: .unexpectedStatus(status))
+    var error = APXError(exit, what, hint: hint, cause: text.isEmpty ? nil : text, reason: .unexpectedStatus(status))
+    // Bytes that are not text (an image, a compressed page) have nothing to mask.
+    error.answerBody = decoded.map { Array(mask.mask($0).utf8) } ?? body
+    return error
   }
 
   static func pathAndQuery(_ url: String) -> String {

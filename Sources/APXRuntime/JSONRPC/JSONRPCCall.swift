@@ -107,7 +107,7 @@ struct JSONRPCCall: Transport {
     let mask = attempt.http.mask
     try sink.receive(
       .requestSent(
-        method: plan.method, url: mask.mask(plan.url), headers: mask.mask(plan.headers), attempt: context.number))
+        method: plan.method, url: mask.mask(plan.url), headers: mask.mask(plan.headersSent), attempt: context.number))
     let response: HTTPClientResponse
     let body: [UInt8]
     do {

@@ -85,7 +85,7 @@ struct SSEConnection: Transport {
     if !stream.parser.lastEventID.isEmpty { plan.setHeader("Last-Event-ID", stream.parser.lastEventID) }
     try sink.receive(
       .requestSent(
-        method: plan.method, url: mask.mask(plan.url), headers: mask.mask(plan.headers), attempt: context.number))
+        method: plan.method, url: mask.mask(plan.url), headers: mask.mask(plan.headersSent), attempt: context.number))
     let response: HTTPClientResponse
     do {
       response = try await session.send(plan, deadline: context.deadline)

@@ -26,15 +26,11 @@ extension CallCommand {
       prepared = try PreparedCall.registry(target: target, items: items, registry: registry)
     }
     try applyStreamFlags(to: &prepared)
-    if all, prepared.endpoint.pagination == nil {
+    if all, prepared.endpoint.pagesToFollow == nil {
       throw APXError(
         .usage,
-        prepared.adHoc
-          ? "--all follows the pages a registry endpoint declares, and a URL has no such declaration"
-          : "--all follows pages, and \(target) declares no pagination",
-        hint: prepared.adHoc
-          ? "save the call with --save API.ENDPOINT and declare its pagination in the registry"
-          : "declare a \"pagination\" block for it in the registry (docs/registry.md, Pagination), or drop --all")
+        "--all follows pages, and \(target) is \(prepared.endpoint.kind.withArticle) endpoint that declares none",
+        hint: "declare a \"pagination\" block for it in the registry (docs/registry.md, Pagination), or drop --all")
     }
     if noAuth || basicAuth != nil || tokenOverride != nil { prepared.endpoint.auth = AuthConfig.none }
     if let basicAuth {
@@ -107,12 +103,26 @@ extension CallCommand {
     _ requests: [CallRequest], global: GlobalOptions, context: Context, tokenOverride: String?, printer: CallPrinter,
     paging: Paging?
   ) async throws {
+    do {
+      try await run(
+        requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer, paging: paging)
+    } catch var error as APXError where printer.printedFailedAnswer {
+      // The body is on stdout; stderr keeps the status line and the hint.
+      error.cause = nil
+      throw error
+    }
+  }
+
+  private static func run(
+    _ requests: [CallRequest], global: GlobalOptions, context: Context, tokenOverride: String?, printer: CallPrinter,
+    paging: Paging?
+  ) async throws {
     try await HTTPSession.with(global.sessionOptions(context.environment), closing: .atProcessExit) { session in
       // One token manager per run: concurrent calls share one refresh; the store persists tokens.
       let tokens = TokenManager(
         session: session, environment: context.environment,
         store: TokenFileStore.standard(environment: context.environment), timeout: global.timeout,
-        warn: { context.warn($0) })
+        warn: { context.warn($0) }, observe: VerboseLines.tokenRequests(context, verbose: global.verbose))
       _ = try await GRPCSession.with(
         global.grpcSettings(context.environment), sharing: session, closing: .atProcessExit
       ) { grpc in

@@ -111,6 +111,8 @@ struct RunCommand: ContextCommand {
         stderr.flush()
       }
     }
+    // Token requests are shown as the steps' own exchanges are.
+    let tokenLog = transportLog
     let options = RecipeRunOptions(
       testMode: test, timeout: configured.timeout, maxAttemptsOverride: configured.noRetry ? 1 : configured.retry,
       headers: global.headerFields, transportLog: transportLog)
@@ -145,7 +147,7 @@ struct RunCommand: ContextCommand {
               journal.addSecret(secret)
               reporter.addSecret(secret)
             }
-          }, warn: { context.warn($0) })
+          }, warn: { context.warn($0) }, observe: tokenLog)
         return try await GRPCSession.with(
           global.grpcSettings(environment), sharing: session, closing: .atProcessExit
         ) { grpc in

@@ -77,6 +77,11 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
   private var tableBytes = 0
   /// Lines of an NDJSON body read so far (blank ones included), for messages.
   private var lineNumber = 0
+  /// Some answer (a body, a stream item) went out: a failure's body is then not printed after it.
+  private var answerStarted = false
+  /// The failed call's answer (an error status's body) was printed on stdout, so its text
+  /// need not be repeated on stderr.
+  private(set) var printedFailedAnswer = false
   // --- progress display (SSE watch): draws on stderr only when it is a terminal ---
   private lazy var progressDisplay = ProgressDisplay(
     stderr: context.stderr, enabled: context.stderrIsTerminal,
@@ -126,11 +131,13 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     case .singleAnswer:
       singleAnswer = true
     case .bodyChunk(let bytes):
+      answerStarted = true
       try body(bytes)
       if settings.transferProgress { reportTransfer(bytes.count) }
     case .bodyEnd:
       try finishBody()
     case .message(let value):
+      answerStarted = true
       try printMessage(value)
     case .trailers:
       guard settings.verbose, let text = VerboseLines.text(for: event) else { return }
@@ -150,6 +157,9 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
         writeTable(tableRows.count == 1 ? tableRows[0] : .array(tableRows))
         tableRows = []
         out.flush()
+      }
+      if let body = failure?.answerBody, !body.isEmpty, !answerStarted, out === context.stdout {
+        printFailedAnswer(body)
       }
       // The error itself is reported once, by the command; with -v say that a retry paid off.
       if settings.verbose, failure == nil, attempts > 1 { context.warn("apx: succeeded on attempt \(attempts)") }
@@ -340,6 +350,32 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
         hint: bytes.isEmpty ? "the response has no body" : "the body is printed above as received")
     }
     let results = try settings.select.map { try $0.select(inAnswer: value) } ?? [value]
+    if settings.format == .table {
+      writeTable(results.count == 1 ? results[0] : .array(results))
+      return
+    }
+    for result in results { writeValue(result) }
+  }
+
+  /// An error status's body on stdout, as curl and xh print it: formatted as any answer, with
+  /// `--select` and `-o table` where they fit it and the whole body where they do not or find
+  /// nothing (the status, reported on stderr, is the outcome; a selection written for the
+  /// success answer must not hide the server's reason).
+  private func printFailedAnswer(_ bytes: [UInt8]) {
+    printedFailedAnswer = true
+    defer { out.flush() }
+    guard settings.format != .raw || settings.select != nil, undecodedEncoding == nil,
+      let value = try? JSONParser.parse(bytes)
+    else {
+      out.write(bytes)
+      if bytes.last != UInt8(ascii: "\n"), out === context.stdout, context.stdoutIsTerminal {
+        out.write([UInt8(ascii: "\n")])
+      }
+      return
+    }
+    // A selection that finds nothing in the error body (only nulls) would hide the reason.
+    let selected = settings.select.flatMap { try? $0.select(inAnswer: value) }
+    let results = selected.flatMap { $0.contains { $0 != .null } ? $0 : nil } ?? [value]
     if settings.format == .table {
       writeTable(results.count == 1 ? results[0] : .array(results))
       return

@@ -10,6 +10,18 @@ enum VerboseLines {
     lines(for: event)?.escapingTerminalControls()
   }
 
+  /// With `-v`, what a `TokenManager` reports of its token requests, written to stderr as a
+  /// call's own exchanges are, after a line that says what the exchange is for.
+  static func tokenRequests(_ context: Context, verbose: Bool) -> (@Sendable (CallEvent) -> Void)? {
+    guard verbose else { return nil }
+    return { event in
+      guard let text = text(for: event) else { return }
+      if case .requestSent = event { context.stderr.write("* OAuth2 token request\n") }
+      context.stderr.write(text)
+      context.stderr.flush()
+    }
+  }
+
   private static func lines(for event: CallEvent) -> String? {
     switch event {
     case .requestSent(let method, let url, let headers, let attempt):
