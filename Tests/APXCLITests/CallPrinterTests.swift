@@ -117,4 +117,22 @@ struct CallPrinterTests {
     #expect(context.stderr.captured.hasPrefix("apx: "))
     #expect(context.stderr.captured.contains("left out to fit 12 columns"))
   }
+
+  @Test func aStreamTableOnATerminalLeavesNoProgressBarBehind() throws {
+    let context = Context(
+      environment: ["COLUMNS": "80"], stdout: .capturing(asTerminal: true), stderr: .capturing(asTerminal: true))
+    let settings = CallPrinter.Settings(
+      format: .table, select: nil, pretty: false, colors: nil, verbose: false, stderrColors: false, tableWidth: 80)
+    let printer = CallPrinter(context: context, settings: settings)
+    try Self.run(
+      [
+        .message(.object([JSONMember("id", .int(1))])), .progress(fraction: 0.5, done: 1, total: 2),
+        .message(.object([JSONMember("id", .int(2))])), .progress(fraction: 1, done: 2, total: 2),
+        .finished(status: 200, attempts: 1, failure: nil),
+      ], on: printer)
+    #expect(context.stdout.captured == "id\n--\n 1\n 2\n")
+    let stderr = context.stderr.captured
+    #expect(stderr.contains("100%"), "the bar was drawn: \(stderr.debugDescription)")
+    #expect(stderr.hasSuffix("\r\u{1B}[2K"), "and erased, not drawn again after the table: \(stderr.debugDescription)")
+  }
 }

@@ -4,7 +4,8 @@
 /// row. Columns are the union of the keys in first-seen order. Elements that
 /// are not objects go in a column named `value`. Cells hold strings as they
 /// are and other values as compact JSON; a missing key leaves the cell empty.
-/// Widths count Unicode scalars; long cells are cut with `…`. Columns whose
+/// Widths count terminal cells (`TerminalCells`: CJK and emoji take two); long cells are cut
+/// with `…`. Columns whose
 /// cells are all numbers are right-aligned.
 ///
 /// With a `maxLineWidth` (a terminal's columns) the widest columns are narrowed first, down to
@@ -12,20 +13,24 @@
 /// key columns (the first one, and any named `id`, `name`, `key` or ending in `_id`) are never left
 /// out, so each row stays identifiable.
 public struct TableFormatter: Sendable {
-  /// Cells longer than this many Unicode scalars are truncated (at least 2).
+  /// Cells wider than this many terminal cells are truncated (at least 2).
   public var maxCellWidth: Int
   /// Written between columns.
   public var separator: String
   /// The widest a line may be, or nil for no limit.
   public var maxLineWidth: Int?
+  /// Columns shown whole, never narrowed nor left out to fit `maxLineWidth`: what a user
+  /// copies from the table (an endpoint's name, a gRPC service and method).
+  public var keepWhole: Set<String>
   /// The narrowest a column is made to fit `maxLineWidth` (`ab…` at 3).
   public static let minColumnWidth = 3
 
   /// Makes a formatter.
-  public init(maxCellWidth: Int = 48, separator: String = "  ", maxLineWidth: Int? = nil) {
+  public init(maxCellWidth: Int = 48, separator: String = "  ", maxLineWidth: Int? = nil, keepWhole: Set<String> = []) {
     self.maxCellWidth = max(2, maxCellWidth)
     self.separator = separator
     self.maxLineWidth = maxLineWidth.map { max(Self.minColumnWidth, $0) }
+    self.keepWhole = keepWhole
   }
 
   /// A table and the columns left out to fit `maxLineWidth`.
@@ -65,7 +70,7 @@ public struct TableFormatter: Sendable {
     // cells[r][c]; nil for a missing key.
     var cells: [[String?]] = []
     var numeric = [Bool](repeating: true, count: columns.count)
-    var widths = columns.map { min(Self.width($0), maxCellWidth) }
+    var widths = columns.map { keepWhole.contains($0) ? Self.width($0) : min(Self.width($0), maxCellWidth) }
     for row in rows {
       var line = [String?](repeating: nil, count: columns.count)
       for (c, column) in columns.enumerated() {
@@ -77,7 +82,7 @@ public struct TableFormatter: Sendable {
         }
         guard let cell else { continue }
         if case .number = cell {} else { numeric[c] = false }
-        let text = truncate(Self.cellText(cell))
+        let text = keepWhole.contains(column) ? Self.cellText(cell) : truncate(Self.cellText(cell))
         line[c] = text
         widths[c] = max(widths[c], Self.width(text))
       }
@@ -111,14 +116,19 @@ public struct TableFormatter: Sendable {
     func lineWidth() -> Int {
       shown.reduce(0) { $0 + widths[$1] } + max(0, shown.count - 1) * Self.width(separator)
     }
+    let narrowable = shown.filter { !keepWhole.contains(columns[$0]) }
     func narrow(downTo floor: Int) {
       while lineWidth() > limit {
-        guard let widest = shown.max(by: { widths[$0] < widths[$1] }), widths[widest] > floor else { return }
+        guard let widest = narrowable.filter(shown.contains).max(by: { widths[$0] < widths[$1] }),
+          widths[widest] > floor
+        else { return }
         widths[widest] -= 1
       }
     }
     narrow(downTo: Self.readableWidth)
-    while lineWidth() > limit, let drop = shown.last(where: { !Self.isKey(columns[$0], index: $0) }) {
+    while lineWidth() > limit,
+      let drop = shown.last(where: { !Self.isKey(columns[$0], index: $0) && !keepWhole.contains(columns[$0]) })
+    {
       shown.removeAll { $0 == drop }
     }
     narrow(downTo: Self.minColumnWidth)
@@ -153,10 +163,10 @@ public struct TableFormatter: Sendable {
 
   private func truncate(_ text: String, to width: Int) -> String {
     guard Self.width(text) > width else { return text }
-    return String(String.UnicodeScalarView(text.unicodeScalars.prefix(max(1, width - 1)))) + "…"
+    return TerminalCells.prefix(text, fitting: max(1, width - 1)) + "…"
   }
 
-  static func width(_ text: String) -> Int { text.unicodeScalars.count }
+  static func width(_ text: String) -> Int { TerminalCells.width(text) }
 
   /// A string as is (control characters escaped so rows stay on one line, and C1 and bidi
   /// controls so a cell cannot act on the terminal or reorder what follows),

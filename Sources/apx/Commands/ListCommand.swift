@@ -56,7 +56,10 @@ struct ListCommand: ContextCommand {
           JSONMember("response", .string(m.responseType)),
         ])
       }
-      try ValuePrinter.print(.array(rows), global: global, context: context, tableByDefault: context.stdoutIsTerminal)
+      // The service and method are what users copy into a call: never cut.
+      try ValuePrinter.print(
+        .array(rows), global: global, context: context, tableByDefault: context.stdoutIsTerminal,
+        keepWhole: ["service", "method"])
       return
     }
     let listed = api.map { "\($0) is a registry API" } ?? "the registry is listed"
@@ -84,7 +87,9 @@ struct ListCommand: ContextCommand {
       }
       for p in problems { context.warn("apx: warning: skipped invalid registry file \(p)") }
     }
-    try ValuePrinter.print(.array(rows), global: global, context: context, tableByDefault: context.stdoutIsTerminal)
+    try ValuePrinter.print(
+      .array(rows), global: global, context: context, tableByDefault: context.stdoutIsTerminal,
+      keepWhole: ["endpoint"])
   }
 
   /// Call shapes of an API's gRPC endpoints, by endpoint name: file schemas

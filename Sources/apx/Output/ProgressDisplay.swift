@@ -90,6 +90,11 @@ final class ProgressDisplay: @unchecked Sendable {
       // Connected again: the stream has resumed.
       if (200..<300).contains(status) { model.reconnecting = nil }
       if model.hasContent { draw(now: now, force: true) }
+    case .finished where stdoutIsTerminal:
+      // The call's last output (a stream's table, a failure's body) is on the same screen; a
+      // bar drawn again after it would stay there under the result. With stdout elsewhere,
+      // the finished bar stays on its own line (`default`).
+      return
     default:
       if !visible, model.hasContent { draw(now: now, force: !(stdoutIsTerminal && Self.writesStdout(event))) }
     }

@@ -4,15 +4,21 @@ import APXCore
 /// bodies and streams go through `CallPrinter`). Both format each value with `ValueFormatter`.
 enum ValuePrinter {
   /// Prints `value` (after `--select`): a table when `tableByDefault` and no format or
-  /// selection was asked for; `-o ndjson` prints an array's elements one per line.
-  static func print(_ value: JSONValue, global: GlobalOptions, context: Context, tableByDefault: Bool = false) throws {
-    try print(value, output: global.outputOptions, context: context, tableByDefault: tableByDefault)
+  /// selection was asked for; `-o ndjson` prints an array's elements one per line. A table
+  /// shows the `keepWhole` columns whole whatever the terminal's width.
+  static func print(
+    _ value: JSONValue, global: GlobalOptions, context: Context, tableByDefault: Bool = false,
+    keepWhole: Set<String> = []
+  ) throws {
+    try print(
+      value, output: global.outputOptions, context: context, tableByDefault: tableByDefault, keepWhole: keepWhole)
   }
 
   /// The same, for a command that takes only some of the option groups (`apx validate`).
-  static func print(_ value: JSONValue, output: OutputOptions, context: Context, tableByDefault: Bool = false)
-    throws
-  {
+  static func print(
+    _ value: JSONValue, output: OutputOptions, context: Context, tableByDefault: Bool = false,
+    keepWhole: Set<String> = []
+  ) throws {
     let flags = try output.applyingConfig(context)
     var results = [value]
     if let s = flags.select { results = try JSONPath(parsing: s).select(in: value) }
@@ -21,7 +27,7 @@ enum ValuePrinter {
     let color = context.useColor(flags.color, terminal: context.stdoutIsTerminal) && format != .raw
     let formatter = ValueFormatter(
       format: format, style: context.stdoutIsTerminal || flags.output == .json ? .pretty : .compact,
-      colors: color ? .default : nil, table: TableFormatter(maxLineWidth: context.stdoutColumns),
+      colors: color ? .default : nil, table: TableFormatter(maxLineWidth: context.stdoutColumns, keepWhole: keepWhole),
       rawStrings: flags.rawOutput)
     for result in results {
       switch format {

@@ -31,10 +31,16 @@ final class OutputStream: @unchecked Sendable {
     buffer.reserveCapacity(capacity)
   }
 
-  /// A stream that keeps what is written (`captured`) instead of writing to a descriptor.
-  static func capturing() -> OutputStream {
+  /// A capturing stream that says it is a terminal, for tests of what only a terminal gets
+  /// (progress bars, tables fitted to its width).
+  private var claimsTerminal = false
+
+  /// A stream that keeps what is written (`captured`) instead of writing to a descriptor;
+  /// `asTerminal` makes it answer `isTerminal` with true.
+  static func capturing(asTerminal: Bool = false) -> OutputStream {
     let stream = OutputStream(fd: -1)
     stream.kept = []
+    stream.claimsTerminal = asTerminal
     return stream
   }
 
@@ -46,8 +52,8 @@ final class OutputStream: @unchecked Sendable {
     }
   }
 
-  /// Whether this descriptor is a terminal (never, for a capturing stream).
-  var isTerminal: Bool { fd >= 0 && isatty(fd) == 1 }
+  /// Whether this descriptor is a terminal (for a capturing stream, what it was made to claim).
+  var isTerminal: Bool { claimsTerminal || (fd >= 0 && isatty(fd) == 1) }
 
   func write(_ bytes: some Collection<UInt8>) {
     lock.withLock {

@@ -32,7 +32,7 @@ struct TableFormatterTests {
         """)
   }
 
-  @Test("widths count Unicode scalars; long cells are cut with an ellipsis")
+  @Test("widths count terminal cells (CJK and emoji take two); long cells are cut with an ellipsis")
   func widthAndTruncation() throws {
     let value = JSONValue.array([
       .object([JSONMember("k", .string("é中😀")), JSONMember("v", .string(String(repeating: "a", count: 30)))]),
@@ -41,12 +41,30 @@ struct TableFormatterTests {
     let text = TableFormatter(maxCellWidth: 10).format(value)
     #expect(
       text == """
-        k    v
-        ---  ----------
+        k      v
+        -----  ----------
         é中😀  aaaaaaaaa…
         x
 
         """)
+  }
+
+  @Test("a cut never splits a wide character, and the column stays aligned")
+  func wideTruncation() throws {
+    let value = JSONValue.array([
+      .object([JSONMember("name", .string("東京都千代田区")), JSONMember("n", .int(1))]),
+      .object([JSONMember("name", .string("👨‍👩‍👧 family")), JSONMember("n", .int(2))]),
+    ])
+    let text = TableFormatter(maxCellWidth: 8).format(value)
+    #expect(
+      text == """
+        name      n
+        --------  -
+        東京都…   1
+        👨‍👩‍👧 fami…  2
+
+        """)
+    for line in text.split(separator: "\n") { #expect(TerminalCells.width(line) <= 11, "\(line)") }
   }
 
   @Test("non-object elements go in a value column; control characters are escaped")
@@ -113,7 +131,7 @@ struct TableFormatterTests {
       #"[{"id": 1, "title": "A rather long title for a book", "author": "Someone Famous"}]"#)
     let fitted = TableFormatter(maxLineWidth: 30).fitted(value)
     #expect(fitted.hiddenColumns.isEmpty)
-    for line in fitted.text.split(separator: "\n") { #expect(line.unicodeScalars.count <= 30, "\(line)") }
+    for line in fitted.text.split(separator: "\n") { #expect(TerminalCells.width(line) <= 30, "\(line)") }
     #expect(fitted.text.contains("…"))
     #expect(fitted.text.hasPrefix("id  title"))
   }
@@ -125,8 +143,27 @@ struct TableFormatterTests {
     #expect(fitted.hiddenColumns == ["b", "c"], "\(fitted)")
     #expect(fitted.text.contains("job_id"))
     #expect(fitted.text.hasPrefix("n"))
-    for line in fitted.text.split(separator: "\n") { #expect(line.unicodeScalars.count <= 16, "\(line)") }
+    for line in fitted.text.split(separator: "\n") { #expect(TerminalCells.width(line) <= 16, "\(line)") }
     // No limit: everything, as before.
     #expect(TableFormatter().fitted(value).hiddenColumns.isEmpty)
+  }
+}
+
+extension TableFormatterTests {
+  @Test("columns kept whole are neither narrowed nor left out; the others make room")
+  func keptWhole() throws {
+    let value = JSONValue.array([
+      .object([
+        JSONMember("service", .string("classnotes.v1.ClassNotesAPI")),
+        JSONMember("method", .string("StreamProcessingStatus")), JSONMember("shape", .string("server_streaming")),
+        JSONMember("request", .string("classnotes.v1.StreamProcessingStatusRequest")),
+      ])
+    ])
+    let fitted = TableFormatter(maxLineWidth: 70, keepWhole: ["service", "method"]).fitted(value)
+    #expect(fitted.text.contains("classnotes.v1.ClassNotesAPI  StreamProcessingStatus"), "\(fitted.text)")
+    #expect(fitted.hiddenColumns == ["request"], "\(fitted.text)")
+    for line in fitted.text.split(separator: "\n") { #expect(TerminalCells.width(line) <= 70, "\(line)") }
+    // Without it, the first column is cut like any other.
+    #expect(!TableFormatter(maxLineWidth: 70).fitted(value).text.contains("classnotes.v1.ClassNotesAPI"))
   }
 }
