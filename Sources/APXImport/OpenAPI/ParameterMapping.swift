@@ -82,9 +82,10 @@ extension Param {
 
 /// Short texts for registry descriptions.
 enum Text {
-  /// The first paragraph of `text`, whitespace-collapsed, at most 300 characters.
+  /// The first paragraph of `text` (HTML as plain text), whitespace-collapsed, at most 300
+  /// characters.
   static func summary(_ text: String?) -> String? {
-    guard let text else { return nil }
+    guard let text = text.map(HTMLText.plain) else { return nil }
     let paragraph = text.split(separator: "\n\n", maxSplits: 1).first.map(String.init) ?? text
     let words = paragraph.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
     var out = words.joined(separator: " ")
