@@ -173,13 +173,13 @@ _apx() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    call|list|describe|validate|import|demo|completions|manual|config|auth|run|help)
+    call|list|describe|validate|import|demo|completions|manual|config|auth|run|session|help)
         # Offer subcommand argument completions
         "_apx_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'call list describe validate import demo completions manual config auth run help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'call list describe validate import demo completions manual config auth run session help' -- "${cur}"))
         ;;
     esac
 }
@@ -188,7 +188,7 @@ _apx_call() {
     repeating_flags=()
     non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --all --token-stdin --form --no-auth --sse --dry-run --curl --show-secrets --version -h --help)
     repeating_options=(--registry -H --header --until-event --proto --import-path)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size -d --data --max-events --max-items --max-pages -a --auth --bearer --protoset --save -O --output-file)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size -d --data --max-events --max-items --max-pages -a --auth --bearer --protoset --session --save -O --output-file)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -271,6 +271,9 @@ _apx_call() {
         return
         ;;
     '--protoset')
+        return
+        ;;
+    '--session')
         return
         ;;
     '--save')
@@ -983,7 +986,7 @@ _apx_run() {
     repeating_flags=()
     non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --events --dry-run --test --resume --version -h --help)
     repeating_options=(--registry -H --header --report)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size --session)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -1040,6 +1043,9 @@ _apx_run() {
     '--report')
         return
         ;;
+    '--session')
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -1053,6 +1059,83 @@ _apx_run() {
         return
         ;;
     esac
+}
+
+_apx_session() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __apx_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    list|show|clear)
+        # Offer subcommand argument completions
+        "_apx_session_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'list show clear' -- "${cur}"))
+        ;;
+    esac
+}
+
+_apx_session_list() {
+    repeating_flags=()
+    non_repeating_flags=(-r --raw-output --version -h --help)
+    repeating_options=()
+    non_repeating_options=(-o --output --select --color)
+    __apx_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '-o'|'--output')
+        __apx_add_completions -W 'json'$'\n''ndjson'$'\n''raw'$'\n''table'
+        return
+        ;;
+    '--select')
+        return
+        ;;
+    '--color')
+        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    esac
+}
+
+_apx_session_show() {
+    repeating_flags=()
+    non_repeating_flags=(-r --raw-output --version -h --help)
+    repeating_options=()
+    non_repeating_options=(-o --output --select --color)
+    __apx_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '-o'|'--output')
+        __apx_add_completions -W 'json'$'\n''ndjson'$'\n''raw'$'\n''table'
+        return
+        ;;
+    '--select')
+        return
+        ;;
+    '--color')
+        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    esac
+}
+
+_apx_session_clear() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __apx_offer_flags_options 1
 }
 
 _apx_help() {

@@ -61,13 +61,14 @@ _apx() {
             'config:Show the effective settings and where each comes from (flag, environment, config file, default).'
             'auth:Manage stored tokens (OAuth2 client credentials, token commands).'
             'run:Run a recipe: chained calls with their data flowing forward; prints the recipe'\''s output as JSON.'
+            'session:Manage cookie sessions (the jars `apx call --session NAME` and `apx run --session NAME` keep).'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        call|list|describe|validate|import|demo|completions|manual|config|auth|run|help)
+        call|list|describe|validate|import|demo|completions|manual|config|auth|run|session|help)
             "_apx_${words[1]}" && ret=0
             ;;
         esac
@@ -120,6 +121,7 @@ _apx_call() {
         '*--proto[gRPC URL\: take the schema from this .proto file, compiled with protoc (repeatable).]:FILE:'
         '*--import-path[gRPC URL\: a folder protoc searches for --proto files and their imports (repeatable).]:DIR:'
         '--protoset[gRPC URL\: take the schema from this FileDescriptorSet (default\: server reflection).]:FILE:'
+        '--session[Keep the cookies servers set in the session NAME (a 0600 file in the state folder) and send them back on later calls with the same --session; see `apx session`.]:NAME:'
         '--save[URL\: once the call succeeds, save it in the registry as this endpoint (values become defaults).]:API.ENDPOINT:'
         '(-O --output-file)'{-O,--output-file}'[Write the body (or stream items) to FILE instead of stdout\: as received unless -o or --select says otherwise, replacing FILE only once the call succeeds; progress on a terminal.]:FILE:'
         '--dry-run[Print the resolved request as JSON (method, URL, headers, body; gRPC\: target, method, metadata, message) and send nothing.]'
@@ -572,7 +574,85 @@ _apx_run() {
         '--dry-run[Print the requests that would be sent (secrets masked) and send nothing.]'
         '--test[Count checks passed and failed; exit 9 when any failed.]'
         '--report[Write a report\: junit FILE.]:FORMAT FILE:'
+        '--session[Keep the cookies servers set in the session NAME (a 0600 file in the state folder) and send them back on later calls with the same --session; see `apx session`.]:NAME:'
         '--resume[Resume the latest unfinished run of this recipe (or the RUN_ID given among the inputs).]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_session() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'list:List the stored sessions and how many cookies each holds.'
+            'show:Show a session'\''s cookies: name, domain, path, Secure, expiry (values masked).'
+            'clear:Delete a session and its cookies.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        list|show|clear)
+            "_apx_session_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_apx_session_list() {
+    local -i ret=1
+    local -ar ___output=('json' 'ndjson' 'raw' 'table')
+    local -ar ___color=('auto' 'always' 'never')
+    local -ar arg_specs=(
+        '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
+        '--select[Print only the values at this jq-style path, e.g. .data.items\[\].id]:PATH:'
+        '(-r --raw-output)'{-r,--raw-output}'[Print string results as their text, without JSON quotes (like jq -r).]'
+        '--color[Colour\: auto, always or never (auto honours NO_COLOR).]:WHEN:{__apx_complete "${___color[@]}"}'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_session_show() {
+    local -i ret=1
+    local -ar ___output=('json' 'ndjson' 'raw' 'table')
+    local -ar ___color=('auto' 'always' 'never')
+    local -ar arg_specs=(
+        '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
+        '--select[Print only the values at this jq-style path, e.g. .data.items\[\].id]:PATH:'
+        '(-r --raw-output)'{-r,--raw-output}'[Print string results as their text, without JSON quotes (like jq -r).]'
+        '--color[Colour\: auto, always or never (auto honours NO_COLOR).]:WHEN:{__apx_complete "${___color[@]}"}'
+        ':NAME:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_session_clear() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':NAME:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -44,7 +44,7 @@ struct APX: AsyncParsableCommand {
     subcommands: [
       CallCommand.self, ListCommand.self, DescribeCommand.self, ValidateCommand.self, ImportCommand.self,
       DemoCommand.self, CompletionsCommand.self, ManualCommand.self, ConfigCommand.self, AuthCommand.self,
-      RunCommand.self,
+      RunCommand.self, SessionCommand.self,
     ]
   )
 }

@@ -54,6 +54,7 @@ final class DemoHTTPServer: Sendable {
     StallRoutes(stopping: stopping).register(on: router)
     DripRoutes(stopping: stopping).register(on: router)
     RedirectRoutes().register(on: router)
+    CookieRoutes().register(on: router)
     methods.record(router)
     JSONRPCRoutes().register(on: router)
 

@@ -69,29 +69,10 @@ public struct TokenFileStore: Sendable {
       throw APXError(.internalFailure, "cannot encode the token for \(token.api)")
     }
     let target = path(api: token.api, environment: token.environment)
-    let temp = target + ".tmp-" + UUID().uuidString
-    let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw failure("cannot create", temp) }
-    var ok = true
-    data.withUnsafeBytes { raw in
-      var offset = 0
-      while offset < raw.count {
-        let n = posixWrite(fd, raw.baseAddress! + offset, raw.count - offset)
-        if n < 0 {
-          if errno == EINTR { continue }
-          ok = false
-          return
-        }
-        offset += n
-      }
-    }
-    // umask can only remove bits, but make the mode explicit anyway.
-    if fchmod(fd, 0o600) != 0 || fsync(fd) != 0 { ok = false }
-    close(fd)
-    guard ok, rename(temp, target) == 0 else {
-      let error = failure("cannot write", target)
-      unlink(temp)
-      throw error
+    do {
+      try PrivateFile.write(Array(data), to: target)
+    } catch {
+      throw storeFailure("\(error.step) the token file \(error.path)", code: error.code)
     }
   }
 
@@ -131,13 +112,10 @@ public struct TokenFileStore: Sendable {
       }
       return
     }
-    // mkdir itself, not FileManager: its errno is what the message and the caller need.
-    var path = directory.hasPrefix("/") ? "" : "."
-    for component in directory.split(separator: "/") {
-      path += "/" + component
-      if mkdir(path, 0o700) != 0, errno != EEXIST {
-        throw storeFailure("cannot create the token folder \(directory)", code: errno)
-      }
+    do {
+      try PrivateFile.makeDirectory(directory)
+    } catch {
+      throw storeFailure("cannot create the token folder \(directory)", code: error.code)
     }
   }
 
@@ -165,9 +143,4 @@ public struct TokenStoreFailure: Error, Sendable {
 
   /// The system's text for `code`, e.g. "Read-only file system".
   public var reason: String { String(cString: strerror(code)) }
-}
-
-/// `write(2)`, outside the type whose `write(_:)` method would shadow it.
-private func posixWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  write(fd, bytes, count)
 }

@@ -130,19 +130,22 @@ public struct RESTCall: Transport {
     while true {
       let response: HTTPClientResponse
       do {
+        // Each hop gets the jar's cookies for its own URL; `plan` keeps only the user's headers.
+        let sent = session.cookies.attach(to: plan)
         try sink.receive(
           .requestSent(
-            method: plan.method, url: mask.mask(plan.url), headers: mask.mask(plan.headersSent), attempt: attempt))
+            method: sent.method, url: mask.mask(sent.url), headers: mask.mask(sent.headersSent), attempt: attempt))
         // Closed however the send ends: after it, the sink gets only this task's events.
         let upload = UploadProgress(sink: sink)
         defer { upload.close() }
-        response = try await session.send(plan, deadline: deadline, upload: upload)
+        response = try await session.send(sent, deadline: deadline, upload: upload)
       } catch {
         let mapped = NetworkErrorMapper.map(error, url: plan.url, timeout: timeout)
         throw AttemptFailure(mapped, outcome: NetworkErrorMapper.retryOutcome(of: error, mapped: mapped))
       }
       let status = Int(response.status.code)
       let headers = response.headers.map { HeaderField($0.name, $0.value) }
+      session.cookies.store(headers, from: plan.url)
       do {
         try sink.receive(.responseHead(status: status, version: "\(response.version)", headers: mask.mask(headers)))
       } catch {

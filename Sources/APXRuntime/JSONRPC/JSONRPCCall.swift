@@ -103,7 +103,7 @@ struct JSONRPCCall: Transport {
   func presentedToken(in attempt: Attempt) -> String? { AuthApplier.bearerToken(in: attempt.http.plan) }
 
   func send(_ attempt: Attempt, context: AttemptContext, sink: any CallEventSink) async throws -> CallOutcome {
-    let plan = attempt.http.plan
+    let plan = session.cookies.attach(to: attempt.http.plan)
     let mask = attempt.http.mask
     try sink.receive(
       .requestSent(
@@ -121,6 +121,7 @@ struct JSONRPCCall: Transport {
     }
     let status = Int(response.status.code)
     let headers = response.headers.map { HeaderField($0.name, $0.value) }
+    session.cookies.store(headers, from: plan.url)
     try sink.receive(.responseHead(status: status, version: "\(response.version)", headers: mask.mask(headers)))
     let ids = attempt.members.compactMap(\.id)
     let parsed = body.isEmpty ? nil : try? JSONParser.parse(body)

@@ -83,6 +83,7 @@ struct SSEConnection: Transport {
     let mask = attempt.mask
     begin(mask: mask)
     if !stream.parser.lastEventID.isEmpty { plan.setHeader("Last-Event-ID", stream.parser.lastEventID) }
+    plan = session.cookies.attach(to: plan)
     try sink.receive(
       .requestSent(
         method: plan.method, url: mask.mask(plan.url), headers: mask.mask(plan.headersSent), attempt: context.number))
@@ -100,6 +101,7 @@ struct SSEConnection: Transport {
     }
     let status = Int(response.status.code)
     let headers = response.headers.map { HeaderField($0.name, $0.value) }
+    session.cookies.store(headers, from: plan.url)
     try sink.receive(.responseHead(status: status, version: "\(response.version)", headers: mask.mask(headers)))
 
     // The specification's "no more events": stop without reconnecting.

@@ -61,7 +61,8 @@ extension CallCommand {
         return try await preview(requests, mode: mode, global: global, context: context, tokenOverride: tokenOverride)
       }
       try await Self.execute(
-        requests, global: global, context: context, tokenOverride: tokenOverride, outputFile: outputFile)
+        requests, global: global, context: context, tokenOverride: tokenOverride, outputFile: outputFile,
+        cookieSession: cookieSession.name)
     }
   }
 }

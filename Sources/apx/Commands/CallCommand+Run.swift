@@ -68,7 +68,7 @@ extension CallCommand {
       }
       try await Self.execute(
         [request], global: global, context: context, tokenOverride: tokenOverride, outputFile: outputFile,
-        paging: all ? Paging(maxItems: maxItems, maxPages: maxPages) : nil)
+        paging: all ? Paging(maxItems: maxItems, maxPages: maxPages) : nil, cookieSession: cookieSession.name)
     }
     if let savePlan, let save {
       try AdHocSave.write(savePlan)
@@ -79,19 +79,21 @@ extension CallCommand {
   /// Runs one call, or several JSON-RPC calls as one batch, with output on stdout.
   static func execute(
     _ requests: [CallRequest], global: GlobalOptions, context: Context, tokenOverride: String?, outputFile: String?,
-    paging: Paging? = nil
+    paging: Paging? = nil, cookieSession: String? = nil
   ) async throws {
     guard let outputFile else {
       let printer = CallPrinter(context: context, settings: try OutputSettings.make(global, context: context))
       return try await execute(
-        requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer, paging: paging)
+        requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer, paging: paging,
+        cookieSession: cookieSession)
     }
     let file = try OutputFile(path: outputFile)
     do {
       let settings = try OutputSettings.make(global, context: context, toFile: true)
       let printer = CallPrinter(context: context, settings: settings, out: file.stream)
       try await execute(
-        requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer, paging: paging)
+        requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer, paging: paging,
+        cookieSession: cookieSession)
     } catch {
       file.discard()
       throw error
@@ -101,11 +103,14 @@ extension CallCommand {
 
   private static func execute(
     _ requests: [CallRequest], global: GlobalOptions, context: Context, tokenOverride: String?, printer: CallPrinter,
-    paging: Paging?
+    paging: Paging?, cookieSession: String?
   ) async throws {
     do {
-      try await run(
-        requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer, paging: paging)
+      try await CookieSession.with(cookieSession, context) { jar in
+        try await run(
+          requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer, paging: paging,
+          cookies: jar)
+      }
     } catch var error as APXError where printer.printedFailedAnswer {
       // The body is on stdout; stderr keeps the status line and the hint.
       error.cause = nil
@@ -115,9 +120,11 @@ extension CallCommand {
 
   private static func run(
     _ requests: [CallRequest], global: GlobalOptions, context: Context, tokenOverride: String?, printer: CallPrinter,
-    paging: Paging?
+    paging: Paging?, cookies: SharedCookieJar
   ) async throws {
-    try await HTTPSession.with(global.sessionOptions(context.environment), closing: .atProcessExit) { session in
+    var options = global.sessionOptions(context.environment)
+    options.cookies = cookies
+    try await HTTPSession.with(options, closing: .atProcessExit) { session in
       // One token manager per run: concurrent calls share one refresh; the store persists tokens.
       let tokens = TokenManager(
         session: session, environment: context.environment,

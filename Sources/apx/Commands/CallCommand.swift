@@ -144,6 +144,8 @@ struct CallCommand: ContextCommand {
 
   @OptionGroup var schema: GRPCSchemaOptions
 
+  @OptionGroup var cookieSession: CookieSessionOption
+
   @Option(
     name: .customLong("save"),
     help: ArgumentHelp(
@@ -219,6 +221,9 @@ struct CallCommand: ContextCommand {
     }
     if let basicAuth, !basicAuth.contains(":") { return "-a needs USER:PASSWORD" }
     if form && data != nil { return "--form builds the body from items, so it cannot go with -d" }
+    if cookieSession.name != nil, dryRun || curl {
+      return "--session keeps the cookies of requests that are sent; \(dryRun ? "--dry-run" : "--curl") sends none"
+    }
     return previewProblem
   }
 }

@@ -1,0 +1,54 @@
+public import APXCore
+import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The cookie jar of one process's HTTP session, shared by its concurrent calls (a recipe's
+/// `foreach`), with the clock that decides expiry.
+public final class SharedCookieJar: Sendable {
+  private let jar: Mutex<CookieJar>
+  private let now: @Sendable () -> Double
+
+  /// A jar holding `cookies`; `now` is seconds since 1970.
+  public init(_ cookies: CookieJar = CookieJar(), now: @escaping @Sendable () -> Double = SharedCookieJar.wallClock) {
+    jar = Mutex(cookies)
+    self.now = now
+  }
+
+  /// Seconds since 1970, from the system clock.
+  @Sendable public static func wallClock() -> Double { Date().timeIntervalSince1970 }
+
+  /// The jar as it is now, expired cookies dropped (for `--session` to store).
+  public var snapshot: CookieJar {
+    let time = now()
+    return jar.withLock {
+      $0.removeExpired(now: time)
+      return $0
+    }
+  }
+
+  /// `plan` with the jar's cookies for its URL in a `Cookie` header. A `Cookie` header the
+  /// user set (`-H`, the registry) is left as it is: what the user wrote wins.
+  public func attach(to plan: HTTPRequestPlan) -> HTTPRequestPlan {
+    guard let url = CookieURL(plan.url), !plan.headers.contains(where: { $0.name.lowercased() == "cookie" }) else {
+      return plan
+    }
+    let time = now()
+    guard let header = jar.withLock({ $0.header(for: url, now: time) }) else { return plan }
+    var plan = plan
+    plan.headers.append(HeaderField("Cookie", header))
+    return plan
+  }
+
+  /// Takes the `Set-Cookie` headers of an answer to `url`.
+  public func store(_ headers: [HeaderField], from url: String) {
+    let values = headers.filter { $0.name.lowercased() == "set-cookie" }.map(\.value)
+    guard !values.isEmpty, let url = CookieURL(url) else { return }
+    let time = now()
+    jar.withLock { $0.store(values, from: url, now: time) }
+  }
+}
