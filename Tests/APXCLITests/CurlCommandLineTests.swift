@@ -36,6 +36,19 @@ struct CurlCommandLineTests {
       try Self.words("GET", "http://h/", body: body) == ["curl", "-X", "GET", "--data-binary", "{}", "http://h/"])
   }
 
+  @Test func aTypedMultipartFieldIsAQuotedFormValueWithItsType() throws {
+    let body = RequestBody.multipart(
+      [
+        .field(name: "meta", value: #"{"a":"x;y\"}"#, contentType: "application/json"),
+        .field(name: "note", value: "@not-a-file"),
+      ], boundary: "B")
+    #expect(
+      try Self.words("POST", "http://h/", body: body) == [
+        "curl", "-F", #"meta="{\"a\":\"x;y\\\"}";type=application/json"#, "--form-string", "note=@not-a-file",
+        "http://h/",
+      ])
+  }
+
   @Test func aBinaryBodyIsAUsageError() {
     #expect(throws: APXError.self) {
       try Self.words("POST", "http://h/", body: .bytes([0x00, 0xFF], contentType: "application/octet-stream"))

@@ -52,9 +52,9 @@ struct ImportTests {
     let dir = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let gz = try #require(
-      try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).first { $0.hasSuffix(".json.gz") })
+      try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).first { $0.hasPrefix("github-api") })
     let decompressed = try #require(
-      try await Self.documents(into: dir).first { $0.path.hasSuffix(".json") && $0.path.hasPrefix(dir.path) })
+      try await Self.documents(into: dir).first { $0.name == "github-api" && $0.path.hasPrefix(dir.path) })
     var written: [Data] = []
     for (i, source) in [Self.fixtures.appendingPathComponent(gz).path, decompressed.path].enumerated() {
       let out = dir.appendingPathComponent("out\(i)")
@@ -71,7 +71,7 @@ struct ImportTests {
     let dir = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let gz = try #require(
-      try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).first { $0.hasSuffix(".json.gz") })
+      try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).first { $0.hasPrefix("github-api") })
     let bytes = [UInt8](try Data(contentsOf: Self.fixtures.appendingPathComponent(gz)))
     let served: HostileHTTPServer.Answer = { _ in
       HostileHTTPServer.response(headers: [("Content-Type", "application/gzip")], body: bytes)
@@ -89,7 +89,7 @@ struct ImportTests {
     let dir = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let gz = try #require(
-      try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).first { $0.hasSuffix(".json.gz") })
+      try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).first { $0.hasPrefix("github-api") })
     let whole = try Data(contentsOf: Self.fixtures.appendingPathComponent(gz))
     let cut = dir.appendingPathComponent("cut.json.gz")
     try whole.prefix(whole.count / 2).write(to: cut)
@@ -103,9 +103,11 @@ struct ImportTests {
     defer { try? FileManager.default.removeItem(at: work) }
     let out = work.appendingPathComponent("Endpoints")
     let documents = try await Self.documents(into: work)
-    #expect(documents.count == 5, "expected the five documents of \(Self.fixtures.path)")
+    #expect(documents.count == 6, "expected the six documents of \(Self.fixtures.path)")
     // Operations per document (paths x methods), from Tests/Fixtures/openapi/README.md.
-    let operations = ["oai-petstore-3": 3, "swagger-petstore-3": 19, "swagger-petstore-2": 20, "github-api": 874]
+    let operations = [
+      "oai-petstore-3": 3, "swagger-petstore-3": 19, "swagger-petstore-2": 20, "github-api": 874, "stripe-api": 417,
+    ]
     var written: [String] = []
     for (index, doc) in documents.enumerated() {
       let api = "doc\(index)-" + doc.name
@@ -141,6 +143,45 @@ struct ImportTests {
     let problems = try await SchemaValidator.problems(schema: RegistrySchemaTests.schema, files: written)
     for file in written {
       #expect(problems[file] == nil, "\(file) does not match the schema:\n\(problems[file] ?? "")")
+    }
+  }
+
+  /// Stripe's form bodies declare `style: deepObject, explode: true` in their `encoding`: the
+  /// import keeps it, and a call sends `metadata[foo]=bar&expand[]=tax`, as Stripe reads it.
+  @Test func stripesFormEncodingsAreImportedAndSent() async throws {
+    let dir = try Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let document = Self.fixtures.appendingPathComponent("stripe-api.spec3-2022-04-12.json.gz").path
+    let r = try await APXProcess.run(["import", "openapi", document, "--out", dir.path], timeout: 120)
+    #expect(r.status == 0, "\(r.stderr)")
+    let file = dir.appendingPathComponent("stripe-api.json")
+    let registry = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+    let endpoints = try #require(registry["endpoints"] as? [String: Any])
+    let customers = try #require(endpoints["post-customers"] as? [String: Any])
+    #expect(customers["body"] as? String == "form")
+    let params = try #require(customers["params"] as? [String: [String: Any]])
+    for name in ["metadata", "expand", "address"] {
+      #expect(params[name]?["in"] as? String == "form", "\(name): \(params[name] ?? [:])")
+      #expect(params[name]?["style"] as? String == "deepObject", "\(name): \(params[name] ?? [:])")
+      #expect(params[name]?["explode"] as? Bool == true, "\(name): \(params[name] ?? [:])")
+    }
+    #expect(params["expand"]?["type"] as? String == "array")
+    #expect(params["email"] != nil && params["email"]?["style"] == nil, "a field without an encoding has no style")
+    try await withDemoServer { server in
+      let options = ["--registry", dir.path, "--base-url", server.httpBaseURL + "/_demo/echo", "--no-auth"]
+      // The call of the report: it sent metadata=%7B%22foo%22...&expand=tax.
+      let whole = try await APXProcess.run(
+        ["call", "stripe-api.post-customers", #"metadata:={"foo":"bar"}"#, "expand=tax"] + options)
+      #expect(whole.status == 0, "\(whole.stderr)")
+      let echo = try AdHocCallTests.Echo(whole.stdout)
+      #expect(echo.method == "POST" && echo.path == "/_demo/echo/v1/customers")
+      #expect(echo.header("Content-Type") == ["application/x-www-form-urlencoded"])
+      #expect(echo.body == "expand%5B%5D=tax&metadata%5Bfoo%5D=bar")
+      let parts = try await APXProcess.run(
+        ["call", "stripe-api.post-customers", "metadata[foo]=bar", "expand[]=tax", "address[city]=Berlin"] + options)
+      #expect(parts.status == 0, "\(parts.stderr)")
+      #expect(
+        try AdHocCallTests.Echo(parts.stdout).body == "metadata%5Bfoo%5D=bar&expand%5B%5D=tax&address%5Bcity%5D=Berlin")
     }
   }
 

@@ -285,6 +285,18 @@ enum SchemaCorpus {
           #"{"kind": "rest", "path": "/", "body_example": {"x": [1]}, "params": {"a": {"in": "cookie"}, "f": {"in": "query", "type": "json", "style": "deepObject", "explode": true, "deprecated": true}}}"#
       )),
     Case(
+      name: "form-and-multipart-body-encodings", valid: true,
+      json: doc(
+        endpoint:
+          #"{"kind": "rest", "method": "POST", "path": "/", "body": "form", "params": {"metadata": {"in": "form", "type": "json", "style": "deepObject", "explode": true}, "ids": {"in": "form", "type": "array", "explode": false}}}"#
+      )),
+    Case(
+      name: "multipart-part-content-type", valid: true,
+      json: doc(
+        endpoint:
+          #"{"kind": "rest", "method": "POST", "path": "/", "body": "multipart", "params": {"meta": {"in": "multipart", "type": "json", "content_type": "application/json"}, "tags": {"in": "multipart", "type": "array", "style": "pipeDelimited"}}}"#
+      )),
+    Case(
       name: "unknown-param-style", valid: false,
       json: doc(endpoint: #"{"kind": "rest", "path": "/", "params": {"a": {"in": "query", "style": "fancy"}}}"#)),
     Case(

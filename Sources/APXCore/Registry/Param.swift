@@ -27,11 +27,12 @@ public enum ParamStyle: String, Sendable, Hashable, CaseIterable {
 }
 
 extension ParamStyle {
-  /// The styles OpenAPI allows in a location (none outside path, query, header and cookie).
+  /// The styles OpenAPI allows in a location: a form or multipart body property takes a
+  /// query's (its `encoding`); a JSON body and a gRPC message take none.
   public static func allowed(in location: ParamLocation) -> [ParamStyle] {
     switch location {
     case .path: [.simple, .label, .matrix]
-    case .query: [.form, .spaceDelimited, .pipeDelimited, .deepObject]
+    case .query, .form, .multipart: [.form, .spaceDelimited, .pipeDelimited, .deepObject]
     case .header: [.simple]
     case .cookie: [.form]
     default: []
@@ -52,7 +53,7 @@ public struct Param: Sendable, Hashable {
   public var required: Bool
   public var defaultValue: JSONValue?
   public var description: String?
-  /// Content type of a `file` param's bytes.
+  /// Content type of a `file` param's bytes, or of a `multipart` param's part.
   public var contentType: String?
   /// Masked as `***` in verbose output, errors and journals.
   public var secret: Bool
@@ -60,7 +61,8 @@ public struct Param: Sendable, Hashable {
   public var allowed: [JSONValue]?
   /// The name sent on the wire when it differs from `name`.
   public var wireName: String?
-  /// How arrays and objects are serialized; nil: the location's default.
+  /// How arrays and objects are serialized; nil: the location's default (in a form or
+  /// multipart body, with `explode` nil too: arrays repeat the field, objects go as JSON text).
   public var style: ParamStyle?
   /// Whether arrays and objects are exploded; nil: true for `form`, false otherwise.
   public var explode: Bool?

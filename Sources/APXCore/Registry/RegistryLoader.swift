@@ -398,7 +398,9 @@ public enum RegistryLoader {
         if !ParamStyle.allowed(in: location).contains(style) {
           r.fail(
             p + [.key("style")], "style \"\(text)\" does not apply to a \(location.rawValue) parameter",
-            hint: "use one of \(ParamStyle.allowed(in: location).map(\.rawValue).joined(separator: ", "))")
+            hint: ParamStyle.allowed(in: location).isEmpty
+              ? "style applies to path, query, header, cookie, form and multipart parameters"
+              : "use one of \(ParamStyle.allowed(in: location).map(\.rawValue).joined(separator: ", "))")
         }
       } else {
         r.fail(

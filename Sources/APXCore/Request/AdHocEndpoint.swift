@@ -70,7 +70,7 @@ public struct AdHocEndpoint: Sendable {
     if !api.headers.contains(where: { $0.name.lowercased() == "accept" }) {
       endpoint.headers = [HeaderField("Accept", defaultAccept)]
     }
-    let applied = RequestItems.apply(items, to: &endpoint, declareBody: true)
+    let applied = try RequestItems.apply(items, to: &endpoint, declareBody: true)
     if endpoint.params.contains(where: { $0.type == .file }) { endpoint.bodyEncoding = .multipart }
     return AdHocEndpoint(
       api: api, endpoint: endpoint, baseURL: baseURL, environmentName: environmentName,
@@ -151,7 +151,7 @@ extension RequestItem {
     case .header(let n, let v): "\(n):\(v)"
     case .query(let n, let v): "\(n)==\(v)"
     case .filePart(let n, let p): "\(n)@\(p)"
-    case .param(let a): a.name + "=…"
+    case .param(let a): (a.nested?.source ?? a.name) + "=…"
     }
   }
 }

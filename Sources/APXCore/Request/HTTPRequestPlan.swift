@@ -70,14 +70,16 @@ public enum RequestBody: Sendable, Hashable {
 
 /// One part of a multipart/form-data body.
 public enum MultipartPart: Sendable, Hashable {
-  case field(name: String, value: String)
+  /// A text part; `contentType` nil sends none (text/plain, RFC 7578).
+  case field(name: String, value: String, contentType: String? = nil)
   case file(name: String, path: String, filename: String, contentType: String)
 
   /// The part's header block, CRLF-terminated, after the boundary line.
   public var headerBlock: String {
     switch self {
-    case .field(let name, _):
-      return "Content-Disposition: form-data; name=\"\(Self.quote(name))\"\r\n\r\n"
+    case .field(let name, _, let type):
+      return "Content-Disposition: form-data; name=\"\(Self.quote(name))\"\r\n"
+        + (type.map { "Content-Type: \(Self.quote($0))\r\n" } ?? "") + "\r\n"
     case .file(let name, _, let filename, let type):
       return "Content-Disposition: form-data; name=\"\(Self.quote(name))\"; filename=\"\(Self.quote(filename))\"\r\n"
         + "Content-Type: \(type)\r\n\r\n"

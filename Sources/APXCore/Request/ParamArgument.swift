@@ -19,12 +19,17 @@ public struct ParamArgument: Sendable, Hashable {
     case stdinPath(String)
   }
 
+  /// The parameter bound; for a nested item, the root of its key (`user` of `user[name]`),
+  /// empty for a top-level array item (`[]:=1`).
   public var name: String
   public var value: Value
+  /// The whole key of a nested item (`user[name]=Ann`); nil for a plain name.
+  public var nested: NestedPath?
 
-  public init(name: String, value: Value) {
+  public init(name: String, value: Value, nested: NestedPath? = nil) {
     self.name = name
     self.value = value
+    self.nested = nested
   }
 
   /// Parses one argument; a malformed one is a usage error that shows the syntax.

@@ -87,6 +87,33 @@ enum ParamSerializer {
     }
   }
 
+  /// Fields of a form or multipart body for a parameter that declares `style` or `explode`
+  /// (OpenAPI's `encoding` of a body property), not yet percent-encoded. `deepObject` writes
+  /// brackets to any depth, as Stripe and Rack, PHP or `qs` servers read them: object members
+  /// `metadata[foo]=bar`, array items `expand[]=a&expand[]=b` (numbered, `items[0][price]=p`,
+  /// when they are objects or arrays), null as an empty value (Stripe's "unset"). The other
+  /// styles are those of a query.
+  static func form(_ param: Param, _ value: JSONValue) throws(APXError) -> [(String, String)] {
+    guard param.effectiveStyle == .deepObject else { return try query(param, value) }
+    var out: [(String, String)] = []
+    brackets(param.sentName, value, into: &out)
+    return out
+  }
+
+  static func brackets(_ name: String, _ value: JSONValue, into out: inout [(String, String)]) {
+    switch value {
+    case .object(let members):
+      for member in members { brackets(name + "[" + member.key + "]", member.value, into: &out) }
+    case .array(let items):
+      let numbered = items.contains { $0.arrayValue != nil || $0.objectMembers != nil }
+      for (i, item) in items.enumerated() { brackets(name + (numbered ? "[\(i)]" : "[]"), item, into: &out) }
+    case .null:
+      out.append((name, ""))
+    case .string, .number, .bool:
+      out.append((name, RequestBuilder.text(value) ?? ""))
+    }
+  }
+
   /// A header value (`simple` style).
   static func header(_ param: Param, _ value: JSONValue) throws(APXError) -> String {
     if case .object(let members) = value {

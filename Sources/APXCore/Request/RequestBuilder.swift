@@ -129,7 +129,22 @@ public struct RequestBuilder {
           if param.secret { credentialHeaders.insert(wire.lowercased()) }
         case .body, .message:
           bodyFields.append(JSONMember(wire, value))
+        case .form where param.style != nil || param.explode != nil:
+          formFields += try ParamSerializer.form(param, value)
+        case .multipart where param.style != nil || param.explode != nil:
+          parts += try ParamSerializer.form(param, value).map { MultipartPart.field(name: $0.0, value: $0.1) }
+        case .multipart where param.contentType != nil && param.type != .file:
+          // OpenAPI's encoding contentType: the part's type; a JSON part holds the whole value.
+          let type = param.contentType ?? ""
+          if Self.isJSON(type) {
+            parts.append(.field(name: wire, value: value.compactJSON, contentType: type))
+          } else {
+            for item in value.arrayValue ?? [value] {
+              parts.append(.field(name: wire, value: Self.text(item) ?? item.compactJSON, contentType: type))
+            }
+          }
         case .form:
+          // Without a style, an array repeats the field and an object goes as JSON text.
           for item in value.arrayValue ?? [value] {
             formFields.append((wire, Self.text(item) ?? item.compactJSON))
           }
@@ -174,13 +189,11 @@ public struct RequestBuilder {
     } else if let rawFile {
       body = .file(path: rawFile.path, contentType: rawFile.contentType)
     } else if !parts.isEmpty || endpoint.bodyEncoding == .multipart {
-      let fields = bodyFields.map {
-        MultipartPart.field(name: $0.key, value: Self.text($0.value) ?? $0.value.compactJSON)
-      }
+      let fields = Self.fieldTexts(bodyFields).map { MultipartPart.field(name: $0.0, value: $0.1) }
       let formParts = formFields.map { MultipartPart.field(name: $0.0, value: $0.1) }
       body = .multipart(fields + formParts + parts, boundary: input.boundary)
     } else if !formFields.isEmpty || endpoint.bodyEncoding == .form {
-      let fields = formFields + bodyFields.map { ($0.key, Self.text($0.value) ?? $0.value.compactJSON) }
+      let fields = formFields + Self.fieldTexts(bodyFields)
       let encoded = fields.map {
         PercentEncoding.encode($0.0, allowed: .queryComponent) + "="
           + PercentEncoding.encode($0.1, allowed: .queryComponent)
@@ -202,6 +215,15 @@ public struct RequestBuilder {
       credentialHeaders: credentialHeaders)
   }
 
+  /// Body fields sent as form or multipart fields: an array repeats its field (`expand[]=a
+  /// expand[]=b`, as HTTPie's `--form` sends a repeated item), anything else is one field, an
+  /// object as JSON text.
+  static func fieldTexts(_ members: [JSONMember]) -> [(String, String)] {
+    members.flatMap { member in
+      (member.value.arrayValue ?? [member.value]).map { (member.key, text($0) ?? $0.compactJSON) }
+    }
+  }
+
   /// Scalars as text (strings unquoted); nil for arrays, objects and null.
   static func text(_ value: JSONValue) -> String? {
     switch value {
@@ -210,6 +232,12 @@ public struct RequestBuilder {
     case .bool(let b): b ? "true" : "false"
     default: nil
     }
+  }
+
+  /// `application/json`, `application/x+json`, with or without parameters.
+  static func isJSON(_ mediaType: String) -> Bool {
+    let base = MediaType.essence(mediaType)
+    return base == "application/json" || base.hasSuffix("+json")
   }
 
   static func filename(_ path: String) -> String {

@@ -8,7 +8,9 @@
 ///   parameter (a JSON body field in an ad-hoc call), see `ParamArgument`
 /// - `name@path` — a multipart file part streamed from disk
 ///
-/// A `\` before `:`, `=`, `@` or `\` in the name makes it part of the name.
+/// A `\` before `:`, `=`, `@`, `[`, `]` or `\` in the name makes it part of the name.
+/// A parameter name with brackets is a nested key (`user[name]=Ann`, see `NestedPath`);
+/// header, query and file-part names are taken as typed, brackets and all.
 public enum RequestItem: Sendable, Hashable {
   case header(name: String, value: String)
   case query(name: String, value: String)
@@ -17,18 +19,20 @@ public enum RequestItem: Sendable, Hashable {
 
   /// The syntax, shown with every malformed item.
   public static let syntax =
-    "Name:value (header), name==value (query), name=value, name:=json, name=@file, name:=@file, name=@-.path, name@file (file part)"
+    "Name:value (header), name==value (query), name=value, name:=json, name=@file, name:=@file, name=@-.path, name@file (file part), name[key]=value (nested)"
 
   /// Parses one item; a malformed one is a usage error (exit 2) that shows it and the syntax.
   public init(parsing text: String) throws(APXError) {
-    var name = ""
+    var chars: [NestedPath.Char] = []
     var index = text.startIndex
+    var offset = 0
     var separator: String?
     while index < text.endIndex {
       let ch = text[index]
-      if ch == "\\", text.index(after: index) < text.endIndex, "\\:=@".contains(text[text.index(after: index)]) {
-        name.append(text[text.index(after: index)])
+      if ch == "\\", text.index(after: index) < text.endIndex, "\\:=@[]".contains(text[text.index(after: index)]) {
+        chars.append(NestedPath.Char(char: text[text.index(after: index)], escaped: true, offset: offset))
         index = text.index(index, offsetBy: 2)
+        offset += 2
         continue
       }
       if ch == ":" || ch == "=" || ch == "@" {
@@ -36,9 +40,11 @@ public enum RequestItem: Sendable, Hashable {
         separator = ["==", ":=", ":", "=", "@"].first { rest.hasPrefix($0) }
         break
       }
-      name.append(ch)
+      chars.append(NestedPath.Char(char: ch, escaped: false, offset: offset))
       index = text.index(after: index)
+      offset += 1
     }
+    let name = String(chars.map(\.char))
     guard let separator else {
       throw Self.malformed(text, "has no separator")
     }
@@ -60,7 +66,17 @@ public enum RequestItem: Sendable, Hashable {
       guard !value.isEmpty else { throw Self.malformed(text, "names no file after '@'") }
       self = .filePart(name: name, path: value)
     default:
-      self = .param(try ParamArgument(name: name, isJSON: separator == ":=", rest: value))
+      var argument = try ParamArgument(name: name, isJSON: separator == ":=", rest: value)
+      if chars.contains(where: { ($0.char == "[" || $0.char == "]") && !$0.escaped }) {
+        let path = try NestedPath(parsing: chars, source: String(text[..<index]))
+        if path.steps.count == 1, let root = path.root {
+          argument.name = root  // `[a]=1` is `a=1`
+        } else {
+          argument.name = path.root ?? ""
+          argument.nested = path
+        }
+      }
+      self = .param(argument)
     }
   }
 

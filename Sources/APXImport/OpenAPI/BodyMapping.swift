@@ -83,10 +83,13 @@ struct BodyMapping {
           if p.type == .file, !isMultipart {
             throw OperationSkip("form field \"\(m.key)\" is a file, which a urlencoded form cannot carry")
           }
-          if p.type == .file {
+          let encoding = encodings.first(where: { $0.key == m.key })?.value
+          try applyEncoding(encoding, to: &p)
+          if isMultipart {
+            // A part's type: the encoding's, else (a file) the schema's; a list or a wildcard names none.
             p.contentType =
-              encodings.first(where: { $0.key == m.key })?.value["contentType"]?.stringValue
-              ?? prop?["contentMediaType"]?.stringValue
+              encoding?["contentType"]?.stringValue
+              ?? (p.type == .file ? prop?["contentMediaType"]?.stringValue : nil)
             if p.contentType?.contains(",") == true || p.contentType?.contains("*") == true { p.contentType = nil }
           }
           result.params.append(p)
@@ -101,6 +104,20 @@ struct BodyMapping {
     p.description = "The request body (\(type)), e.g. body=@file."
     result.params.append(p)
     return result
+  }
+
+  /// A form or multipart property's `encoding` `style` and `explode` (how an array or object
+  /// is written into fields: Stripe's `deepObject` for `metadata[key]=value`), as written:
+  /// without either, apx sends an array as repeated fields and an object as JSON text.
+  func applyEncoding(_ encoding: JSONValue?, to p: inout Param) throws(OperationSkip) {
+    guard let encoding else { return }
+    if let style = encoding["style"]?.stringValue {
+      guard let s = ParamStyle(rawValue: style), ParamStyle.allowed(in: p.location).contains(s) else {
+        throw OperationSkip("form field \"\(p.name)\" has style \"\(style)\", which apx cannot send in a body")
+      }
+      p.style = s
+    }
+    p.explode = encoding["explode"]?.boolValue
   }
 
   /// One field of an object body.

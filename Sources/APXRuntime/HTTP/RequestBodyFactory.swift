@@ -24,7 +24,7 @@ enum RequestBodyFactory {
       for part in parts {
         length += Int64(("--\(boundary)\r\n" + part.headerBlock).utf8.count) + 2
         switch part {
-        case .field(_, let value): length += Int64(value.utf8.count)
+        case .field(_, let value, _): length += Int64(value.utf8.count)
         case .file(_, let path, _, _): length += try FileChunks.checkReadable(path)
         }
       }
@@ -80,7 +80,7 @@ struct MultipartChunks: AsyncSequence, Sendable {
       index += 1
       let head = "--\(boundary)\r\n" + part.headerBlock
       switch part {
-      case .field(_, let value):
+      case .field(_, let value, _):
         return ByteBuffer(string: head + value + "\r\n")
       case .file(_, let path, _, _):
         file = FileChunks(path: path).makeAsyncIterator()

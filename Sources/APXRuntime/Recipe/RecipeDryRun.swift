@@ -194,8 +194,10 @@ public struct RecipeDryRun: Sendable {
           .array(
             parts.map { part in
               switch part {
-              case .field(let name, let value):
-                return .object([JSONMember("name", .string(name)), JSONMember("value", .string(mask.mask(value)))])
+              case .field(let name, let value, let type):
+                return .object(
+                  [JSONMember("name", .string(name)), JSONMember("value", .string(mask.mask(value)))]
+                    + (type.map { [JSONMember("content_type", .string($0))] } ?? []))
               case .file(let name, let path, _, let type):
                 return .object([
                   JSONMember("name", .string(name)), JSONMember("file", .string(path)),

@@ -40,7 +40,13 @@ extension CallCommand {
     var stdinReader = StdinDocument()
     var bound: [[(name: String, value: BoundValue)]] = []
     for one in prepared {
-      bound.append(try ArgumentReader.bind(one.arguments, endpoint: one.endpoint, stdin: &stdinReader))
+      let assembled = try ArgumentReader.bind(one.arguments, endpoint: one.endpoint, stdin: &stdinReader)
+      if assembled.body != nil {
+        throw APXError(
+          .usage, "a JSON-RPC call in a batch takes its params by name or position, not a top-level array ([]=…)",
+          hint: "give each param as name=value")
+      }
+      bound.append(assembled.values)
     }
     if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
     let global = try self.global.applyingConfig(context)

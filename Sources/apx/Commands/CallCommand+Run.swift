@@ -38,9 +38,13 @@ extension CallCommand {
       extraHeaders.append(HeaderField("Authorization", "Basic \(encoded)"))
     }
     var stdinReader = StdinDocument()
-    let values = try ArgumentReader.bind(prepared.arguments, endpoint: prepared.endpoint, stdin: &stdinReader)
+    let bound = try ArgumentReader.bind(prepared.arguments, endpoint: prepared.endpoint, stdin: &stdinReader)
+    let values = bound.values
     if prepared.adHoc { AdHocEndpoint.settleTypes(&prepared.endpoint, values: values) }
-    let body = try data.map { text throws(APXError) in try ArgumentReader.dataBody(text) }
+    var body = try data.map { text throws(APXError) in try ArgumentReader.dataBody(text) }
+    if let array = bound.body {
+      body = try ArgumentReader.arrayBody(array, endpoint: prepared.endpoint, hasData: body != nil)
+    }
     let savePlan = try save.map {
       try AdHocSave($0).plan(prepared, values: values, data: body, registry: registry, context: context)
     }

@@ -29,7 +29,8 @@ struct CallCommand: ContextCommand {
         name@path        a multipart file part, streamed from disk
         Name:value       a header ('Name:' removes one)
         name==value      a query parameter
-      A '\\' before ':', '=', '@' or '\\' in a name makes it part of the name.
+        a[b][]=x         nested: {"a":{"b":["x"]}}; in a form, the field a[b][]
+      A '\\' before ':', '=', '@', '[', ']' or '\\' in a name makes it part of the name.
 
       When a URL falls under an environment's base URL in the registry, that API's auth,
       headers and retry policy apply (-v names it; --no-auth drops the auth).

@@ -85,7 +85,11 @@ enum CurlCommandLine {
       var words: [String] = []
       for part in parts {
         switch part {
-        case .field(let name, let value):
+        case .field(let name, let value, let type?):
+          try checkPartName(name)
+          // A quoted -F value is text (never a file), and ;type= sets the part's Content-Type.
+          words += ["-F", "\(name)=\(quoted(mask.mask(value)));type=\(type)"]
+        case .field(let name, let value, nil):
           try checkPartName(name)
           // --form-string takes the value literally (-F would read a leading @ or < as a file).
           words += ["--form-string", "\(name)=\(mask.mask(value))"]

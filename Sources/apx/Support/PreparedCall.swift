@@ -30,7 +30,7 @@ struct PreparedCall {
       throw error
     }
     var endpoint = resolved.endpoint
-    let applied = RequestItems.apply(items, to: &endpoint, declareBody: false)
+    let applied = try RequestItems.apply(items, to: &endpoint, declareBody: false)
     return PreparedCall(
       api: resolved.api, endpoint: endpoint, arguments: applied.arguments, headers: applied.headers, adHoc: false,
       fixedBaseURL: nil, environmentName: "", note: nil, url: nil)

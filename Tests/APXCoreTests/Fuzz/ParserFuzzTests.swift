@@ -95,6 +95,71 @@ struct ParserFuzzTests {
     }
   }
 
+  @Test func requestItemsParseOrSayWhereAndNestWithoutTrapping() async {
+    let corpus = [
+      "user[name]=Ann", "a[b][c][]:=1", "[]:=[1,2]", "[0][id]=x", "tags[2]=c", "o[\\1]=x", "esc\\[x\\]=y",
+      "k[\\]]:=null", "X-Trace:abc", "q==cat", "csv@rows.csv", "n:=3", "f=@-.a[0]", "m[x]:=@m.json",
+    ]
+    // Earlier items the fuzzed one is folded in with: objects, arrays and a top-level array.
+    let earlier: [(name: String, nested: NestedPath?, value: BoundValue)] = [
+      "user[name]=Ann", "a[b][c][]:=1", "t[0]=x",
+    ]
+    .compactMap { text in
+      guard case .param(let a)? = try? RequestItem(parsing: text) else { return nil }
+      switch a.value {
+      case .text(let s): return (a.name, a.nested, .json(.string(s)))
+      case .json(let v): return (a.name, a.nested, .json(v))
+      default: return nil
+      }
+    }
+    await propertyCheck(count: Fuzz.count, input: Fuzz.mutated(corpus)) { bytes in
+      Fuzz.note("item", bytes)
+      let text = String(decoding: bytes, as: UTF8.self)
+      let item: RequestItem
+      do throws(APXError) {
+        item = try RequestItem(parsing: text)
+      } catch {
+        #expect(error.status == .usage)
+        #expect(error.hint != nil, "\(error.message)")
+        if let cause = error.cause, let newline = cause.lastIndex(of: "\n") {
+          // A caret line under the key: spaces and carets, no wider than the key shown above it.
+          let caret = cause[cause.index(after: newline)...]
+          #expect(caret.allSatisfy { $0 == " " || $0 == "^" } && caret.contains("^"), "\(cause)")
+          #expect(caret.count <= 9 + cause[..<newline].count + 1, "\(cause)")
+        }
+        return
+      }
+      guard case .param(let argument) = item, let path = argument.nested else { return }
+      #expect(path.steps.count == path.spans.count && path.steps.count >= 1)
+      #expect(path.spans.allSatisfy { $0.lowerBound >= 0 && $0.upperBound <= path.source.count })
+      for step in path.steps {
+        if case .index(let n) = step { #expect(n >= 0 && n <= NestedPath.maxIndex) }
+      }
+      #expect(argument.name == path.root ?? "")
+      // Keys free of syntax characters render back to a key that parses to the same steps.
+      let plainKeys = path.steps.allSatisfy { step in
+        guard case .key(let key) = step else { return true }
+        return !key.isEmpty && !key.contains(where: { "[]\\:=@-".contains($0) }) && !key.allSatisfy(\.isNumber)
+      }
+      if plainKeys, case .param(let again)? = try? RequestItem(parsing: path.bracketKey(root: path.root ?? "") + "=x") {
+        #expect(again.nested?.steps == path.steps, "\(path.bracketKey(root: path.root ?? ""))")
+      }
+      let value: JSONValue
+      switch argument.value {
+      case .text(let s): value = .string(s)
+      case .json(let v): value = v
+      default: value = .null
+      }
+      do throws(APXError) {
+        let assembled = try NestedItems.assemble(earlier + [(argument.name, path, .json(value))]) { _ in true }
+        #expect(assembled.body == nil || assembled.values.isEmpty)
+      } catch {
+        #expect(error.status == .usage)
+        #expect(error.message.contains(path.source) || error.message.contains("given both"), "\(error.message)")
+      }
+    }
+  }
+
   @Test func templatesParseOrSayWhere() async {
     let corpus = [
       "${input.csv}", "k-${run.id}-${loop.index}", "$${literal}", "${steps[\"a-b\"].body.x}", "${env:HOME:-/}",
