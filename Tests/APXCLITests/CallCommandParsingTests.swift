@@ -38,6 +38,7 @@ struct CallCommandParsingTests {
     ["grpc://h:1/p.S/M", "--proto", "a.proto", "--import-path", "protos", "--save", "a.b"],
     ["grpc://h:1/p.S/M", "--protoset", "x.protoset", "--dry-run", "--show-secrets"],
     ["x.y", "--curl", "--show-secrets"],
+    ["x.y", "--session", "work"],
   ]
 
   @Test func theGlobalOptionsReachTheCommand() throws {
@@ -93,6 +94,8 @@ struct CallCommandParsingTests {
     #expect(c.schema.protoset == "x.protoset" && c.dryRun && c.showSecrets && c.previewMode == .json)
     c = try Self.parse(Self.lines[12])
     #expect(c.curl && c.showSecrets && c.previewMode == .curl)
+    c = try Self.parse(Self.lines[13])
+    #expect(c.cookieSession.name == "work")
   }
 
   @Test func positionalsAreTheTargetThenItemsAndBatches() throws {
