@@ -49,7 +49,9 @@ extension CallCommand {
       try AdHocSave($0).plan(prepared, values: values, data: body, registry: registry, context: context)
     }
     if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
-    let headers = extraHeaders + global.headerFields + prepared.headers
+    let download =
+      try continueDownload ? outputFile.map { path throws(APXError) in try ContinuedDownload(path: path) } : nil
+    let headers = extraHeaders + global.headerFields + prepared.headers + (download?.requestHeaders ?? [])
 
     try await DemoBackend.withOptionalDemo(global.demo) { demo in
       let resolved =
@@ -69,6 +71,11 @@ extension CallCommand {
       if global.verbose, let note = prepared.note { context.warn(note) }
       if let mode = previewMode {
         return try await preview([request], mode: mode, global: global, context: context, tokenOverride: tokenOverride)
+      }
+      if let download {
+        return try await Self.execute(
+          request, global: global, context: context, tokenOverride: tokenOverride, download: download,
+          cookieSession: cookieSession.name)
       }
       try await Self.execute(
         [request], global: global, context: context, tokenOverride: tokenOverride, outputFile: outputFile,
@@ -103,6 +110,27 @@ extension CallCommand {
       throw error
     }
     try file.commit()
+  }
+
+  /// Runs one call whose body continues `download` (`-O FILE --continue`).
+  static func execute(
+    _ request: CallRequest, global: GlobalOptions, context: Context, tokenOverride: String?,
+    download: ContinuedDownload, cookieSession: String?
+  ) async throws {
+    do {
+      let settings = try OutputSettings.make(global, context: context, toFile: true)
+      let printer = CallPrinter(context: context, settings: settings, out: download.stream)
+      printer.onResponseHead = { status, headers in
+        try download.accept(status: status, headers: headers) { context.warn($0) }
+      }
+      try await execute(
+        [request], global: global, context: context, tokenOverride: tokenOverride, printer: printer, paging: nil,
+        cookieSession: cookieSession)
+    } catch {
+      download.keep()
+      throw error
+    }
+    try download.commit()
   }
 
   private static func execute(

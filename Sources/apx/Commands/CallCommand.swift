@@ -162,6 +162,13 @@ struct CallCommand: ContextCommand {
   var outputFile: String?
 
   @Flag(
+    name: .customLong("continue"),
+    help: ArgumentHelp(
+      "With -O: keep a failed or interrupted download and resume it on the next --continue (Range and If-Range); "
+        + "a server that sends the whole file again starts it over."))
+  var continueDownload = false
+
+  @Flag(
     name: .customLong("dry-run"),
     help:
       "Print the resolved request as JSON (method, URL, headers, body; gRPC: target, method, metadata, message) and send nothing."
@@ -222,6 +229,15 @@ struct CallCommand: ContextCommand {
     }
     if let basicAuth, !basicAuth.contains(":") { return "-a needs USER:PASSWORD" }
     if form && data != nil { return "--form builds the body from items, so it cannot go with -d" }
+    if continueDownload {
+      if outputFile == nil { return "--continue resumes a download: give the file with -O FILE" }
+      if global.select != nil || (global.output != nil && global.output != .raw) || all {
+        return "--continue appends the bytes the server sends, so it cannot go with --select, -o or --all"
+      }
+      if global.headerFields.contains(where: { ["range", "if-range"].contains($0.name.lowercased()) }) {
+        return "--continue sets Range and If-Range itself: drop those -H headers"
+      }
+    }
     if cookieSession.name != nil, dryRun || curl {
       return "--session keeps the cookies of requests that are sent; \(dryRun ? "--dry-run" : "--curl") sends none"
     }

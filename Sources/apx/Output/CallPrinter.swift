@@ -88,6 +88,10 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     stdoutIsTerminal: out === context.stdout && context.stdoutIsTerminal, verbose: settings.verbose)
   // --- end progress display ---
 
+  /// Told of each answer's status and headers before its body is printed (`--continue`
+  /// decides there whether the body extends the partial file or replaces it).
+  var onResponseHead: ((Int, [HeaderField]) throws -> Void)?
+
   init(context: Context, settings: Settings, out: OutputStream? = nil) {
     self.context = context
     self.settings = settings
@@ -115,7 +119,8 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       guard settings.verbose, let text = VerboseLines.text(for: event) else { return }
       context.stderr.write(text)
       context.stderr.flush()
-    case .responseHead(_, _, let headers):
+    case .responseHead(let status, _, let headers):
+      try onResponseHead?(status, headers)
       contentType = headers.first { $0.name.lowercased() == "content-type" }?.value.lowercased() ?? ""
       undecodedEncoding = headers.first { $0.name.lowercased() == "content-encoding" }
         .map { $0.value.trimmingWhitespace().lowercased() }

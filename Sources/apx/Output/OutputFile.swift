@@ -63,8 +63,13 @@ final class OutputFile: @unchecked Sendable {
     self.path = path
     self.target = target
     temporaryPath = candidate
-    // The file is 0600; the finished file keeps FILE's mode, or gets the usual one
-    // for a new file (0666 less umask): a private file must not become readable by others.
+    Self.giveMode(fd, of: target)
+    stream = OutputStream(fd: fd)
+  }
+
+  /// The file being written is 0600; the finished file keeps `target`'s mode, or gets the
+  /// usual one for a new file (0666 less umask): a private file must not become readable by others.
+  static func giveMode(_ fd: Int32, of target: String) {
     let existing = try? FileManager.default.attributesOfItem(atPath: target)
     if existing?[.type] as? FileAttributeType == .typeRegular, let mode = Self.mode(existing?[.posixPermissions]) {
       fchmod(fd, mode_t(mode & 0o7777))
@@ -73,7 +78,6 @@ final class OutputFile: @unchecked Sendable {
       umask(mask)
       fchmod(fd, 0o666 & ~mask)
     }
-    stream = OutputStream(fd: fd)
   }
 
   /// A file's permission bits as FileManager reports them: an `NSNumber` where full Foundation is
