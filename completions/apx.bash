@@ -188,7 +188,7 @@ _apx_call() {
     repeating_flags=()
     non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --all --token-stdin --form --no-auth --sse --continue --dry-run --curl --show-secrets --version -h --help)
     repeating_options=(--registry -H --header --until-event --proto --import-path)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size -d --data --max-events --max-items --max-pages -a --auth --bearer --protoset --session --save -O --output-file)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size -d --data --max-events --max-items --max-pages -a --auth --bearer --protoset --session --har --save -O --output-file)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -274,6 +274,10 @@ _apx_call() {
         return
         ;;
     '--session')
+        return
+        ;;
+    '--har')
+        __apx_add_completions -o plusdirs -fX '!*.@(har)'
         return
         ;;
     '--save')
@@ -986,7 +990,7 @@ _apx_run() {
     repeating_flags=()
     non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --events --dry-run --test --resume --version -h --help)
     repeating_options=(--registry -H --header --report)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size --session)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size --session --har)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -1044,6 +1048,10 @@ _apx_run() {
         return
         ;;
     '--session')
+        return
+        ;;
+    '--har')
+        __apx_add_completions -o plusdirs -fX '!*.@(har)'
         return
         ;;
     esac

@@ -23,7 +23,7 @@ function __apx_parse_tokens -S
         __apx_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'call'
-            __apx_parse_subcommand -r 2 'registry=+' 'env=' 'base-url=' 'demo' 'o/output=' 'select=' 'r/raw-output' 'color=' 'H/header=+' 'timeout=' 'connect-timeout=' 'retry=' 'no-retry' 'v/verbose' 'insecure' 'cacert=' 'cert=' 'key=' 'authority=' 'max-message-size=' 'emit-defaults' 'd/data=' 'max-events=' 'all' 'max-items=' 'max-pages=' 'token-stdin' 'form' 'a/auth=' 'bearer=' 'no-auth' 'sse' 'until-event=+' 'proto=+' 'import-path=+' 'protoset=' 'session=' 'save=' 'O/output-file=' 'continue' 'dry-run' 'curl' 'show-secrets' 'version' 'h/help'
+            __apx_parse_subcommand -r 2 'registry=+' 'env=' 'base-url=' 'demo' 'o/output=' 'select=' 'r/raw-output' 'color=' 'H/header=+' 'timeout=' 'connect-timeout=' 'retry=' 'no-retry' 'v/verbose' 'insecure' 'cacert=' 'cert=' 'key=' 'authority=' 'max-message-size=' 'emit-defaults' 'd/data=' 'max-events=' 'all' 'max-items=' 'max-pages=' 'token-stdin' 'form' 'a/auth=' 'bearer=' 'no-auth' 'sse' 'until-event=+' 'proto=+' 'import-path=+' 'protoset=' 'session=' 'har=' 'save=' 'O/output-file=' 'continue' 'dry-run' 'curl' 'show-secrets' 'version' 'h/help'
         case 'list'
             __apx_parse_subcommand 1 'registry=+' 'env=' 'base-url=' 'demo' 'o/output=' 'select=' 'r/raw-output' 'color=' 'H/header=+' 'timeout=' 'connect-timeout=' 'retry=' 'no-retry' 'v/verbose' 'insecure' 'cacert=' 'cert=' 'key=' 'authority=' 'max-message-size=' 'emit-defaults' 'grpc=' 'proto=+' 'import-path=+' 'protoset=' 'version' 'h/help'
         case 'describe'
@@ -59,7 +59,7 @@ function __apx_parse_tokens -S
                 __apx_parse_subcommand 1 'registry=+' 'env=' 'base-url=' 'demo' 'o/output=' 'select=' 'r/raw-output' 'color=' 'H/header=+' 'timeout=' 'connect-timeout=' 'retry=' 'no-retry' 'v/verbose' 'insecure' 'cacert=' 'cert=' 'key=' 'authority=' 'max-message-size=' 'emit-defaults' 'version' 'h/help'
             end
         case 'run'
-            __apx_parse_subcommand -r 2 'registry=+' 'env=' 'base-url=' 'demo' 'o/output=' 'select=' 'r/raw-output' 'color=' 'H/header=+' 'timeout=' 'connect-timeout=' 'retry=' 'no-retry' 'v/verbose' 'insecure' 'cacert=' 'cert=' 'key=' 'authority=' 'max-message-size=' 'emit-defaults' 'events' 'dry-run' 'test' 'report=+' 'session=' 'resume' 'version' 'h/help'
+            __apx_parse_subcommand -r 2 'registry=+' 'env=' 'base-url=' 'demo' 'o/output=' 'select=' 'r/raw-output' 'color=' 'H/header=+' 'timeout=' 'connect-timeout=' 'retry=' 'no-retry' 'v/verbose' 'insecure' 'cacert=' 'cert=' 'key=' 'authority=' 'max-message-size=' 'emit-defaults' 'events' 'dry-run' 'test' 'report=+' 'session=' 'har=' 'resume' 'version' 'h/help'
         case 'session'
             __apx_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -179,6 +179,7 @@ complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx c
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call"' -l 'import-path' -d 'gRPC URL: a folder protoc searches for --proto files and their imports (repeatable).' -rfka ''
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" protoset' -l 'protoset' -d 'gRPC URL: take the schema from this FileDescriptorSet (default: server reflection).' -rfka ''
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" session' -l 'session' -d 'Keep the cookies servers set in the session NAME (a 0600 file in the state folder) and send them back on later calls with the same --session; see `apx session`.' -rfka ''
+complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" har' -l 'har' -d 'Write every exchange (redirects, retries, token requests and pages included) to FILE as an HTTP Archive (HAR 1.2), secrets masked as -v masks them; written when the command ends, success or not.' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'har\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" save' -l 'save' -d 'URL: once the call succeeds, save it in the registry as this endpoint (values become defaults).' -rfka ''
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" O output-file' -s 'O' -l 'output-file' -d 'Write the body (or stream items) to FILE instead of stdout: as received unless -o or --select says otherwise, replacing FILE only once the call succeeds; progress on a terminal.' -rfka ''
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx call" continue' -l 'continue' -d 'With -O: keep a failed or interrupted download and resume it on the next --continue (Range and If-Range); a server that sends the whole file again starts it over.'
@@ -437,6 +438,7 @@ complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx r
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run" test' -l 'test' -d 'Count checks passed and failed; exit 9 when any failed.'
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run"' -l 'report' -d 'Write a report: junit FILE.' -rfka ''
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run" session' -l 'session' -d 'Keep the cookies servers set in the session NAME (a 0600 file in the state folder) and send them back on later calls with the same --session; see `apx session`.' -rfka ''
+complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run" har' -l 'har' -d 'Write every exchange (redirects, retries, token requests and pages included) to FILE as an HTTP Archive (HAR 1.2), secrets masked as -v masks them; written when the command ends, success or not.' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'har\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run" resume' -l 'resume' -d 'Resume the latest unfinished run of this recipe (or the RUN_ID given among the inputs).'
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run" version' -l 'version' -d 'Show the version.'
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run" h help' -s 'h' -l 'help' -d 'Show help information.'

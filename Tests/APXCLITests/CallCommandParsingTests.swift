@@ -38,7 +38,7 @@ struct CallCommandParsingTests {
     ["grpc://h:1/p.S/M", "--proto", "a.proto", "--import-path", "protos", "--save", "a.b"],
     ["grpc://h:1/p.S/M", "--protoset", "x.protoset", "--dry-run", "--show-secrets"],
     ["x.y", "--curl", "--show-secrets"],
-    ["x.y", "--session", "work", "-O", "f", "--continue"],
+    ["x.y", "--session", "work", "-O", "f", "--continue", "--har", "x.har"],
   ]
 
   @Test func theGlobalOptionsReachTheCommand() throws {
@@ -95,7 +95,7 @@ struct CallCommandParsingTests {
     c = try Self.parse(Self.lines[12])
     #expect(c.curl && c.showSecrets && c.previewMode == .curl)
     c = try Self.parse(Self.lines[13])
-    #expect(c.cookieSession.name == "work" && c.outputFile == "f" && c.continueDownload)
+    #expect(c.cookieSession.name == "work" && c.outputFile == "f" && c.continueDownload && c.harOption.path == "x.har")
   }
 
   @Test func positionalsAreTheTargetThenItemsAndBatches() throws {

@@ -39,6 +39,9 @@ public struct Executor: Sendable {
   /// Time source and sleeper for retry waits (injected by tests).
   public let clock: any RetryClock
 
+  /// Where every exchange of the run is recorded (`--har FILE`), nil for none.
+  public var har: HARLog?
+
   /// Makes an executor for one run.
   ///
   /// - Parameters:
@@ -61,6 +64,7 @@ public struct Executor: Sendable {
 
   /// Performs one call; errors carry their exit status. The last event is `.finished`.
   public func call(_ request: CallRequest, sink: any CallEventSink) async throws -> CallOutcome {
+    let sink = har.map { HARTee(recorder: $0.recorder(), downstream: sink) } ?? sink
     let attempts = AttemptCounter()
     do {
       // The kind's transport (or, for SSE, the watch over it) through this pipeline.
@@ -111,6 +115,7 @@ public struct Executor: Sendable {
   /// notification has no answer). The calls must go to one URL; the first one's retry
   /// policy and timeout apply. Ends with one `.finished` event.
   public func call(batch requests: [CallRequest], sink: any CallEventSink) async throws -> CallOutcome {
+    let sink = har.map { HARTee(recorder: $0.recorder(), downstream: sink) } ?? sink
     let attempts = AttemptCounter()
     do {
       guard let first = requests.first else { throw APXError(.usage, "a batch needs at least one call") }

@@ -87,6 +87,7 @@ struct SSEConnection: Transport {
     try sink.receive(
       .requestSent(
         method: plan.method, url: mask.mask(plan.url), headers: mask.mask(plan.headersSent), attempt: context.number))
+    if let body = RequestBodySummary(plan.body, mask: mask) { try sink.receive(.requestBody(body)) }
     let response: HTTPClientResponse
     do {
       response = try await session.send(plan, deadline: context.deadline)

@@ -66,9 +66,11 @@ extension CallCommand {
       if let mode = previewMode {
         return try await preview(requests, mode: mode, global: global, context: context, tokenOverride: tokenOverride)
       }
-      try await Self.execute(
-        requests, global: global, context: context, tokenOverride: tokenOverride, outputFile: outputFile,
-        cookieSession: cookieSession.name)
+      try await harOption.recording { har in
+        try await Self.execute(
+          requests, global: global, context: context, tokenOverride: tokenOverride, outputFile: outputFile,
+          records: RunRecords(cookieSession: cookieSession.name, har: har))
+      }
     }
   }
 }

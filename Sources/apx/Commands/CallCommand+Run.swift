@@ -72,14 +72,17 @@ extension CallCommand {
       if let mode = previewMode {
         return try await preview([request], mode: mode, global: global, context: context, tokenOverride: tokenOverride)
       }
-      if let download {
-        return try await Self.execute(
-          request, global: global, context: context, tokenOverride: tokenOverride, download: download,
-          cookieSession: cookieSession.name)
+      try await harOption.recording { har in
+        let records = RunRecords(cookieSession: cookieSession.name, har: har)
+        if let download {
+          return try await Self.execute(
+            request, global: global, context: context, tokenOverride: tokenOverride, download: download,
+            records: records)
+        }
+        try await Self.execute(
+          [request], global: global, context: context, tokenOverride: tokenOverride, outputFile: outputFile,
+          paging: all ? Paging(maxItems: maxItems, maxPages: maxPages) : nil, records: records)
       }
-      try await Self.execute(
-        [request], global: global, context: context, tokenOverride: tokenOverride, outputFile: outputFile,
-        paging: all ? Paging(maxItems: maxItems, maxPages: maxPages) : nil, cookieSession: cookieSession.name)
     }
     if let savePlan, let save {
       try AdHocSave.write(savePlan)
@@ -87,16 +90,23 @@ extension CallCommand {
     }
   }
 
+  /// What a call's run keeps besides its output: the cookie session (`--session`) and the
+  /// HTTP archive (`--har`).
+  struct RunRecords {
+    var cookieSession: String? = nil
+    var har: HARLog? = nil
+  }
+
   /// Runs one call, or several JSON-RPC calls as one batch, with output on stdout.
   static func execute(
     _ requests: [CallRequest], global: GlobalOptions, context: Context, tokenOverride: String?, outputFile: String?,
-    paging: Paging? = nil, cookieSession: String? = nil
+    paging: Paging? = nil, records: RunRecords = RunRecords()
   ) async throws {
     guard let outputFile else {
       let printer = CallPrinter(context: context, settings: try OutputSettings.make(global, context: context))
       return try await execute(
         requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer, paging: paging,
-        cookieSession: cookieSession)
+        records: records)
     }
     let file = try OutputFile(path: outputFile)
     do {
@@ -104,7 +114,7 @@ extension CallCommand {
       let printer = CallPrinter(context: context, settings: settings, out: file.stream)
       try await execute(
         requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer, paging: paging,
-        cookieSession: cookieSession)
+        records: records)
     } catch {
       file.discard()
       throw error
@@ -115,7 +125,7 @@ extension CallCommand {
   /// Runs one call whose body continues `download` (`-O FILE --continue`).
   static func execute(
     _ request: CallRequest, global: GlobalOptions, context: Context, tokenOverride: String?,
-    download: ContinuedDownload, cookieSession: String?
+    download: ContinuedDownload, records: RunRecords
   ) async throws {
     do {
       let settings = try OutputSettings.make(global, context: context, toFile: true)
@@ -125,7 +135,7 @@ extension CallCommand {
       }
       try await execute(
         [request], global: global, context: context, tokenOverride: tokenOverride, printer: printer, paging: nil,
-        cookieSession: cookieSession)
+        records: records)
     } catch {
       download.keep()
       throw error
@@ -135,13 +145,13 @@ extension CallCommand {
 
   private static func execute(
     _ requests: [CallRequest], global: GlobalOptions, context: Context, tokenOverride: String?, printer: CallPrinter,
-    paging: Paging?, cookieSession: String?
+    paging: Paging?, records: RunRecords
   ) async throws {
     do {
-      try await CookieSession.with(cookieSession, context) { jar in
+      try await CookieSession.with(records.cookieSession, context) { jar in
         try await run(
           requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer, paging: paging,
-          cookies: jar)
+          cookies: jar, har: records.har)
       }
     } catch var error as APXError where printer.printedFailedAnswer {
       // The body is on stdout; stderr keeps the status line and the hint.
@@ -152,7 +162,7 @@ extension CallCommand {
 
   private static func run(
     _ requests: [CallRequest], global: GlobalOptions, context: Context, tokenOverride: String?, printer: CallPrinter,
-    paging: Paging?, cookies: SharedCookieJar
+    paging: Paging?, cookies: SharedCookieJar, har: HARLog?
   ) async throws {
     var options = global.sessionOptions(context.environment)
     options.cookies = cookies
@@ -161,13 +171,15 @@ extension CallCommand {
       let tokens = TokenManager(
         session: session, environment: context.environment,
         store: TokenFileStore.standard(environment: context.environment), timeout: global.timeout,
-        warn: { context.warn($0) }, observe: VerboseLines.tokenRequests(context, verbose: global.verbose))
+        warn: { context.warn($0) },
+        observe: VerboseLines.tokenRequests(context, verbose: global.verbose, har: har))
       _ = try await GRPCSession.with(
         global.grpcSettings(context.environment), sharing: session, closing: .atProcessExit
       ) { grpc in
-        let executor = Executor(
+        var executor = Executor(
           session: session, grpc: grpc, environment: context.environment, tokens: tokens,
           tokenOverride: tokenOverride)
+        executor.har = har
         if requests.count > 1 { return try await executor.call(batch: requests, sink: printer) }
         if let paging {
           return try await Paginator(executor: executor, maxItems: paging.maxItems, maxPages: paging.maxPages)

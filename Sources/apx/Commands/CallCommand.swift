@@ -147,6 +147,8 @@ struct CallCommand: ContextCommand {
 
   @OptionGroup var cookieSession: CookieSessionOption
 
+  @OptionGroup var harOption: HAROption
+
   @Option(
     name: .customLong("save"),
     help: ArgumentHelp(
@@ -238,8 +240,9 @@ struct CallCommand: ContextCommand {
         return "--continue sets Range and If-Range itself: drop those -H headers"
       }
     }
-    if cookieSession.name != nil, dryRun || curl {
-      return "--session keeps the cookies of requests that are sent; \(dryRun ? "--dry-run" : "--curl") sends none"
+    if cookieSession.name != nil || harOption.path != nil, dryRun || curl {
+      return "\(cookieSession.name != nil ? "--session keeps the cookies" : "--har records the exchanges") of requests "
+        + "that are sent; \(dryRun ? "--dry-run" : "--curl") sends none"
     }
     return previewProblem
   }

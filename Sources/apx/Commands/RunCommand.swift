@@ -57,6 +57,8 @@ struct RunCommand: ContextCommand {
 
   @OptionGroup var cookieSession: CookieSessionOption
 
+  @OptionGroup var harOption: HAROption
+
   @Flag(
     name: .customLong("resume"),
     help: "Resume the latest unfinished run of this recipe (or the RUN_ID given among the inputs).")
@@ -71,6 +73,9 @@ struct RunCommand: ContextCommand {
     if dryRun && resume { throw ValidationError("--dry-run and --resume cannot be used together") }
     if dryRun && cookieSession.name != nil {
       throw ValidationError("--session keeps the cookies of requests that are sent; --dry-run sends none")
+    }
+    if dryRun && harOption.path != nil {
+      throw ValidationError("--har records the exchanges of requests that are sent; --dry-run sends none")
     }
   }
 
@@ -141,29 +146,39 @@ struct RunCommand: ContextCommand {
       }
       let journal = try setup.openJournal()
       if setup.resume != nil { context.warn("apx: resuming run \(setup.runID)") }
-      return try await CookieSession.with(cookieSession.name, context) { jar in
-        var sessionOptions = global.sessionOptions(environment)
-        sessionOptions.cookies = jar
-        return try await HTTPSession.with(sessionOptions, closing: .atProcessExit) { session in
-          // One token manager per run: every step shares one token and one refresh.
-          // A server may echo a token in a body: it is masked like the run's other secrets.
-          let tokens = TokenManager(
-            session: session, environment: environment, store: TokenFileStore.standard(environment: environment),
-            timeout: configured.timeout,
-            onToken: { token in
-              for secret in [token.accessToken, token.refreshToken].compactMap({ $0 }) {
-                journal.addSecret(secret)
-                reporter.addSecret(secret)
-              }
-            }, warn: { context.warn($0) }, observe: tokenLog)
-          return try await GRPCSession.with(
-            global.grpcSettings(environment), sharing: session, closing: .atProcessExit
-          ) { grpc in
-            let executor = Executor(session: session, grpc: grpc, environment: environment, tokens: tokens)
-            let runner = RecipeRunner(
-              recipe: file.recipe, targets: targets, executor: executor, options: options, journal: journal,
-              observer: reporter, runID: setup.runID, resume: setup.resume, recipeDirectory: file.directory)
-            return await RecipeInterruption.run { await runner.run(inputs: setup.inputs) }
+      return try await harOption.recording { har in
+        try await CookieSession.with(cookieSession.name, context) { jar in
+          var sessionOptions = global.sessionOptions(environment)
+          sessionOptions.cookies = jar
+          return try await HTTPSession.with(sessionOptions, closing: .atProcessExit) { session in
+            // One token manager per run: every step shares one token and one refresh.
+            // A server may echo a token in a body: it is masked like the run's other secrets.
+            let tokens = TokenManager(
+              session: session, environment: environment, store: TokenFileStore.standard(environment: environment),
+              timeout: configured.timeout,
+              onToken: { token in
+                for secret in [token.accessToken, token.refreshToken].compactMap({ $0 }) {
+                  journal.addSecret(secret)
+                  reporter.addSecret(secret)
+                }
+              }, warn: { context.warn($0) },
+              observe: har.map { har in
+                let record = har.tokenRequests()
+                return { event in
+                  record(event)
+                  tokenLog?(event)
+                }
+              } ?? tokenLog)
+            return try await GRPCSession.with(
+              global.grpcSettings(environment), sharing: session, closing: .atProcessExit
+            ) { grpc in
+              var executor = Executor(session: session, grpc: grpc, environment: environment, tokens: tokens)
+              executor.har = har
+              let runner = RecipeRunner(
+                recipe: file.recipe, targets: targets, executor: executor, options: options, journal: journal,
+                observer: reporter, runID: setup.runID, resume: setup.resume, recipeDirectory: file.directory)
+              return await RecipeInterruption.run { await runner.run(inputs: setup.inputs) }
+            }
           }
         }
       }

@@ -153,7 +153,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       context.warn("apx: \(reason); reconnecting in \(Self.seconds(after))" + (lastEventID.map { " from \($0)" } ?? ""))
     case .fellBackToPolling(let endpoint, let interval):
       context.warn("apx: the stream keeps failing; polling \(endpoint) every \(Self.seconds(interval)) instead")
-    case .progress, .bodySent:
+    case .progress, .bodySent, .requestBody:
       break  // drawn by the progress display when stderr is a terminal
     case .note(let text):
       context.warn("apx: \(text)")

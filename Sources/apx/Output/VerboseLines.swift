@@ -12,9 +12,12 @@ enum VerboseLines {
 
   /// With `-v`, what a `TokenManager` reports of its token requests, written to stderr as a
   /// call's own exchanges are, after a line that says what the exchange is for.
-  static func tokenRequests(_ context: Context, verbose: Bool) -> (@Sendable (CallEvent) -> Void)? {
-    guard verbose else { return nil }
+  /// With `--har`, they are recorded there too.
+  static func tokenRequests(_ context: Context, verbose: Bool, har: HARLog? = nil) -> (@Sendable (CallEvent) -> Void)? {
+    let record = har?.tokenRequests()
+    guard verbose else { return record }
     return { event in
+      record?(event)
       guard let text = text(for: event) else { return }
       if case .requestSent = event { context.stderr.write("* OAuth2 token request\n") }
       context.stderr.write(text)

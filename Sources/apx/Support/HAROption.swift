@@ -1,0 +1,38 @@
+import APXCore
+import APXRuntime
+import ArgumentParser
+
+/// `--har FILE` (`apx call`, `apx run`): an HTTP Archive of every exchange.
+struct HAROption: ParsableArguments {
+  @Option(
+    name: .customLong("har"),
+    help: ArgumentHelp(
+      "Write every exchange (redirects, retries, token requests and pages included) to FILE as an HTTP "
+        + "Archive (HAR 1.2), secrets masked as -v masks them; written when the command ends, success or not.",
+      valueName: "FILE"),
+    completion: .file(extensions: ["har"]))
+  var path: String?
+
+  /// The archive to record into, nil without `--har`.
+  func log() -> HARLog? { path.map { _ in HARLog() } }
+
+  /// Writes the archive (when there is one).
+  func write(_ log: HARLog?) throws(APXError) {
+    guard let path, let log else { return }
+    try log.write(to: path, creatorVersion: APXVersion.current)
+  }
+
+  /// Runs `body` with the archive, and writes it when `body` ends, success or not.
+  func recording<T>(_ body: (HARLog?) async throws -> T) async throws -> T {
+    let log = log()
+    let result: T
+    do {
+      result = try await body(log)
+    } catch {
+      try? write(log)
+      throw error
+    }
+    try write(log)
+    return result
+  }
+}
