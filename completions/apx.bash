@@ -186,9 +186,9 @@ _apx() {
 
 _apx_call() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --all --token-stdin --form --no-auth --sse --dry-run --curl --show-secrets --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --all --token-stdin --form --no-auth --sse --dry-run --curl --show-secrets --version -h --help)
     repeating_options=(--registry -H --header --until-event --proto --import-path)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size -d --data --max-events --max-items --max-pages -a --auth --bearer --protoset --save -O --output-file)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size -d --data --max-events --max-items --max-pages -a --auth --bearer --protoset --save -O --output-file)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -234,6 +234,12 @@ _apx_call() {
         return
         ;;
     '--key')
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
         return
         ;;
     '--authority')
@@ -296,9 +302,9 @@ _apx_call() {
 
 _apx_list() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header --proto --import-path)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size --grpc --protoset)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size --grpc --protoset)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -346,6 +352,12 @@ _apx_list() {
     '--key')
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     '--authority')
         return
         ;;
@@ -377,9 +389,9 @@ _apx_list() {
 
 _apx_describe() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header --proto --import-path)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size --protoset)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size --protoset)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -425,6 +437,12 @@ _apx_describe() {
         return
         ;;
     '--key')
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
         return
         ;;
     '--authority')
@@ -621,9 +639,9 @@ _apx_manual() {
 
 _apx_config() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size)
     __apx_offer_flags_options 0
 
     # Offer option value completions
@@ -671,6 +689,12 @@ _apx_config() {
     '--key')
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     '--authority')
         return
         ;;
@@ -705,9 +729,9 @@ _apx_auth() {
 
 _apx_auth_login() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -755,6 +779,12 @@ _apx_auth_login() {
     '--key')
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     '--authority')
         return
         ;;
@@ -774,9 +804,9 @@ _apx_auth_login() {
 
 _apx_auth_status() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -824,6 +854,12 @@ _apx_auth_status() {
     '--key')
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     '--authority')
         return
         ;;
@@ -843,9 +879,9 @@ _apx_auth_status() {
 
 _apx_auth_token() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -893,6 +929,12 @@ _apx_auth_token() {
     '--key')
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     '--authority')
         return
         ;;
@@ -912,9 +954,9 @@ _apx_auth_token() {
 
 _apx_auth_logout() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -962,6 +1004,12 @@ _apx_auth_logout() {
     '--key')
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     '--authority')
         return
         ;;
@@ -981,9 +1029,9 @@ _apx_auth_logout() {
 
 _apx_run() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --events --dry-run --test --resume --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --events --dry-run --test --resume --version -h --help)
     repeating_options=(--registry -H --header --report)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -1029,6 +1077,12 @@ _apx_run() {
         return
         ;;
     '--key')
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
         return
         ;;
     '--authority')

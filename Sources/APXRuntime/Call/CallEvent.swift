@@ -5,6 +5,9 @@ public import APXCore
 public enum CallEvent: Sendable {
   /// A request went out (headers already masked for display).
   case requestSent(method: String, url: String, headers: [HeaderField], attempt: Int)
+  /// The next request goes through this proxy (its password masked); sent before its
+  /// `requestSent`, only when a proxy is used.
+  case proxy(String)
   /// Bytes of a streamed request body (a file, stdin, a multipart upload) sent so far, and
   /// the body's length when known. Sent as each chunk goes out, before `responseHead`.
   case bodySent(bytes: Int, total: Int?)

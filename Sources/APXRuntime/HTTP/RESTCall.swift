@@ -130,6 +130,7 @@ public struct RESTCall: Transport {
     while true {
       let response: HTTPClientResponse
       do {
+        if let proxy = session.proxy(for: plan.url) { try sink.receive(.proxy(mask.mask(proxy.display))) }
         try sink.receive(
           .requestSent(
             method: plan.method, url: mask.mask(plan.url), headers: mask.mask(plan.headers), attempt: attempt))

@@ -48,6 +48,7 @@ extension CallCommand {
     let savePlan = try save.map {
       try AdHocSave($0).plan(prepared, values: values, data: body, registry: registry, context: context)
     }
+    if let problem = ProtocolFlagCheck.problem(global, kind: prepared.endpoint.kind) { throw problem }
     if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
     let headers = extraHeaders + global.headerFields + prepared.headers
 

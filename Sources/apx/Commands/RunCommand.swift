@@ -134,7 +134,7 @@ struct RunCommand: ContextCommand {
       }
       let journal = try setup.openJournal()
       if setup.resume != nil { context.warn("apx: resuming run \(setup.runID)") }
-      return try await HTTPSession.with(global.sessionOptions(environment), closing: .atProcessExit) { session in
+      return try await HTTPSession.with(configured.sessionOptions(environment), closing: .atProcessExit) { session in
         // One token manager per run: every step shares one token and one refresh.
         // A server may echo a token in a body: it is masked like the run's other secrets.
         let tokens = TokenManager(
@@ -147,7 +147,7 @@ struct RunCommand: ContextCommand {
             }
           }, warn: { context.warn($0) })
         return try await GRPCSession.with(
-          global.grpcSettings(environment), sharing: session, closing: .atProcessExit
+          configured.grpcSettings(environment), sharing: session, closing: .atProcessExit
         ) { grpc in
           let executor = Executor(session: session, grpc: grpc, environment: environment, tokens: tokens)
           let runner = RecipeRunner(
