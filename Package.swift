@@ -94,6 +94,8 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+        // NIOHTTP1ProxyConnectHandler: the CONNECT tunnel of gRPC calls through a proxy (GRPCProxyRelay).
+        .product(name: "NIOExtras", package: "swift-nio-extras"),
         // GzipFile runs NIOHTTPCompression's decompressor in an EmbeddedChannel.
         .product(name: "NIOEmbedded", package: "swift-nio"),
         // SHA-256 of credentials in the token store's key (TokenOrigin).

@@ -130,6 +130,7 @@ enum Main {
     context.stdout.flush()
     context.stderr.flush()
     fflush(nil)
+    ProcessExit.removeTemporaryFiles()
     _exit(status)
   }
 }

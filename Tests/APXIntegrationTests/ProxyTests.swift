@@ -158,4 +158,56 @@ struct ProxyTests {
       #expect(r.stderr.contains(why), "\(url): \(r.stderr)")
     }
   }
+
+  @Test func gRPCGoesThroughHTTPSProxyAsGRPCGoDoes() async throws {
+    try await withDemoServer { demo in
+      try await Self.withProxy(credentials: ("bob", "grpc-pw")) { proxy in
+        let url = AdHocGRPCTests.url(demo, "GetLesson")
+        // The relay's socket lives in TMPDIR, and is gone when apx has exited.
+        let temporary = TestScratch.root.appendingPathComponent("t-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let r = try await APXProcess.run(
+          ["call", url, "id=les_0001", "-v"],
+          environment: ["HTTPS_PROXY": proxy.url(user: "bob", password: "grpc-pw"), "TMPDIR": temporary.path])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("les_0001"), "\(r.stdout)")
+        #expect(r.stderr.contains("* via proxy http://bob:***@127.0.0.1:\(proxy.port)"), "\(r.stderr)")
+        #expect(!r.stderr.contains("grpc-pw"), "\(r.stderr)")
+        #expect(proxy.targets.allSatisfy { $0 == "127.0.0.1:\(demo.grpcPort)" } && !proxy.targets.isEmpty)
+        let refused = try await APXProcess.run(
+          ["call", url, "id=les_0001", "--protoset", AdHocGRPCTests.protoset, "--no-retry"],
+          environment: ["HTTPS_PROXY": proxy.url()])
+        #expect(refused.status == 8, "\(refused.stderr)")
+        #expect(refused.stderr.contains("the proxy http://127.0.0.1:\(proxy.port) asks for credentials"))
+        let bypassed = try await APXProcess.run(
+          ["call", url, "id=les_0001", "--noproxy", "127.0.0.1"], environment: ["HTTPS_PROXY": Self.deadProxy])
+        #expect(bypassed.status == 0, "\(bypassed.stderr)")
+      }
+    }
+  }
+
+  /// TLS runs end to end through the tunnel: the server's name is checked against its
+  /// certificate, and a client certificate reaches the server.
+  @Test func grpcsWithMutualTLSGoesThroughTheProxy() async throws {
+    try await GRPCTLSTests.withTLSServer(GRPCTLSTests.mutualTLS) { pki, server in
+      try await Self.withProxy { proxy in
+        let flags = [
+          "--cacert", pki.ca.certificatePath, "--cert", pki.client.certificatePath, "--key", pki.client.keyPath,
+          "--proxy", proxy.url(),
+        ]
+        let r = try await GRPCTLSTests.getLesson("grpcs://localhost:\(server.port)", flags)
+        #expect(r.status == 0, "\(r.stderr)")
+        // The name the certificate is checked against, when the address is an IP.
+        let named = try await GRPCTLSTests.getLesson(
+          "grpcs://127.0.0.1:\(server.port)", flags + ["--authority", "localhost"])
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(proxy.targets == ["localhost:\(server.port)", "127.0.0.1:\(server.port)"], "\(proxy.targets)")
+        let ip = try await GRPCTLSTests.getLesson("grpcs://127.0.0.1:\(server.port)", flags)
+        #expect(ip.status == 2, "\(ip.stderr)")
+        #expect(ip.stderr.contains("needs the server's name"), "\(ip.stderr)")
+      }
+    }
+  }
 }

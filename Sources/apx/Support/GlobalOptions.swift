@@ -82,6 +82,8 @@ struct GlobalOptions: ParsableArguments {
       insecure: self.insecure, caCertificatePath: self.cacert, clientCertificatePath: self.cert,
       clientKeyPath: self.key)
     settings.trust = TrustStore.from(environment: environment)
+    settings.proxy = try ProxyRules(flag: self.proxy, noProxyFlag: self.noproxy, environment: environment)
+    settings.connectTimeout = self.connectTimeout
     return settings
   }
 
