@@ -210,4 +210,13 @@ struct ProxyTests {
       }
     }
   }
+
+  @Test func recipeStepsGoThroughTheProxy() async throws {
+    try await Self.withProxy { proxy in
+      let recipe = APXProcess.packageRoot.appendingPathComponent("Recipes/calc-batch.json").path
+      let r = try await APXProcess.run(["run", recipe, "--demo"], environment: ["HTTP_PROXY": proxy.url()])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(!proxy.targets.isEmpty, "\(proxy.targets)")
+    }
+  }
 }
