@@ -219,4 +219,18 @@ struct ProxyTests {
       #expect(!proxy.targets.isEmpty, "\(proxy.targets)")
     }
   }
+
+  @Test func curlAndGRPCurlLinesCarryTheProxyMasked() async throws {
+    let proxy = ["--proxy", "http://u:pw-secret@p.example:3128", "--noproxy", "a.example"]
+    let curl = try await APXProcess.run(["call", "--curl", "https://h.example/x"] + proxy)
+    #expect(curl.status == 0, "\(curl.stderr)")
+    #expect(curl.stdout.contains("--proxy 'http://u:***@p.example:3128' --noproxy a.example"), "\(curl.stdout)")
+    let grpc = try await APXProcess.run(
+      ["call", "--curl", "grpc://127.0.0.1:9/classnotes.v1.ClassNotesAPI/GetLesson", "id=les_0001"] + proxy)
+    #expect(grpc.status == 0, "\(grpc.stderr)")
+    #expect(
+      grpc.stdout.hasPrefix("env 'HTTPS_PROXY=http://u:***@p.example:3128' NO_PROXY=a.example grpcurl -plaintext"),
+      "\(grpc.stdout)")
+    #expect(!(curl.stdout + grpc.stdout).contains("pw-secret"))
+  }
 }
