@@ -37,6 +37,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     // NIOHTTPCompression's decompression limit in AsyncHTTPClient's configuration (HTTPSession).
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+    // Tests only: the HTTP/2 (ALPN) test server; already in the graph through grpc-swift-nio-transport.
+    .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     // Tests only: a throwaway CA and certificates generated at test time for the gRPC TLS tests.
@@ -92,6 +94,8 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+        // NIOHTTP1ProxyConnectHandler: the CONNECT tunnel of gRPC calls through a proxy (GRPCProxyRelay).
+        .product(name: "NIOExtras", package: "swift-nio-extras"),
         // GzipFile runs NIOHTTPCompression's decompressor in an EmbeddedChannel.
         .product(name: "NIOEmbedded", package: "swift-nio"),
         // SHA-256 of credentials in the token store's key (TokenOrigin).
@@ -177,6 +181,9 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         // TLSTestServer: an HTTPS server for the SSL_CERT_FILE / SSL_CERT_DIR tests.
         .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+        // ConnectProxyServer: the forward proxy of the proxy tests.
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "X509", package: "swift-certificates"),
         .product(name: "Crypto", package: "swift-crypto"),

@@ -186,9 +186,9 @@ _apx() {
 
 _apx_call() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --all --token-stdin --form --no-auth --sse --continue --dry-run --curl --show-secrets --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --all --token-stdin --form --no-auth --sse --continue --dry-run --curl --show-secrets --version -h --help)
     repeating_options=(--registry -H --header --until-event --proto --import-path)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size -d --data --max-events --max-items --max-pages -a --auth --bearer --protoset --session --har --save -O --output-file)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size -d --data --max-events --max-items --max-pages -a --auth --bearer --protoset --session --har --save -O --output-file)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -234,6 +234,12 @@ _apx_call() {
         return
         ;;
     '--key')
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
         return
         ;;
     '--authority')
@@ -303,9 +309,9 @@ _apx_call() {
 
 _apx_list() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header --proto --import-path)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size --grpc --protoset)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size --grpc --protoset)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -353,6 +359,12 @@ _apx_list() {
     '--key')
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     '--authority')
         return
         ;;
@@ -384,9 +396,9 @@ _apx_list() {
 
 _apx_describe() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header --proto --import-path)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size --protoset)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size --protoset)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -432,6 +444,12 @@ _apx_describe() {
         return
         ;;
     '--key')
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
         return
         ;;
     '--authority')
@@ -628,9 +646,9 @@ _apx_manual() {
 
 _apx_config() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size)
     __apx_offer_flags_options 0
 
     # Offer option value completions
@@ -678,6 +696,12 @@ _apx_config() {
     '--key')
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     '--authority')
         return
         ;;
@@ -712,9 +736,9 @@ _apx_auth() {
 
 _apx_auth_login() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -762,6 +786,12 @@ _apx_auth_login() {
     '--key')
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     '--authority')
         return
         ;;
@@ -781,9 +811,9 @@ _apx_auth_login() {
 
 _apx_auth_status() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -831,6 +861,12 @@ _apx_auth_status() {
     '--key')
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     '--authority')
         return
         ;;
@@ -850,9 +886,9 @@ _apx_auth_status() {
 
 _apx_auth_token() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -900,6 +936,12 @@ _apx_auth_token() {
     '--key')
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     '--authority')
         return
         ;;
@@ -919,9 +961,9 @@ _apx_auth_token() {
 
 _apx_auth_logout() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -969,6 +1011,12 @@ _apx_auth_logout() {
     '--key')
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     '--authority')
         return
         ;;
@@ -988,9 +1036,9 @@ _apx_auth_logout() {
 
 _apx_run() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --emit-defaults --events --dry-run --test --resume --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --events --dry-run --test --resume --version -h --help)
     repeating_options=(--registry -H --header --report)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --authority --max-message-size --session --har)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size --session --har)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -1036,6 +1084,12 @@ _apx_run() {
         return
         ;;
     '--key')
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
         return
         ;;
     '--authority')

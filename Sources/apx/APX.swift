@@ -30,9 +30,10 @@ struct APX: AsyncParsableCommand {
         3     invalid registry, recipe or config file
         4     the server answered HTTP 4xx
         5     the server answered HTTP 5xx
-        6     network: connection refused, DNS, TLS, connection dropped
+        6     network: connection refused, DNS, TLS, connection dropped, a proxy's
+              refusal
         7     timeout
-        8     auth: credentials missing, rejected or unusable
+        8     auth: credentials missing, rejected or unusable (a proxy's 407 too)
         9     expectation failed (status, recipe check, --test, unusable response,
               --select that does not fit it)
         10    the remote operation failed
@@ -129,6 +130,7 @@ enum Main {
     context.stdout.flush()
     context.stderr.flush()
     fflush(nil)
+    ProcessExit.removeTemporaryFiles()
     _exit(status)
   }
 }

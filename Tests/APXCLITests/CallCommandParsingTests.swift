@@ -39,6 +39,7 @@ struct CallCommandParsingTests {
     ["grpc://h:1/p.S/M", "--protoset", "x.protoset", "--dry-run", "--show-secrets"],
     ["x.y", "--curl", "--show-secrets"],
     ["x.y", "--session", "work", "-O", "f", "--continue", "--har", "x.har"],
+    ["x.y", "--proxy", "http://p:3128", "--noproxy", "a.example,10.0.0.0/8", "--http1.1"],
   ]
 
   @Test func theGlobalOptionsReachTheCommand() throws {
@@ -60,8 +61,13 @@ struct CallCommandParsingTests {
     c = try Self.parse(Self.lines[5])
     #expect(c.global.cert == "c.pem" && c.global.key == "k.pem" && c.global.authority == "h:443")
     #expect(c.global.maxMessageSize == 1024 && !c.global.emitDefaults)
-    let settings = c.global.grpcSettings([:])
+    let settings = try c.global.grpcSettings([:])
     #expect(settings.authority == "h:443" && settings.maxMessageSize == 1024 && settings.clientKeyPath == "k.pem")
+    c = try Self.parse(Self.lines[14])
+    #expect(c.global.proxy == "http://p:3128" && c.global.noproxy == "a.example,10.0.0.0/8" && c.global.http1Only)
+    let session = try c.global.sessionOptions([:])
+    #expect(session.http1Only && session.proxy.proxy(forURL: "https://b.example")?.host == "p")
+    #expect(session.proxy.proxy(forURL: "https://a.example") == nil)
   }
 
   @Test func theDefaultsAreTheDeclaredOnes() throws {

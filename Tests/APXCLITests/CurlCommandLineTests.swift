@@ -49,6 +49,22 @@ struct CurlCommandLineTests {
       ])
   }
 
+  @Test func certificateProxyAndHTTPVersionFlagsBecomeCurlFlags() throws {
+    let global = try GlobalOptions.parse([
+      "--cert", "c.pem", "--key", "k.pem", "--proxy", "http://u:pw-secret@p:3128", "--noproxy", "a.example",
+      "--http1.1",
+    ])
+    let preview = HTTPRequestPreview(kind: .rest, plan: HTTPRequestPlan(method: "GET", url: "https://h/"))
+    let masked = try CurlCommandLine.words(preview, masked: true, global: global)
+    #expect(
+      masked == [
+        "curl", "--cert", "c.pem", "--key", "k.pem", "--proxy", "http://u:***@p:3128", "--noproxy", "a.example",
+        "--http1.1", "https://h/",
+      ])
+    let shown = try CurlCommandLine.words(preview, masked: false, global: global)
+    #expect(shown.contains("http://u:pw-secret@p:3128"))
+  }
+
   @Test func aBinaryBodyIsAUsageError() {
     #expect(throws: APXError.self) {
       try Self.words("POST", "http://h/", body: .bytes([0x00, 0xFF], contentType: "application/octet-stream"))

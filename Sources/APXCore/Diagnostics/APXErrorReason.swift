@@ -15,5 +15,10 @@ extension APXError {
     case unexpectedStatus(Int)
     /// `--until-event` was given and the answer is not an event stream; the message names the request.
     case notAnEventStream
+    /// A proxy refused the request, could not be reached, or dropped the tunnel; the message
+    /// names the proxy, not the target.
+    case proxyFailed
+    /// A plaintext server speaks only HTTP/2 without TLS (h2c); the same on every attempt.
+    case h2cOnly
   }
 }

@@ -17,7 +17,7 @@ public enum ExitStatus: Sendable, Hashable {
   case httpClientError
   /// 5 — the server answered with an HTTP 5xx status.
   case httpServerError
-  /// 6 — network failure: connection refused, DNS, TLS, connection dropped.
+  /// 6 — network failure: connection refused, DNS, TLS, connection dropped, a proxy's refusal.
   case network
   /// 7 — the call (or the whole run) exceeded its timeout.
   case timeout

@@ -8,6 +8,9 @@ public enum CallEvent: Sendable {
   /// What the request just sent carries as its body (secrets masked), for `--har`; sent after
   /// `requestSent` by requests that have a body.
   case requestBody(RequestBodySummary)
+  /// The next request goes through this proxy (its password masked); sent before its
+  /// `requestSent`, only when a proxy is used.
+  case proxy(String)
   /// Bytes of a streamed request body (a file, stdin, a multipart upload) sent so far, and
   /// the body's length when known. Sent as each chunk goes out, before `responseHead`.
   case bodySent(bytes: Int, total: Int?)

@@ -71,6 +71,7 @@ struct GRPCCall: Transport {
           }
         })
     } catch let error as RPCError {
+      if GRPCFailure.couldNotConnect(error), let failure = session.proxyFailure(for: target) { throw failure }
       throw GRPCFailure(
         target: target, path: path, apiName: request.api.name, pool: nil, mask: mask, timeout: timeout,
         described: described
@@ -124,6 +125,9 @@ struct GRPCCall: Transport {
     if context.number == 1 {
       for name in attempt.ignored { try sink.receive(.note("metadata \"\(name)\" is set by gRPC itself; ignored")) }
     }
+    if let proxy = session.proxy(for: attempt.failure.target) {
+      try sink.receive(.proxy(attempt.mask.mask(proxy.display)))
+    }
     try sink.receive(
       .requestSent(
         method: "POST", url: attempt.url, headers: attempt.mask.mask(attempt.fields), attempt: context.number))
@@ -141,6 +145,9 @@ struct GRPCCall: Transport {
     } catch let error as RPCError {
       // Once a message is printed, a repeat would print it twice.
       let untouched = exchange.messagesReceived == 0
+      if GRPCFailure.couldNotConnect(error), let proxyFailure = session.proxyFailure(for: attempt.failure.target) {
+        throw AttemptFailure(proxyFailure, outcome: proxyFailure.status == .network ? .connectionFailure : nil)
+      }
       let outcome = untouched ? GRPCFailure.retryOutcome(of: error) : nil
       var failure = AttemptFailure(
         attempt.failure.error(error), outcome: outcome,

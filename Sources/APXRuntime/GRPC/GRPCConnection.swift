@@ -24,18 +24,36 @@ enum GRPCConnection {
   /// NIOHTTP2's guard against reset floods closed the connection after 200 such calls; a
   /// stream of small request messages also took one `writev` each.
   ///
-  /// - Parameter eventLoopGroup: where the connection runs; NIO's shared group when nil.
+  /// - Parameters:
+  ///   - eventLoopGroup: where the connection runs; NIO's shared group when nil.
+  ///   - relay: a unix-domain socket that reaches the target through a proxy (`GRPCProxyRelay`),
+  ///     or nil to connect directly.
   static func makeTransport(
-    _ target: GRPCTarget, settings: GRPCSettings, eventLoopGroup: (any EventLoopGroup)? = nil
+    _ target: GRPCTarget, settings: GRPCSettings, eventLoopGroup: (any EventLoopGroup)? = nil, relay: String? = nil
   ) throws -> GRPCTransport {
     var config = GRPCTransport.Config.defaults
     config.http2.authority = try authority(target, settings: settings)
+    if relay != nil, config.http2.authority == nil {
+      // The socket's path names nothing: the authority (and TLS server name) is the target's.
+      // Over TLS an IP address cannot be the server name, and nothing else would check the
+      // certificate against it: the connection's peer is the relay's socket.
+      if target.useTLS, GRPCTarget.isIPv4(target.host) || target.host.contains(":") {
+        throw APXError(
+          .usage, "\(target) goes through a proxy, and over TLS apx then needs the server's name, not its IP address",
+          hint: "call grpcs://NAME:\(target.port) with a name its certificate holds (or pass --authority NAME), "
+            + "or add \(target.host) to --noproxy")
+      }
+      config.http2.authority = "\(target.host.contains(":") ? "[\(target.host)]" : target.host):\(target.port)"
+    }
     // apx decides about retries; a dead server should fail the call quickly rather than be redialled.
     config.backoff = .init(initial: .milliseconds(100), max: .seconds(1), multiplier: 1.6, jitter: 0.2)
     let security = try transportSecurity(target, settings: settings)
     do {
+      let resolvable: any ResolvableTarget =
+        relay.map { ResolvableTargets.UnixDomainSocket.unixDomainSocket(path: $0, authority: config.http2.authority) }
+        ?? target.resolvable
       return try GRPCTransport(
-        target: target.resolvable, transportSecurity: security, config: config,
+        target: resolvable, transportSecurity: security, config: config,
         eventLoopGroup: eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton)
     } catch {
       // Each file parsed on its own (see `checkPEMFiles`), so a failure here is about how they fit together.

@@ -2,6 +2,7 @@ import APXCore
 import APXProtobuf
 import GRPCCore
 import NIOCore
+import NIOPosix
 import Synchronization
 
 /// The gRPC state of one run (a command or a recipe): its settings, one
@@ -22,6 +23,8 @@ public final class GRPCSession: Sendable {
   private struct RunningClient: Sendable {
     let client: GRPCClient<GRPCTransport>
     let connections: Task<Void, Never>
+    /// The relay through the proxy, when the target is reached through one.
+    let relay: GRPCProxyRelay?
   }
 
   private init(settings: GRPCSettings, executor: EventLoopTaskExecutor?) {
@@ -62,21 +65,56 @@ public final class GRPCSession: Sendable {
   /// - Parameter timeout: how long the host name may take to resolve (the call's `--timeout`).
   func client(for target: GRPCTarget, timeout: Double?) async throws -> GRPCClient<GRPCTransport> {
     let key = "\(target)"
-    if clients.withLock({ $0[key] == nil }) {
+    if let running = clients.withLock({ $0[key] }) { return running.client }
+    let proxy = proxy(for: target)
+    var relay: GRPCProxyRelay?
+    if let proxy {
+      // The proxy resolves the target's name.
+      relay = try await GRPCProxyRelay.start(
+        proxy: proxy, target: target,
+        connectTimeout: .milliseconds(DurationConversion.milliseconds(settings.connectTimeout)),
+        on: executor?.eventLoop ?? MultiThreadedEventLoopGroup.singleton.next())
+    } else {
       try await GRPCHostCheck.resolve(target, timeout: timeout, on: executor?.eventLoop)
     }
-    return try clients.withLock { clients in
-      if let running = clients[key] { return running.client }
-      let client = GRPCClient(
-        transport: try GRPCConnection.makeTransport(
-          target, settings: settings, eventLoopGroup: executor?.eventLoop))
-      // Ends once `close()` begins the shutdown and the last call is over. On the loop too
-      // (an unstructured task does not inherit the preference): grpc-swift's connection and
-      // load-balancing tasks then answer the calls without a thread hop.
-      let connections = Task(executorPreference: executor) { _ = try? await client.runConnections() }
-      clients[key] = RunningClient(client: client, connections: connections)
-      return client
+    let made: (client: GRPCClient<GRPCTransport>, unused: GRPCProxyRelay?)
+    do {
+      made = try clients.withLock { clients in
+        if let running = clients[key] { return (running.client, relay) }
+        return (try connect(target, key: key, relay: relay, into: &clients), nil)
+      }
+    } catch {
+      await relay?.close()
+      throw error
     }
+    // Another call connected to the same target first.
+    if let unused = made.unused { await unused.close() }
+    return made.client
+  }
+
+  /// A new client for `target` (through `relay` when given), its connections started, kept in `clients`.
+  private func connect(
+    _ target: GRPCTarget, key: String, relay: GRPCProxyRelay?, into clients: inout [String: RunningClient]
+  ) throws -> GRPCClient<GRPCTransport> {
+    let client = GRPCClient(
+      transport: try GRPCConnection.makeTransport(
+        target, settings: settings, eventLoopGroup: executor?.eventLoop, relay: relay?.socketPath))
+    // Ends once `close()` begins the shutdown and the last call is over. On the loop too
+    // (an unstructured task does not inherit the preference): grpc-swift's connection and
+    // load-balancing tasks then answer the calls without a thread hop.
+    let connections = Task(executorPreference: executor) { _ = try? await client.runConnections() }
+    clients[key] = RunningClient(client: client, connections: connections, relay: relay)
+    return client
+  }
+
+  /// The proxy a call to `target` goes through, or nil when it goes direct.
+  func proxy(for target: GRPCTarget) -> ProxyServer? {
+    settings.proxy.proxy(scheme: "https", host: target.host)
+  }
+
+  /// Why the proxy between this run and `target` failed to open a tunnel, if it did.
+  func proxyFailure(for target: GRPCTarget) -> APXError? {
+    clients.withLock { $0["\(target)"]?.relay?.failure }
   }
 
   /// How many clients (connections) the session has opened; for tests.
@@ -90,6 +128,7 @@ public final class GRPCSession: Sendable {
     }
     for r in running { r.client.beginGracefulShutdown() }
     for r in running { await r.connections.value }
+    for r in running { await r.relay?.close() }
   }
 }
 

@@ -23,6 +23,10 @@ public struct GRPCSettings: Sendable, Hashable {
   public var clientCertificatePath: String?
   /// Private key (PEM) of the client certificate.
   public var clientKeyPath: String?
+  /// Which targets go through which proxy (`https_proxy`, as grpc-go reads it, for grpc:// too).
+  public var proxy = ProxyRules()
+  /// Seconds to connect to a proxy and have it open a tunnel.
+  public var connectTimeout: Double = 10
 
   /// Makes settings; the defaults match a plain `apx call`.
   public init(

@@ -25,15 +25,26 @@ public struct HTTPSessionOptions: Sendable {
   /// The cookies the session's requests send and keep: a fresh jar per run, or a stored
   /// one (`--session NAME`), which the command saves when the run ends.
   public var cookies = SharedCookieJar()
+  /// The client certificate (`--cert`, or the registry's `tls` block) that https requests
+  /// offer when the server asks for one.
+  public var clientCertificate: ClientCertificate?
+  /// Which requests go through which proxy.
+  public var proxy = ProxyRules()
+  /// Only HTTP/1.1 (`--http1.1`); otherwise HTTP/2 when a TLS server offers it (ALPN).
+  public var http1Only = false
 
   public init(
     connectTimeout: Double = 10, insecure: Bool = false, caCertificatePath: String? = nil,
-    trust: TrustStore = TrustStore()
+    trust: TrustStore = TrustStore(), clientCertificate: ClientCertificate? = nil, proxy: ProxyRules = ProxyRules(),
+    http1Only: Bool = false
   ) {
     self.connectTimeout = connectTimeout
     self.insecure = insecure
     self.caCertificatePath = caCertificatePath
     self.trust = trust
+    self.clientCertificate = clientCertificate
+    self.proxy = proxy
+    self.http1Only = http1Only
   }
 }
 
@@ -53,6 +64,8 @@ public struct HTTPSession: Sendable {
   /// The TLS settings of https requests, made at the first one: reading an `SSL_CERT_DIR` of
   /// 290 certificates cost every call 37 ms, plain http included (57 ms against 20 ms).
   let tls: LazyTLSConfiguration
+  /// Which requests go through which proxy.
+  let proxies: ProxyRules
   /// How many times its compressed size a gzip or deflate body may expand (JSON rarely
   /// passes 20; a decompression bomb reaches 1000).
   public static let decompressionRatioLimit = 200
@@ -70,18 +83,19 @@ public struct HTTPSession: Sendable {
     // with reflection: 41 -> 27 context switches, 11.7 -> 9.7 ms of CPU.
     func run(_ clients: LazyHTTPClient, on executor: EventLoopTaskExecutor) async throws -> T {
       let session = HTTPSession(
-        clients: clients, executor: executor, cookies: options.cookies, tls: LazyTLSConfiguration(options))
+        clients: clients, executor: executor, cookies: options.cookies, tls: LazyTLSConfiguration(options),
+        proxies: options.proxy)
       return try await withTaskExecutorPreference(executor) { try await body(session) }
     }
     if case .atProcessExit = closing {
       // The command's own loop, never shut down; the client is kept until the exit.
       let executor = CommandEventLoop.executor
-      let clients = LazyHTTPClient(eventLoopGroup: executor.eventLoop) { configuration(options) }
+      let clients = LazyHTTPClient(eventLoopGroup: executor.eventLoop) { configuration(options, proxy: $0) }
       ProcessLifetime.keep(clients)
       return try await run(clients, on: executor)
     }
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    let clients = LazyHTTPClient(eventLoopGroup: group) { configuration(options) }
+    let clients = LazyHTTPClient(eventLoopGroup: group) { configuration(options, proxy: $0) }
     // The client's shutdown and the loop's run after `body` has left the loop's thread.
     do {
       let result = try await run(clients, on: EventLoopTaskExecutor(group.next()))
@@ -95,11 +109,22 @@ public struct HTTPSession: Sendable {
     }
   }
 
-  private static func configuration(_ options: HTTPSessionOptions) -> HTTPClient.Configuration {
+  private static func configuration(_ options: HTTPSessionOptions, proxy: ProxyServer?) -> HTTPClient.Configuration {
     var config = HTTPClient.Configuration(
       redirectConfiguration: .disallow,
       timeout: .init(connect: .milliseconds(DurationConversion.milliseconds(options.connectTimeout)), read: nil))
-    config.httpVersion = .automatic
+    config.httpVersion = options.http1Only ? .http1Only : .automatic
+    if let proxy {
+      switch proxy.kind {
+      case .http:
+        // AsyncHTTPClient tunnels every request, http:// too, with CONNECT.
+        config.proxy = .server(
+          host: proxy.host, port: proxy.port,
+          authorization: proxy.username.map { .basic(username: $0, password: proxy.password ?? "") })
+      case .socks5:
+        config.proxy = .socksServer(host: proxy.host, port: proxy.port)
+      }
+    }
     // AHC retries refused connections until the connect timeout by default; apx's
     // own retry policy decides instead, so a dead server fails in milliseconds.
     config.connectionPool.retryConnectionEstablishment = false
@@ -111,6 +136,25 @@ public struct HTTPSession: Sendable {
     // decompression bomb: a body may expand at most this many times its compressed size.
     config.decompression = .enabled(limit: .ratio(HTTPSession.decompressionRatioLimit))
     return config
+  }
+
+  /// The proxy a request to `url` goes through, or nil when it goes direct.
+  public func proxy(for url: String) -> ProxyServer? { proxies.proxy(forURL: url) }
+
+  /// The error for a plaintext server at `url` that speaks only HTTP/2 without TLS (h2c), or nil
+  /// when it does not.
+  private func h2cOnly(_ url: String, deadline: NIODeadline) async -> APXError? {
+    guard let parsed = URL(string: url), let host = parsed.host else { return nil }
+    let port = parsed.port ?? 80
+    let speaks = await H2CProbe.speaksH2C(
+      host: host, port: port, on: eventLoop, deadline: min(deadline, .now() + .seconds(5)))
+    guard speaks else { return nil }
+    let target = NetworkErrorMapper.origin(url)
+    return APXError(
+      .network,
+      "\(target) speaks HTTP/2 without TLS (h2c) only, and apx speaks HTTP/2 to REST, SSE and JSON-RPC servers over TLS only",
+      hint: "a gRPC server takes grpc://\(host):\(port)/SERVICE/METHOD; otherwise call the server's https:// "
+        + "or HTTP/1.1 address", reason: .h2cOnly)
   }
 
   /// Sends one request (no redirects) and returns once the response head has arrived.
@@ -131,14 +175,35 @@ public struct HTTPSession: Sendable {
       request.headers.add(name: h.name, value: h.value)
     }
     request.body = try RequestBodyFactory.make(plan.body, progress: upload)
+    let proxy = proxy(for: plan.url)
+    let client = clients.client(through: proxy)
     guard request.url.lowercased().hasPrefix("https:") else {
-      return try await client.execute(request, deadline: deadline)
+      if tls.hasClientCertificate {
+        throw APXError(
+          .usage,
+          "a client certificate (--cert/--key) needs an https:// URL, but \(NetworkErrorMapper.origin(plan.url)) is plain http",
+          hint: "call the server's https:// address, or leave out --cert and --key")
+      }
+      do {
+        return try await client.execute(request, deadline: deadline)
+      } catch {
+        if let proxy, let failure = ProxyFailure.diagnose(error, proxy: proxy, url: plan.url) { throw failure }
+        // Only bytes that do not start as HTTP/1 at all: broken framing is a server's own.
+        if proxy == nil, error as? HTTPParserError == .invalidConstant,
+          let h2c = await h2cOnly(plan.url, deadline: deadline)
+        {
+          throw h2c
+        }
+        throw error
+      }
     }
     request.tlsConfiguration = try tls.configuration()
     do {
       return try await client.execute(request, deadline: deadline)
     } catch {
-      throw await HTTPTLSFailure.diagnose(error, url: plan.url, on: eventLoop, deadline: deadline) ?? error
+      if let proxy, let failure = ProxyFailure.diagnose(error, proxy: proxy, url: plan.url) { throw failure }
+      throw await HTTPTLSFailure.diagnose(
+        error, url: plan.url, on: eventLoop, deadline: deadline, probe: proxy == nil) ?? error
     }
   }
 }

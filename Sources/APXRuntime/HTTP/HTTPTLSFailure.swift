@@ -45,9 +45,12 @@ struct HTTPTLSFailure: Error, Sendable {
   var underlying: any Error
 
   /// The TLS failure behind `error` of a request to `url`, or nil when `error` is none.
-  static func diagnose(_ error: any Error, url: String, on eventLoop: any EventLoop, deadline: NIODeadline) async
-    -> HTTPTLSFailure?
-  {
+  ///
+  /// - Parameter probe: whether an untrusted certificate may be looked at with a direct
+  ///   connection (not behind a proxy, where that connection could reach another server).
+  static func diagnose(
+    _ error: any Error, url: String, on eventLoop: any EventLoop, deadline: NIODeadline, probe: Bool = true
+  ) async -> HTTPTLSFailure? {
     guard let classified = GRPCTLSProblem(error), let parsed = URL(string: url), let host = parsed.host else {
       return nil
     }
@@ -55,6 +58,8 @@ struct HTTPTLSFailure: Error, Sendable {
     var failure = HTTPTLSFailure(
       problem: .other, target: NetworkErrorMapper.origin(url), host: host, port: port, underlying: error)
     switch classified {
+    case .serverCertificateUntrusted where !probe:
+      failure.problem = .untrusted
     case .serverCertificateUntrusted:
       // Looking costs a second handshake, made only after this one failed; bounded by the call's deadline.
       let chain = await PeerCertificateProbe.chain(

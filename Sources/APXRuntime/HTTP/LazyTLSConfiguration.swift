@@ -11,6 +11,9 @@ final class LazyTLSConfiguration: Sendable {
 
   init(_ options: HTTPSessionOptions) { self.options = options }
 
+  /// Whether https requests offer a client certificate.
+  var hasClientCertificate: Bool { options.clientCertificate != nil }
+
   /// The configuration, or the usage error that reading `--cacert`, `SSL_CERT_FILE` or
   /// `SSL_CERT_DIR` gave (the same error for every request of the session).
   func configuration() throws(APXError) -> TLSConfiguration? {
@@ -24,8 +27,15 @@ final class LazyTLSConfiguration: Sendable {
   }
 
   private static func make(_ options: HTTPSessionOptions) throws(APXError) -> TLSConfiguration? {
-    guard options.insecure || options.caCertificatePath != nil || options.trust.replacesSystemStore else { return nil }
+    guard
+      options.insecure || options.caCertificatePath != nil || options.trust.replacesSystemStore
+        || options.clientCertificate != nil
+    else { return nil }
     var tls = TLSConfiguration.makeClientConfiguration()
+    if let client = try options.clientCertificate?.load() {
+      tls.certificateChain = client.chain.map { .certificate($0) }
+      tls.privateKey = .privateKey(client.key)
+    }
     if options.insecure { tls.certificateVerification = .none }
     if let replaced = try options.trust.load() { tls.trustRoots = .certificates(replaced.flatMap(\.certificates)) }
     if let ca = options.caCertificatePath {

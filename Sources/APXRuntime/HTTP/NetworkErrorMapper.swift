@@ -123,6 +123,7 @@ enum NetworkErrorMapper {
       return isDeterministicTLSFailure(tls.underlying) || tls.problem != .other ? nil : .connectionFailure
     }
     if isDeterministicTLSFailure(error) { return nil }
+    if mapped.reason == .h2cOnly { return nil }
     // Broken framing (a duplicate Content-Length, Content-Length with chunked, a header past the
     // parser's limit) is what the server sends every time. Only an answer cut short may be luck.
     if let parser = error as? HTTPParserError, parser != .invalidEOFState { return nil }

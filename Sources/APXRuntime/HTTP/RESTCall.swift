@@ -130,6 +130,7 @@ public struct RESTCall: Transport {
     while true {
       let response: HTTPClientResponse
       do {
+        if let proxy = session.proxy(for: plan.url) { try sink.receive(.proxy(mask.mask(proxy.display))) }
         // Each hop gets the jar's cookies for its own URL; `plan` keeps only the user's headers.
         let sent = session.cookies.attach(to: plan)
         try sink.receive(

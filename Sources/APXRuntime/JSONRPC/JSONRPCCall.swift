@@ -105,6 +105,7 @@ struct JSONRPCCall: Transport {
   func send(_ attempt: Attempt, context: AttemptContext, sink: any CallEventSink) async throws -> CallOutcome {
     let plan = session.cookies.attach(to: attempt.http.plan)
     let mask = attempt.http.mask
+    if let proxy = session.proxy(for: plan.url) { try sink.receive(.proxy(mask.mask(proxy.display))) }
     try sink.receive(
       .requestSent(
         method: plan.method, url: mask.mask(plan.url), headers: mask.mask(plan.headersSent), attempt: context.number))

@@ -83,6 +83,7 @@ struct SSEConnection: Transport {
     let mask = attempt.mask
     begin(mask: mask)
     if !stream.parser.lastEventID.isEmpty { plan.setHeader("Last-Event-ID", stream.parser.lastEventID) }
+    if let proxy = session.proxy(for: plan.url) { try sink.receive(.proxy(mask.mask(proxy.display))) }
     plan = session.cookies.attach(to: plan)
     try sink.receive(
       .requestSent(

@@ -23,3 +23,11 @@ enum ProcessLifetime {
     kept.withLock { $0.append(object) }
   }
 }
+
+/// What the process removes before it exits (it ends with `_exit`, which runs no `atexit` handler).
+public enum ProcessExit {
+  /// Removes the sockets of the gRPC proxy relays still open (`GRPCProxyRelay`).
+  public static func removeTemporaryFiles() {
+    RelayFolders.removeAll()
+  }
+}

@@ -169,7 +169,7 @@ struct AuthTarget {
           hint: "set APX_STATE_DIR (or XDG_STATE_HOME) to a folder of your own")
       }
       let target = AuthTarget(api: api, environment: resolved.environmentName, baseURL: resolved.baseURL)
-      try await HTTPSession.with(global.sessionOptions(context.environment)) {
+      try await HTTPSession.with(global.applyingConfig(context).sessionOptions(context.environment)) {
         session in
         try await body(
           target,

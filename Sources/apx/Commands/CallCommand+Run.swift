@@ -48,6 +48,7 @@ extension CallCommand {
     let savePlan = try save.map {
       try AdHocSave($0).plan(prepared, values: values, data: body, registry: registry, context: context)
     }
+    if let problem = ProtocolFlagCheck.problem(global, kind: prepared.endpoint.kind) { throw problem }
     if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
     let download =
       try continueDownload ? outputFile.map { path throws(APXError) in try ContinuedDownload(path: path) } : nil
@@ -164,7 +165,7 @@ extension CallCommand {
     _ requests: [CallRequest], global: GlobalOptions, context: Context, tokenOverride: String?, printer: CallPrinter,
     paging: Paging?, cookies: SharedCookieJar, har: HARLog?
   ) async throws {
-    var options = global.sessionOptions(context.environment)
+    var options = try global.sessionOptions(context.environment)
     options.cookies = cookies
     try await HTTPSession.with(options, closing: .atProcessExit) { session in
       // One token manager per run: concurrent calls share one refresh; the store persists tokens.

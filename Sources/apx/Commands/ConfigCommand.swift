@@ -1,4 +1,5 @@
 import APXCore
+import APXRuntime
 import ArgumentParser
 
 /// `apx config`: the effective settings and where each comes from (a flag, an environment
@@ -23,7 +24,9 @@ struct ConfigCommand: ContextCommand {
     if let flag = Self.unreported(flags) {
       throw APXError(
         .usage, "apx config does not take \(flag)",
-        hint: "it shows --registry, --env, -o, --color, --timeout and --retry/--no-retry (and takes --select, -r)")
+        hint:
+          "it shows --registry, --env, -o, --color, --timeout, --retry/--no-retry, --proxy and --noproxy (and takes --select, -r)"
+      )
     }
     let config = try context.configResult.get()
     let env = context.environment
@@ -78,12 +81,44 @@ struct ConfigCommand: ContextCommand {
         "timeout",
         optional(flags.timeout, "--timeout", config.timeout, { .number(NumberText.plain($0)) }, default: .null)),
       JSONMember("retry", retry),
+      JSONMember("proxy", proxySetting(flags, config: config, environment: env)),
+      JSONMember(
+        "noproxy",
+        flags.noproxy.map { setting(.string($0), "--noproxy") }
+          ?? Self.variable("NO_PROXY", in: env).map { setting(.string($0.value), $0.name) }
+          ?? optional(nil as String?, "", config.noproxy, JSONValue.string, default: .null)),
     ]
     let report = JSONValue.object([
       JSONMember("config_file", context.configPath.map(JSONValue.string) ?? .null),
       JSONMember("settings", .object(settings)),
     ])
     try ValuePrinter.print(report, global: global, context: context)
+  }
+
+  /// The proxy setting and where it comes from, its password masked (`ProxyServer.display`).
+  private func proxySetting(_ flags: GlobalOptions, config: ConfigFile, environment: [String: String]) -> JSONValue {
+    func shown(_ text: String) -> JSONValue {
+      if text.trimmingWhitespace().isEmpty { return .null }
+      return .string((try? ProxyServer(url: text, source: "")).map(\.display) ?? "(not a usable proxy URL)")
+    }
+    func setting(_ value: JSONValue, _ from: String) -> JSONValue {
+      .object([JSONMember("value", value), JSONMember("from", .string(from))])
+    }
+    if let flag = flags.proxy { return setting(shown(flag), "--proxy") }
+    let found = ["HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY"].compactMap { Self.variable($0, in: environment) }
+    if !found.isEmpty {
+      return .object(found.map { JSONMember($0.name, setting(shown($0.value), $0.name)) })
+    }
+    if let configured = config.proxy { return setting(shown(configured), "config") }
+    return setting(.null, "default")
+  }
+
+  /// A proxy variable as curl reads it: the lower-case name first, then the upper-case one.
+  static func variable(_ name: String, in environment: [String: String]) -> (name: String, value: String)? {
+    for candidate in [name.lowercased(), name] {
+      if let value = environment[candidate], !value.isEmpty { return (candidate, value) }
+    }
+    return nil
   }
 
   /// The first flag given that the report has no line for, or nil.
@@ -94,6 +129,7 @@ struct ConfigCommand: ContextCommand {
       (flags.insecure, "--insecure"), (flags.cacert != nil, "--cacert"), (flags.cert != nil, "--cert"),
       (flags.key != nil, "--key"), (flags.authority != nil, "--authority"),
       (flags.maxMessageSize != nil, "--max-message-size"), (flags.emitDefaults, "--emit-defaults"),
+      (flags.http1Only, "--http1.1"),
     ]
     return checks.first { $0.0 }?.1
   }

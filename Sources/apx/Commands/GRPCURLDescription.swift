@@ -27,7 +27,7 @@ enum GRPCURLDescription {
     _ url: AdHocURL, schema: GRPCSchemaOptions, global: GlobalOptions, environment: [String: String]
   ) async throws -> JSONValue {
     let (service, method) = try AdHocGRPCEndpoint.serviceAndMethod(url)
-    let settings = global.grpcSettings(environment)
+    let settings = try global.grpcSettings(environment)
     let timeout = global.timeout ?? 10
     let source = schema.source()
     guard let method else {

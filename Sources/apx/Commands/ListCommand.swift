@@ -38,7 +38,7 @@ struct ListCommand: ContextCommand {
       if source == .reflection {
         do {
           methods = try await GRPCInspector.listServices(
-            at: grpcAddress, settings: global.grpcSettings(context.environment), headers: global.headerFields,
+            at: grpcAddress, settings: try global.grpcSettings(context.environment), headers: global.headerFields,
             timeout: global.timeout ?? 10)
         } catch {
           throw Executor.aboutTheURL(error, url: grpcAddress)

@@ -115,7 +115,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     defer { progressDisplay.didHandle(event) }
     // --- end progress display ---
     switch event {
-    case .requestSent:
+    case .requestSent, .proxy:
       guard settings.verbose, let text = VerboseLines.text(for: event) else { return }
       context.stderr.write(text)
       context.stderr.flush()

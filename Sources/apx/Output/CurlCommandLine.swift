@@ -18,7 +18,7 @@ enum CurlCommandLine {
     // Print each event or line as it arrives: an SSE endpoint, or a request that accepts a stream
     // (an ad-hoc call's Accept does, and apx prints such an answer as it comes).
     if preview.kind.resultShape.stream || acceptsStream(plan.headers) { words.append("-N") }
-    words += transportFlags(global)
+    words += transportFlags(global, masked: masked)
     let hasBody: Bool = if case .none = plan.body { false } else { true }
     switch plan.method {
     case "HEAD" where !hasBody: words.append("--head")
@@ -53,10 +53,20 @@ enum CurlCommandLine {
   }
 
   /// curl's equivalents of the HTTP transport flags apx uses.
-  static func transportFlags(_ global: GlobalOptions) -> [String] {
+  ///
+  /// - Parameter masked: a proxy's password as `***` (false: as it would be sent).
+  static func transportFlags(_ global: GlobalOptions, masked: Bool) -> [String] {
     var words: [String] = []
     if global.insecure { words.append("--insecure") }
     if let cacert = global.cacert { words += ["--cacert", cacert] }
+    if let cert = global.cert, let key = global.key { words += ["--cert", cert, "--key", key] }
+    // curl reads the proxy variables itself; only the flags need saying.
+    if let proxy = global.proxy {
+      let shown = masked && !proxy.isEmpty ? (try? ProxyServer(url: proxy, source: "--proxy")).map(\.display) : nil
+      words += ["--proxy", shown ?? proxy]
+    }
+    if let noproxy = global.noproxy { words += ["--noproxy", noproxy] }
+    if global.http1Only { words.append("--http1.1") }
     if global.connectTimeout != ConnectionOptions.defaultConnectTimeout {
       words += ["--connect-timeout", NumberText.plain(global.connectTimeout)]
     }

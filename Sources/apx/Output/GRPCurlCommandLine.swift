@@ -22,7 +22,14 @@ enum GRPCurlCommandLine {
         hint: "drop --retry, or use --dry-run")
     }
     let mask = masked ? preview.mask : SecretMask()
-    var words = ["grpcurl"]
+    // grpcurl has no proxy flags but reads the variables, as grpc-go does: `env` sets them.
+    var words: [String] = []
+    if let proxy = global.proxy {
+      let shown = masked && !proxy.isEmpty ? (try? ProxyServer(url: proxy, source: "--proxy")).map(\.display) : nil
+      words += ["env", "HTTPS_PROXY=" + (shown ?? proxy)]
+    }
+    if let noproxy = global.noproxy { words += (words.isEmpty ? ["env"] : []) + ["NO_PROXY=" + noproxy] }
+    words.append("grpcurl")
     if !preview.target.useTLS { words.append("-plaintext") }
     if global.insecure { words.append("-insecure") }
     if let cacert = global.cacert { words += ["-cacert", cacert] }

@@ -27,6 +27,8 @@ enum VerboseLines {
 
   private static func lines(for event: CallEvent) -> String? {
     switch event {
+    case .proxy(let shown):
+      return "* via proxy \(shown)\n"
     case .requestSent(let method, let url, let headers, let attempt):
       var text = "> \(method) \(url)" + (attempt > 1 ? "  (attempt \(attempt))" : "") + "\n"
       for h in headers { text += "> \(h.name): \(h.value)\n" }

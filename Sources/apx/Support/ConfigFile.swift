@@ -25,9 +25,13 @@ struct ConfigFile: Equatable {
   var color: ColorMode?
   var timeout: Double?
   var retry: Int?
+  /// The proxy, after `--proxy` and the proxy environment variables (`ProxyRules`).
+  var proxy: String?
+  /// The hosts that go direct, after `--noproxy` and `NO_PROXY`.
+  var noproxy: String?
 
   /// The keys the file may hold.
-  static let keys = ["registry", "environments", "output", "color", "timeout", "retry"]
+  static let keys = ["registry", "environments", "output", "color", "timeout", "retry", "proxy", "noproxy"]
   /// A config file is small; a larger one is not a config file.
   static let maxBytes = 1_048_576
 
@@ -89,6 +93,24 @@ struct ConfigFile: Equatable {
           throw invalid("\"retry\" must be a number of attempts from 1 to 100", hint: "as --retry takes it")
         }
         config.retry = attempts
+      case "proxy":
+        guard let text = v.stringValue else {
+          throw invalid("\"proxy\" must be a proxy URL", hint: #"e.g. "proxy": "http://proxy.example:3128""#)
+        }
+        if !text.trimmingWhitespace().isEmpty {
+          do {
+            _ = try ProxyServer(url: text, source: "\"proxy\"")
+          } catch {
+            throw invalid(error.message, hint: error.hint ?? "as --proxy takes it")
+          }
+        }
+        config.proxy = text
+      case "noproxy":
+        guard let text = v.stringValue else {
+          throw invalid(
+            "\"noproxy\" must be a comma-separated list of hosts", hint: #"e.g. "noproxy": "localhost,10.0.0.0/8""#)
+        }
+        config.noproxy = text
       default:
         throw invalid(
           "unknown key \"\(member.key)\"",

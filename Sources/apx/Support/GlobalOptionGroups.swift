@@ -56,7 +56,7 @@ struct OutputOptions: ParsableArguments {
   var color: ColorMode = .auto
 }
 
-/// How requests travel: headers, time limits, retries, `-v`, TLS trust.
+/// How requests travel: headers, time limits, retries, `-v`, TLS trust and client certificate, proxies.
 struct ConnectionOptions: ParsableArguments {
   @Option(
     name: [.customShort("H"), .customLong("header")],
@@ -98,6 +98,33 @@ struct ConnectionOptions: ParsableArguments {
     name: .customLong("cacert"), help: ArgumentHelp("Trust the CA certificates in this PEM file.", valueName: "FILE"))
   var cacert: String?
 
+  @Option(
+    name: .customLong("cert"),
+    help: ArgumentHelp("Mutual TLS: the client certificate chain (PEM); https and grpcs only.", valueName: "FILE"))
+  var cert: String?
+
+  @Option(
+    name: .customLong("key"),
+    help: ArgumentHelp("Mutual TLS: the client certificate's private key (PEM).", valueName: "FILE"))
+  var key: String?
+
+  @Option(
+    name: .customLong("proxy"),
+    help: ArgumentHelp(
+      "Go through this proxy: http://[USER:PASSWORD@]HOST:PORT or socks5://HOST:PORT (default: HTTPS_PROXY, HTTP_PROXY, ALL_PROXY; \"\" for none).",
+      valueName: "URL"))
+  var proxy: String?
+
+  @Option(
+    name: .customLong("noproxy"),
+    help: ArgumentHelp(
+      "Hosts to reach directly, comma-separated: names (and names under them), IP addresses, CIDR ranges, or * (default: NO_PROXY).",
+      valueName: "LIST"))
+  var noproxy: String?
+
+  @Flag(name: .customLong("http1.1"), help: "Use HTTP/1.1 only (else HTTP/2 when a TLS server offers it).")
+  var http1Only = false
+
   /// `--connect-timeout` when not given (curl and grpcurl lines leave it out then).
   static let defaultConnectTimeout = 10.0
   /// Accepted `--timeout` seconds: the same range as a recipe step's `timeout`.
@@ -106,18 +133,8 @@ struct ConnectionOptions: ParsableArguments {
   static let connectTimeoutRange = 0.001...86_400.0
 }
 
-/// gRPC only: client certificate, `:authority`, message size, defaults in output.
+/// gRPC only: `:authority`, message size, defaults in output.
 struct GRPCOptions: ParsableArguments {
-  @Option(
-    name: .customLong("cert"),
-    help: ArgumentHelp("gRPC mutual TLS: the client certificate chain (PEM).", valueName: "FILE"))
-  var cert: String?
-
-  @Option(
-    name: .customLong("key"),
-    help: ArgumentHelp("gRPC mutual TLS: the client certificate's private key (PEM).", valueName: "FILE"))
-  var key: String?
-
   @Option(
     name: .customLong("authority"),
     help: ArgumentHelp(

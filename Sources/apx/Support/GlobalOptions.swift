@@ -75,21 +75,30 @@ struct GlobalOptions: ParsableArguments {
   }
 
   /// The gRPC flags as runtime settings; `SSL_CERT_FILE` / `SSL_CERT_DIR` in `environment` choose the trust store.
-  func grpcSettings(_ environment: [String: String]) -> GRPCSettings {
+  /// Exit 2 for a proxy URL apx cannot use.
+  func grpcSettings(_ environment: [String: String]) throws(APXError) -> GRPCSettings {
     var settings = GRPCSettings(
       authority: self.authority, emitDefaults: self.emitDefaults, maxMessageSize: self.maxMessageSize,
       insecure: self.insecure, caCertificatePath: self.cacert, clientCertificatePath: self.cert,
       clientKeyPath: self.key)
     settings.trust = TrustStore.from(environment: environment)
+    settings.proxy = try ProxyRules(flag: self.proxy, noProxyFlag: self.noproxy, environment: environment)
+    settings.connectTimeout = self.connectTimeout
     return settings
   }
 
   /// The HTTP transport flags as session options; `SSL_CERT_FILE` / `SSL_CERT_DIR` in `environment`
-  /// choose the trust store.
-  func sessionOptions(_ environment: [String: String]) -> HTTPSessionOptions {
+  /// choose the trust store, and its proxy variables the proxies (`ProxyRules`). Exit 2 for a
+  /// proxy URL apx cannot use.
+  func sessionOptions(_ environment: [String: String]) throws(APXError) -> HTTPSessionOptions {
     HTTPSessionOptions(
       connectTimeout: self.connectTimeout, insecure: self.insecure, caCertificatePath: self.cacert,
-      trust: TrustStore.from(environment: environment))
+      trust: TrustStore.from(environment: environment),
+      clientCertificate: self.cert.flatMap { cert in
+        self.key.map { ClientCertificate(certificatePath: cert, keyPath: $0) }
+      },
+      proxy: try ProxyRules(flag: self.proxy, noProxyFlag: self.noproxy, environment: environment),
+      http1Only: self.http1Only)
   }
 }
 

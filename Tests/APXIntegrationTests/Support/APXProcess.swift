@@ -63,6 +63,11 @@ enum APXProcess {
       TestScratch.root.appendingPathComponent("apx-state-\(UUID().uuidString)").path
     env["APX_REGISTRY"] = endpoints
     env.removeValue(forKey: "NO_COLOR")
+    // A proxy of the machine running the tests would stand between apx and the loopback servers.
+    for name in ["http_proxy", "https_proxy", "all_proxy", "no_proxy"] {
+      env.removeValue(forKey: name)
+      env.removeValue(forKey: name.uppercased())
+    }
     for (k, v) in extra { env[k] = v }
     return env
   }

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOPosix
 import NIOSSL
 
@@ -20,20 +21,38 @@ final class TLSTestServer: Sendable {
   }
 
   /// Serves with the PEM certificate chain and key at these paths.
-  static func start(certificatePath: String, keyPath: String) async throws -> TLSTestServer {
-    let tls = TLSConfiguration.makeServerConfiguration(
+  ///
+  /// - Parameter clientCA: when given, the server requires a client certificate signed by the
+  ///   CA in this PEM file (mutual TLS).
+  /// - Parameter http2: offer HTTP/2 through ALPN (and still HTTP/1.1 to a client that asks for it).
+  static func start(certificatePath: String, keyPath: String, clientCA: String? = nil, http2: Bool = false)
+    async throws -> TLSTestServer
+  {
+    var tls = TLSConfiguration.makeServerConfiguration(
       certificateChain: try NIOSSLCertificate.fromPEMFile(certificatePath).map { .certificate($0) },
       privateKey: .privateKey(try NIOSSLPrivateKey(file: keyPath, format: .pem)))
+    if let clientCA {
+      tls.certificateVerification = .noHostnameVerification
+      tls.trustRoots = .file(clientCA)
+    }
+    if http2 { tls.applicationProtocols = ["h2", "http/1.1"] }
     let context = try NIOSSLContext(configuration: tls)
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let channel = try await ServerBootstrap(group: group)
       .serverChannelOption(.backlog, value: 16)
       .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
       .childChannelInitializer { channel in
-        channel.eventLoop.makeCompletedFuture {
-          try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
-          try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-          try channel.pipeline.syncOperations.addHandler(Responder())
+        guard http2 else {
+          return channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+            try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+            try channel.pipeline.syncOperations.addHandler(Responder())
+          }
+        }
+        return channel.pipeline.addHandler(NIOSSLServerHandler(context: context)).flatMap {
+          channel.configureCommonHTTPServerPipeline { stream in
+            stream.eventLoop.makeCompletedFuture { try stream.pipeline.syncOperations.addHandler(Responder()) }
+          }
         }
       }
       .bind(host: "127.0.0.1", port: 0).get()
@@ -59,7 +78,8 @@ final class TLSTestServer: Sendable {
       var headers = HTTPHeaders()
       headers.add(name: "content-type", value: sse ? "text/event-stream" : "application/json")
       headers.add(name: "content-length", value: String(body.utf8.count))
-      headers.add(name: "connection", value: "close")
+      // HTTP/2 has no connection-specific headers; its stream ends with the answer.
+      if head.version.major < 2 { headers.add(name: "connection", value: "close") }
       context.write(
         wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
       context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)

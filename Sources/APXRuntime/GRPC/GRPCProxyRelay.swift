@@ -1,0 +1,275 @@
+import APXCore
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOExtras
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A gRPC target reached through an HTTP proxy. grpc-swift-nio-transport has no proxy setting,
+/// but it connects to a unix-domain socket: this one listens on a socket in a folder only this
+/// user can enter, and relays each connection grpc-swift opens through a CONNECT tunnel that
+/// NIOExtras' `NIOHTTP1ProxyConnectHandler` opens to the target. TLS and HTTP/2 stay
+/// grpc-swift's, end to end with the target.
+final class GRPCProxyRelay: Sendable {
+  /// The socket grpc-swift connects to.
+  let socketPath: String
+  private let folder: String
+  private let server: any Channel
+  /// Why the last tunnel could not be opened, for the error of the call that needed it.
+  private let lastFailure: NIOLockedValueBox<APXError?>
+
+  private init(socketPath: String, folder: String, server: any Channel, lastFailure: NIOLockedValueBox<APXError?>) {
+    self.socketPath = socketPath
+    self.folder = folder
+    self.server = server
+    self.lastFailure = lastFailure
+  }
+
+  /// Why the last tunnel failed, if one did.
+  var failure: APXError? { lastFailure.withLockedValue { $0 } }
+
+  /// Starts relaying to `target` through `proxy` on `eventLoop`.
+  ///
+  /// - Parameter connectTimeout: how long connecting to the proxy and its CONNECT answer may take.
+  static func start(
+    proxy: ProxyServer, target: GRPCTarget, connectTimeout: TimeAmount, on eventLoop: any EventLoop
+  ) async throws -> GRPCProxyRelay {
+    guard proxy.kind == .http else {
+      throw APXError(
+        .usage, "gRPC calls go through HTTP proxies only, and \(proxy.display) is a SOCKS proxy",
+        hint: "name an http:// proxy in --proxy or HTTPS_PROXY, or add the host to --noproxy")
+    }
+    let folder = try makePrivateFolder()
+    let socketPath = folder + "/relay.sock"
+    var headers = HTTPHeaders()
+    if let user = proxy.username {
+      let credentials = Data("\(user):\(proxy.password ?? "")".utf8)
+      headers.add(name: "Proxy-Authorization", value: "Basic " + credentials.base64EncodedString())
+    }
+    let lastFailure = NIOLockedValueBox<APXError?>(nil)
+    let connectHeaders = headers
+    let shownTarget = "\(target)"
+    do {
+      let server = try await ServerBootstrap(group: eventLoop)
+        .childChannelOption(.autoRead, value: false)
+        .childChannelInitializer { inbound in
+          inbound.eventLoop.makeCompletedFuture {
+            Self.tunnel(
+              inbound, proxy: proxy, target: target, headers: connectHeaders, connectTimeout: connectTimeout,
+              onFailure: { error in
+                lastFailure.withLockedValue { $0 = Self.describe(error, proxy: proxy, target: shownTarget) }
+              })
+          }
+        }
+        .bind(unixDomainSocketPath: socketPath).get()
+      RelayFolders.add(folder)
+      return GRPCProxyRelay(socketPath: socketPath, folder: folder, server: server, lastFailure: lastFailure)
+    } catch {
+      rmdir(folder)
+      throw APXError(
+        .network, "could not open a local relay for the proxy \(proxy.display) at \(socketPath)",
+        hint: "gRPC calls through a proxy need a unix-domain socket in the temporary folder (TMPDIR)",
+        underlying: error)
+    }
+  }
+
+  /// Stops listening and removes the socket and its folder.
+  func close() async {
+    try? await server.close()
+    RelayFolders.remove(folder)
+  }
+
+  /// Connects `inbound` (grpc-swift's connection) through a tunnel; closes it when none opens.
+  private static func tunnel(
+    _ inbound: any Channel, proxy: ProxyServer, target: GRPCTarget, headers: HTTPHeaders, connectTimeout: TimeAmount,
+    onFailure: @escaping @Sendable (any Error) -> Void
+  ) {
+    let deadline = NIODeadline.now() + connectTimeout
+    let established = inbound.eventLoop.makePromise(of: Void.self)
+    let bootstrap = ClientBootstrap(group: inbound.eventLoop)
+      .connectTimeout(connectTimeout)
+      .channelInitializer { upstream in
+        upstream.eventLoop.makeCompletedFuture {
+          let encoder = HTTPRequestEncoder()
+          let decoder = ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .forwardBytes))
+          let connect = NIOHTTP1ProxyConnectHandler(
+            targetHost: target.host, targetPort: target.port, headers: headers, deadline: deadline,
+            promise: established)
+          let splitter = TunnelHeadSplitter()
+          let pipeline = upstream.pipeline.syncOperations
+          try pipeline.addHandler(splitter)
+          try pipeline.addHandler(encoder)
+          try pipeline.addHandler(decoder)
+          try pipeline.addHandler(connect)
+          // Once the tunnel is open the HTTP/1 handlers leave, and what the target sent after
+          // the proxy's answer goes on to the relay behind them.
+          established.futureResult.assumeIsolated().whenSuccess {
+            try? pipeline.addHandler(RelayHandler(partner: inbound))
+            pipeline.removeHandler(connect, promise: nil)
+            pipeline.removeHandler(decoder, promise: nil)
+            pipeline.removeHandler(encoder, promise: nil)
+            // On the next tick: the decoder leaves once its read is over.
+            upstream.eventLoop.assumeIsolated().execute { pipeline.removeHandler(splitter, promise: nil) }
+          }
+        }
+      }
+    bootstrap.connect(host: proxy.host, port: proxy.port).whenComplete { result in
+      switch result {
+      case .failure(let error):
+        established.fail(error)
+      case .success(let upstream):
+        established.futureResult.whenComplete { tunnel in
+          switch tunnel {
+          case .success:
+            inbound.pipeline.addHandler(RelayHandler(partner: upstream)).whenComplete { _ in
+              inbound.setOption(.autoRead, value: true).whenComplete { _ in inbound.read() }
+            }
+          case .failure:
+            upstream.close(promise: nil)
+          }
+        }
+      }
+    }
+    established.futureResult.whenFailure { error in
+      onFailure(error)
+      inbound.close(promise: nil)
+    }
+  }
+
+  /// The proxy's failure, said as the proxy's.
+  static func describe(_ error: any Error, proxy: ProxyServer, target: String) -> APXError {
+    guard let e = error as? NIOHTTP1ProxyConnectHandler.Error else {
+      return ProxyFailure.error(.unreachable(cause: String(describing: error)), proxy: proxy, target: target)
+    }
+    let kind: ProxyFailure.Kind =
+      if e == .proxyAuthenticationRequired() {
+        .authenticationRequired
+      } else if e == .httpProxyHandshakeTimeout() {
+        .timedOut
+      } else if e == .remoteConnectionClosed() {
+        .closed
+      } else {
+        .refused
+      }
+    return ProxyFailure.error(kind, proxy: proxy, target: target)
+  }
+
+  /// A new folder only this user can enter, in the system's temporary folder, or in /tmp when
+  /// that one's path is too long for a socket's (at most 103 bytes).
+  private static func makePrivateFolder() throws(APXError) -> String {
+    let temporary = FileManager.default.temporaryDirectory.path
+    let base = temporary.utf8.count + "/apx-proxy-XXXXXX/relay.sock".utf8.count <= 103 ? temporary : "/tmp"
+    var template = Array((base.hasSuffix("/") ? base : base + "/").utf8CString.dropLast())
+    template += Array("apx-proxy-XXXXXX".utf8CString)
+    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+      throw APXError(
+        .network, "could not make a folder for the proxy relay in \(base)", hint: "check TMPDIR")
+    }
+    return String(cString: made)
+  }
+}
+
+/// The relays' folders, removed when they close or, for a session kept to the end
+/// (`SessionClosing.atProcessExit`), by `ProcessExit.removeTemporaryFiles()`.
+enum RelayFolders {
+  static let open = Mutex<[String]>([])
+
+  static func add(_ folder: String) {
+    open.withLock { $0.append(folder) }
+  }
+
+  static func remove(_ folder: String) {
+    open.withLock { $0.removeAll { $0 == folder } }
+    delete(folder)
+  }
+
+  static func removeAll() {
+    for folder in open.withLock({ $0 }) { delete(folder) }
+  }
+
+  private static func delete(_ folder: String) {
+    unlink(folder + "/relay.sock")
+    rmdir(folder)
+  }
+}
+
+/// Writes every byte read to `partner`, and closes it when this side closes.
+private final class RelayHandler: ChannelInboundHandler, Sendable {
+  typealias InboundIn = ByteBuffer
+  let partner: any Channel
+
+  init(partner: any Channel) { self.partner = partner }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    partner.writeAndFlush(unwrapInboundIn(data), promise: nil)
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    partner.close(promise: nil)
+  }
+
+  func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    context.close(promise: nil)
+  }
+}
+
+/// Hands the HTTP decoder the proxy's answer to CONNECT and nothing after it, and holds what
+/// follows until the decoder has left. NIO's response decoder knows that a 2xx answer to
+/// CONNECT has no body, but not that the bytes after it are the tunnel's: a server that speaks
+/// first (an h2c gRPC server's SETTINGS), read with the answer, was parsed as a second answer.
+private final class TunnelHeadSplitter: ChannelInboundHandler, RemovableChannelHandler {
+  typealias InboundIn = ByteBuffer
+  typealias InboundOut = ByteBuffer
+
+  /// The last bytes of the answer read so far, to find its end across reads.
+  private var tail: [UInt8] = []
+  /// What came after the answer, once its end has been seen.
+  private var held: ByteBuffer?
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    var buffer = unwrapInboundIn(data)
+    if held != nil {
+      held!.writeBuffer(&buffer)
+      return
+    }
+    let bytes = buffer.readableBytesView
+    var end: Int?
+    var window = tail
+    for (offset, byte) in bytes.enumerated() {
+      window.append(byte)
+      if window.count > 4 { window.removeFirst() }
+      if window == [13, 10, 13, 10] {
+        end = offset + 1
+        break
+      }
+    }
+    tail = window
+    guard let end else {
+      context.fireChannelRead(wrapInboundOut(buffer))
+      return
+    }
+    let head = buffer.readSlice(length: end)!
+    held = buffer
+    context.fireChannelRead(wrapInboundOut(head))
+  }
+
+  func removeHandler(context: ChannelHandlerContext, removalToken: ChannelHandlerContext.RemovalToken) {
+    if let held, held.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(held)) }
+    held = nil
+    context.leavePipeline(removalToken: removalToken)
+  }
+}
