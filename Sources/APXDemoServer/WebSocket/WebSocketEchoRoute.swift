@@ -25,7 +25,7 @@ struct WebSocketEchoRoute: Sendable {
 
     init(_ request: Request) throws {
       func number(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
-        guard let text = request.uri.queryParameters[name].map(String.init) else { return nil }
+        guard let text = request.uri.queryParameters[Substring(name)].map(String.init) else { return nil }
         guard let value = Int(text), range.contains(value) else {
           throw DemoError.badRequest(
             "invalid_parameter", "'\(name)' must be a whole number in \(range.lowerBound)...\(range.upperBound)")

@@ -89,7 +89,7 @@ enum WebSocketHandshake {
           let decoder = ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .forwardBytes))
           let observer = HandshakeObserver(head: head, promise: promise)
           let upgrader = NIOWebSocketClientUpgrader(
-            maxFrameSize: max(1 << 14, min(maxMessageSize, Int(UInt32.max))), enableAutomaticErrorHandling: false
+            maxFrameSize: max(1 << 14, min(maxMessageSize, Int(UInt32.max))), automaticErrorHandling: false
           ) { channel, response in
             channel.eventLoop.makeCompletedFuture {
               try channel.pipeline.syncOperations.addHandler(
