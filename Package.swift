@@ -35,6 +35,8 @@ let package = Package(
     // DateFormatter-based form coding the demo does not use; ConfigurationSupport is unused.
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    // The demo's WebSocket routes (it brings swift-websocket 1.6.2); apx's client is NIOWebSocket's.
+    .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     // NIOHTTPCompression's decompression limit in AsyncHTTPClient's configuration (HTTPSession).
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     // Tests only: the HTTP/2 (ALPN) test server; already in the graph through grpc-swift-nio-transport.
@@ -102,6 +104,8 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
         // token_command and protoc (Process/ChildProcessRunner.swift).
         .product(name: "Subprocess", package: "swift-subprocess"),
+        // WebSocket calls: the handshake and framing (WebSocket/WebSocketChannel.swift).
+        .product(name: "NIOWebSocket", package: "swift-nio"),
       ],
       swiftSettings: internalImports
     ),
@@ -110,6 +114,8 @@ let package = Package(
       name: "APXDemoServer",
       dependencies: [
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "GRPCCore", package: "grpc-swift-2"),
         .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
         .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),

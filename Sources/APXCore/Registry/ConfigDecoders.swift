@@ -136,17 +136,7 @@ enum SSEOptionsDecoder {
     o.untilEvent = r.optionalStrings(f, "until_event", at: p) ?? []
     o.failOnEvent = r.optionalStrings(f, "fail_on_event", at: p) ?? []
     if let value = f.first(where: { $0.key == "reconnect" })?.value {
-      let rp = p + [.key("reconnect")]
-      if let rf = r.object(value, at: rp, allowed: ["delays", "max_failures"]) {
-        if let delays = r.optionalNumbers(rf, "delays", at: rp, range: 0...3600) {
-          if delays.isEmpty {
-            r.fail(rp + [.key("delays")], "give at least one delay in seconds")
-          } else {
-            o.reconnect.delays = delays
-          }
-        }
-        o.reconnect.maxFailures = r.optionalInt(rf, "max_failures", at: rp, range: 1...1000) ?? o.reconnect.maxFailures
-      }
+      decodeReconnect(value, at: p + [.key("reconnect")], into: &o.reconnect, &r)
     }
     if let value = f.first(where: { $0.key == "fallback" })?.value {
       let fp = p + [.key("fallback")]
@@ -170,6 +160,21 @@ enum SSEOptionsDecoder {
       o.progress = decodeProgress(value, at: p + [.key("progress")], &r)
     }
     return o
+  }
+
+  /// A `reconnect` block (`delays`, `max_failures`) over the defaults in `reconnect`.
+  static func decodeReconnect(
+    _ value: JSONValue, at rp: [JSONPathComponent], into reconnect: inout ReconnectConfig, _ r: inout DocumentReader
+  ) {
+    guard let rf = r.object(value, at: rp, allowed: ["delays", "max_failures"]) else { return }
+    if let delays = r.optionalNumbers(rf, "delays", at: rp, range: 0...3600) {
+      if delays.isEmpty {
+        r.fail(rp + [.key("delays")], "give at least one delay in seconds")
+      } else {
+        reconnect.delays = delays
+      }
+    }
+    reconnect.maxFailures = r.optionalInt(rf, "max_failures", at: rp, range: 1...1000) ?? reconnect.maxFailures
   }
 
   /// A `progress` block: jq-style paths into a stream's messages.

@@ -1,6 +1,6 @@
 /// The protocol an endpoint speaks.
 public enum EndpointKind: String, Sendable, Hashable, CaseIterable {
-  case rest, sse, grpc, jsonrpc
+  case rest, sse, grpc, jsonrpc, websocket
 }
 
 /// One callable endpoint of an API.
@@ -227,6 +227,7 @@ extension EndpointKind {
     case .sse: "an SSE"
     case .grpc: "a gRPC"
     case .jsonrpc: "a JSON-RPC"
+    case .websocket: "a WebSocket"
     }
   }
 }

@@ -10,6 +10,8 @@ public enum EndpointOptions: Sendable, Hashable {
   case grpc(GRPCOptions)
   /// `kind: "jsonrpc"`.
   case jsonrpc(JSONRPCOptions)
+  /// `kind: "websocket"`.
+  case websocket(WebSocketOptions)
 
   /// The protocol, without its options.
   public var kind: EndpointKind {
@@ -18,6 +20,7 @@ public enum EndpointOptions: Sendable, Hashable {
     case .sse: .sse
     case .grpc: .grpc
     case .jsonrpc: .jsonrpc
+    case .websocket: .websocket
     }
   }
 }
@@ -30,14 +33,14 @@ extension Endpoint {
       switch options {
       case .sse(let o): o
       case .rest(let events): events
-      case .grpc, .jsonrpc: nil
+      case .grpc, .jsonrpc, .websocket: nil
       }
     }
     set {
       switch options {
       case .sse: if let newValue { options = .sse(newValue) }
       case .rest: options = .rest(events: newValue)
-      case .grpc, .jsonrpc: break
+      case .grpc, .jsonrpc, .websocket: break
       }
     }
   }
@@ -53,5 +56,14 @@ extension Endpoint {
   public var jsonrpc: JSONRPCOptions? {
     get { if case .jsonrpc(let o) = options { o } else { nil } }
     set { if let newValue, case .jsonrpc = options { options = .jsonrpc(newValue) } }
+  }
+}
+
+extension Endpoint {
+  /// A WebSocket endpoint's options; nil for other kinds. Setting it changes them only on a
+  /// WebSocket endpoint.
+  public var websocket: WebSocketOptions? {
+    get { if case .websocket(let o) = options { o } else { nil } }
+    set { if let newValue, case .websocket = options { options = .websocket(newValue) } }
   }
 }

@@ -41,7 +41,7 @@ extension EndpointKind {
   public var resultShape: EndpointResultShape {
     switch self {
     case .rest, .jsonrpc: EndpointResultShape(body: .responseBytes, stream: false)
-    case .sse: EndpointResultShape(body: nil, stream: true)
+    case .sse, .websocket: EndpointResultShape(body: nil, stream: true)
     case .grpc: EndpointResultShape(body: .lastMessage, stream: true)
     }
   }
@@ -50,7 +50,7 @@ extension EndpointKind {
   public var batches: Bool {
     switch self {
     case .jsonrpc: true
-    case .rest, .sse, .grpc: false
+    case .rest, .sse, .grpc, .websocket: false
     }
   }
 
@@ -59,7 +59,7 @@ extension EndpointKind {
   /// (A gRPC call is a message on a channel: neither holds.)
   public var isHTTPRequest: Bool {
     switch self {
-    case .rest, .sse, .jsonrpc: true
+    case .rest, .sse, .jsonrpc, .websocket: true
     case .grpc: false
     }
   }
@@ -69,7 +69,7 @@ extension EndpointKind {
   public var mayAnswerWithEvents: Bool {
     switch self {
     case .rest, .sse: true
-    case .jsonrpc, .grpc: false
+    case .jsonrpc, .grpc, .websocket: false
     }
   }
 
@@ -78,7 +78,7 @@ extension EndpointKind {
   public var fieldsFromSchema: Bool {
     switch self {
     case .grpc: true
-    case .rest, .sse, .jsonrpc: false
+    case .rest, .sse, .jsonrpc, .websocket: false
     }
   }
 }

@@ -9,7 +9,8 @@ public enum RegistryLoader {
     "kind", "description", "method", "path", "params", "headers", "expect_status", "body", "body_example", "auth",
     "retry",
     "idempotent", "idempotency_key", "timeout", "until_event", "fail_on_event", "reconnect", "fallback", "progress",
-    "service", "schema", "retry_codes", "rpc_method", "params_by", "notification", "pagination",
+    "service", "schema", "retry_codes", "rpc_method", "params_by", "notification", "pagination", "subprotocols",
+    "send", "until", "max_messages", "ping_interval",
   ]
   static let paramKeys = [
     "in", "type", "required", "default", "description", "content_type", "secret", "enum", "name", "style", "explode",
@@ -203,7 +204,7 @@ public enum RegistryLoader {
       r.fail(
         p + [.key("kind")], "unknown kind \"\(kindText)\"",
         hint: Suggestions.hint(for: kindText, in: EndpointKind.allCases.map(\.rawValue))
-          ?? "use one of rest, sse, grpc, jsonrpc")
+          ?? "use one of rest, sse, grpc, jsonrpc, websocket")
       return nil
     }
     // Each kind's options are decoded below; these hold its kind until then.
@@ -213,6 +214,7 @@ public enum RegistryLoader {
       case .sse: .sse(SSEOptions())
       case .grpc: .grpc(GRPCOptions(service: "", method: "", schema: .reflection))
       case .jsonrpc: .jsonrpc(JSONRPCOptions(rpcMethod: ""))
+      case .websocket: .websocket(WebSocketOptions())
       }
     var e = Endpoint(name: name, options: undecided, location: r.document.location(of: p))
     e.description = r.optionalString(f, "description", at: p)
@@ -230,7 +232,7 @@ public enum RegistryLoader {
       e.method = "POST"
     }
     switch kind {
-    case .rest, .sse, .jsonrpc:
+    case .rest, .sse, .jsonrpc, .websocket:
       e.path = r.optionalString(f, "path", at: p) ?? (kind == .jsonrpc ? "/" : "")
       if kind != .jsonrpc, f.first(where: { $0.key == "path" }) == nil {
         r.fail(p, "missing required key \"path\"", hint: "e.g. \"path\": \"/api/v1/items/{id}\"")
@@ -304,12 +306,22 @@ public enum RegistryLoader {
     e.timeout = r.optionalNumber(f, "timeout", at: p, range: 0.001...86_400)
     if kind == .sse {
       e.options = .sse(SSEOptionsDecoder.decode(f, at: p, &r))
+    } else if kind == .websocket {
+      e.options = .websocket(WebSocketOptionsDecoder.decode(f, at: p, &r))
+      for key in ["until_event", "fail_on_event", "fallback"] where f.contains(where: { $0.key == key }) {
+        r.fail(p + [.key(key)], "\"\(key)\" applies only to kind \"sse\"")
+      }
     } else {
       for key in ["until_event", "fail_on_event", "reconnect", "fallback"] where f.contains(where: { $0.key == key }) {
         r.fail(p + [.key(key)], "\"\(key)\" applies only to kind \"sse\"")
       }
     }
-    if kind != .sse, kind != .grpc, f.contains(where: { $0.key == "progress" }) {
+    if kind != .websocket {
+      for key in WebSocketOptionsDecoder.keys where f.contains(where: { $0.key == key }) {
+        r.fail(p + [.key(key)], "\"\(key)\" applies only to kind \"websocket\"")
+      }
+    }
+    if kind != .sse, kind != .grpc, kind != .websocket, f.contains(where: { $0.key == "progress" }) {
       r.fail(p + [.key("progress")], "\"progress\" applies only to streaming endpoints")
     }
     if let pagination = f.first(where: { $0.key == "pagination" })?.value {

@@ -76,8 +76,37 @@ public enum RegistryWriter {
     // A REST endpoint's `events` come from the command line (`--until-event`), not the registry.
     if case .sse(let sse) = e.options { m += sseMembers(sse) }
     if let p = e.grpc?.progress { m.append(JSONMember("progress", progress(p))) }
+    if let ws = e.websocket { m += webSocketMembers(ws) }
     if let pages = e.pagination { m.append(JSONMember("pagination", pages.registryJSON(includingDefaults: false))) }
     return .object(m)
+  }
+
+  /// A WebSocket endpoint's own keys, the defaults left out.
+  static func webSocketMembers(_ o: WebSocketOptions) -> [JSONMember] {
+    var m: [JSONMember] = []
+    if !o.subprotocols.isEmpty { m.append(JSONMember("subprotocols", .array(o.subprotocols.map(JSONValue.string)))) }
+    if !o.send.isEmpty { m.append(JSONMember("send", .array(o.send))) }
+    if let until = o.until {
+      let test: JSONMember =
+        switch until.test {
+        case .equals(let value): JSONMember("equals", value)
+        case .matches(let pattern): JSONMember("matches", .string(pattern))
+        }
+      m.append(JSONMember("until", .object([JSONMember("path", .string(until.path)), test])))
+    }
+    if let n = o.maxMessages { m.append(JSONMember("max_messages", .int(n))) }
+    if let s = o.pingInterval { m.append(JSONMember("ping_interval", .double(s))) }
+    if o.reconnect != ReconnectConfig() {
+      m.append(
+        JSONMember(
+          "reconnect",
+          .object([
+            JSONMember("delays", .array(o.reconnect.delays.map(JSONValue.double))),
+            JSONMember("max_failures", .int(o.reconnect.maxFailures)),
+          ])))
+    }
+    if let p = o.progress { m.append(JSONMember("progress", progress(p))) }
+    return m
   }
 
   /// One parameter's registry object; `kind` decides which `in` is the default.

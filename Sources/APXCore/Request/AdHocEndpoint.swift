@@ -140,7 +140,7 @@ public struct BaseURLMatch: Sendable {
 extension AdHocURL {
   /// The port, or the scheme's default.
   var effectivePort: Int {
-    port ?? (scheme == "https" || scheme == "grpcs" ? 443 : 80)
+    port ?? (scheme == "https" || scheme == "grpcs" || scheme == "wss" ? 443 : 80)
   }
 }
 

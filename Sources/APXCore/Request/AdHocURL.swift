@@ -8,7 +8,7 @@
 /// Shorthands, as in HTTPie and xh: `:8080/path` is `http://localhost:8080/path`, and a
 /// URL without a scheme gets `http://` (`localhost:8080/path`, `example.com/x`).
 public struct AdHocURL: Sendable, Hashable {
-  /// `http`, `https`, `grpc` or `grpcs`.
+  /// `http`, `https`, `grpc`, `grpcs`, `ws` or `wss`.
   public var scheme: String
   /// The host as written (an IPv6 literal keeps its brackets).
   public var host: String
@@ -43,7 +43,7 @@ public struct AdHocURL: Sendable, Hashable {
   }
 
   /// Schemes an ad-hoc call understands.
-  public static let schemes = ["http", "https", "grpc", "grpcs"]
+  public static let schemes = ["http", "https", "grpc", "grpcs", "ws", "wss"]
 
   /// Parses and normalises `text`; anything malformed is a usage error naming it.
   public init(parsing text: String) throws(APXError) {

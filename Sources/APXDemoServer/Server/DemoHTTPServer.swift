@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -55,6 +56,11 @@ final class DemoHTTPServer: Sendable {
     DripRoutes(stopping: stopping).register(on: router)
     RedirectRoutes().register(on: router)
     CookieRoutes().register(on: router)
+    // WebSocket routes: the upgrade router serves handshakes; a refused one falls through to `router`.
+    let webSocketRouter = Router(context: DemoWebSocketContext.self)
+    WebSocketEchoRoute().register(http: router, webSocket: webSocketRouter)
+    ProgressV1Route(imports: imports, tokens: tokens, stats: stats, options: options, stopping: stopping)
+      .register(http: router, webSocket: webSocketRouter)
     methods.record(router)
     JSONRPCRoutes().register(on: router)
 
@@ -62,6 +68,7 @@ final class DemoHTTPServer: Sendable {
     let logger = Self.logger()
     let app = Application(
       router: router,
+      server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter),
       configuration: .init(address: .hostname(options.host, port: options.httpPort), serverName: "apx-demo"),
       onServerRunning: { channel in started.succeed(port: channel.localAddress?.port ?? 0) },
       logger: logger

@@ -40,6 +40,7 @@ enum TransportCatalog {
     case .sse: SSEWatch.self
     case .grpc: GRPCCall.self
     case .jsonrpc: JSONRPCCall.self
+    case .websocket: WebSocketWatch.self
     }
   }
 }

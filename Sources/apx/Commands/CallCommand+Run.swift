@@ -26,6 +26,10 @@ extension CallCommand {
       prepared = try PreparedCall.registry(target: target, items: items, registry: registry)
     }
     try applyStreamFlags(to: &prepared)
+    try webSocket.apply(
+      to: &prepared.endpoint, target: target,
+      stdinLines: prepared.adHoc && data == nil && !prepared.endpoint.params.contains { $0.location == .body }
+        && !tokenStdin && !WebSocketOptionGroup.stdinIsTerminal)
     if all, prepared.endpoint.pagesToFollow == nil {
       throw APXError(
         .usage,

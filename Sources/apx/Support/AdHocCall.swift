@@ -55,6 +55,9 @@ extension AdHocCall {
       }
       if call.form { throw APXError(.usage, "--form builds HTTP bodies; a gRPC request is a message") }
       made = try AdHocGRPCEndpoint.make(url: url, items: items, schema: call.schema.source(), match: match)
+    } else if url.scheme == "ws" || url.scheme == "wss" {
+      try call.schema.requireGRPC("\(url.text) is \(url.scheme)")
+      made = try AdHocWebSocket.make(url: url, items: items, call: call, match: match)
     } else {
       try call.schema.requireGRPC("\(url.text) is \(url.scheme)")
       made = try AdHocEndpoint.make(

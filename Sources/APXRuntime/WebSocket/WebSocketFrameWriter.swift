@@ -1,0 +1,66 @@
+import APXCore
+import Dispatch
+import NIOCore
+import NIOWebSocket
+
+/// Writes the client's frames, each masked as RFC 6455 requires of a client.
+struct WebSocketFrameWriter: Sendable {
+  let outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>
+  let sink: any CallEventSink
+
+  func send(_ opcode: WebSocketOpcode, _ data: ByteBuffer) async throws {
+    try await outbound.write(WebSocketFrame(fin: true, opcode: opcode, maskKey: .random(), data: data))
+  }
+
+  /// Sends a close frame with `code` (and `reason`).
+  func close(code: Int, reason: String?) async throws {
+    var data = ByteBuffer()
+    data.writeInteger(UInt16(clamping: code))
+    if let reason { data.writeString(reason) }
+    try await send(.connectionClose, data)
+  }
+
+  /// A frame arrived (a hook for per-frame reporting).
+  func noteReceived(_ frame: WebSocketFrame) {}
+}
+
+/// Secrets a WebSocket handshake carries outside the places `SecretMask` already knows.
+enum WebSocketSecrets {
+  /// A subprotocol of the form `name.TOKEN` (e.g. `bookstrack-auth.<token>`) carries a token:
+  /// the part after the first `.` is masked wherever the handshake is shown.
+  static func register(subprotocol: String, in mask: inout SecretMask) {
+    guard let dot = subprotocol.firstIndex(of: "."), subprotocol.index(after: dot) < subprotocol.endIndex else {
+      return
+    }
+    let token = String(subprotocol[subprotocol.index(after: dot)...])
+    if token.count >= 4 { mask.add(token) }
+  }
+
+  /// `16 MiB`, `512 KiB` or `100 bytes`.
+  static func size(_ bytes: Int) -> String {
+    if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+    if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+    return "\(bytes) bytes"
+  }
+}
+
+/// Sends stdin's lines as text messages (ad-hoc calls with stdin not a terminal), read on a
+/// Dispatch thread so waiting for the next line never blocks the event loop.
+enum WebSocketStdin {
+  static func sendLines(_ writer: WebSocketFrameWriter) async throws {
+    let (lines, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+    DispatchQueue.global().async {
+      do {
+        try StandardInput.forEachLine(limit: JSONDocumentSplitter.maxDocumentBytes) { continuation.yield(Array($0)) }
+        continuation.finish()
+      } catch {
+        continuation.finish(throwing: error)
+      }
+    }
+    for try await line in lines {
+      var text = line[...]
+      if text.last == UInt8(ascii: "\r") { text = text.dropLast() }
+      try await writer.send(.text, ByteBuffer(bytes: text))
+    }
+  }
+}

@@ -1,0 +1,222 @@
+import APXCore
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NIOWebSocket
+
+/// How a WebSocket handshake ended.
+enum WebSocketHandshakeResult: Sendable {
+  /// The server switched protocols: frames (batched per network read) from here on.
+  case upgraded(NIOAsyncChannel<[WebSocketFrame], WebSocketFrame>, HTTPResponseHead)
+  /// The server answered with another status; the start of its body, for the message.
+  case refused(HTTPResponseHead, [UInt8])
+}
+
+/// Opens a WebSocket connection with NIOWebSocket's client upgrader: TCP (and TLS for
+/// `wss://`), the HTTP/1.1 upgrade request, then frames. Fragmented messages are joined by
+/// `NIOWebSocketFrameAggregator` up to the largest message allowed.
+enum WebSocketHandshake {
+  /// Where a `ws`, `wss`, `http` or `https` URL connects.
+  struct Target: Sendable {
+    var host: String
+    var port: Int
+    var tls: Bool
+    /// Path and query, at least `/`.
+    var pathAndQuery: String
+    /// `host[:port]` as the Host header says it.
+    var hostHeader: String
+  }
+
+  /// Splits `url`; nil when it is no ws, wss, http or https URL with a host.
+  static func target(_ url: String) -> Target? {
+    guard let schemeEnd = url.firstRange(of: "://") else { return nil }
+    let scheme = url[..<schemeEnd.lowerBound].lowercased()
+    let tls: Bool
+    switch scheme {
+    case "ws", "http": tls = false
+    case "wss", "https": tls = true
+    default: return nil
+    }
+    let rest = url[schemeEnd.upperBound...]
+    let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+    let authority = rest[..<authorityEnd]
+    var tail = String(rest[authorityEnd...])
+    if let hash = tail.firstIndex(of: "#") { tail = String(tail[..<hash]) }
+    if tail.hasPrefix("?") { tail = "/" + tail }
+    if tail.isEmpty { tail = "/" }
+    var host = authority[...]
+    var port = tls ? 443 : 80
+    if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+      host = authority[authority.index(after: authority.startIndex)..<close]
+      let after = authority[authority.index(after: close)...]
+      if after.hasPrefix(":"), let p = Int(after.dropFirst()) { port = p }
+    } else if let colon = authority.lastIndex(of: ":") {
+      host = authority[..<colon]
+      guard let p = Int(authority[authority.index(after: colon)...]) else { return nil }
+      port = p
+    }
+    guard !host.isEmpty else { return nil }
+    return Target(
+      host: String(host), port: port, tls: tls, pathAndQuery: tail, hostHeader: String(authority))
+  }
+
+  /// Connects, sends the upgrade request with `headers`, and waits for the answer.
+  static func open(
+    _ target: Target, headers: [HeaderField], eventLoop: any EventLoop, tls: TLSConfiguration?, maxMessageSize: Int,
+    connectTimeout: TimeAmount
+  ) async throws -> WebSocketHandshakeResult {
+    var requestHeaders = HTTPHeaders()
+    requestHeaders.add(name: "Host", value: target.hostHeader)
+    for header in headers where header.name.lowercased() != "host" {
+      requestHeaders.add(name: header.name, value: header.value)
+    }
+    let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target.pathAndQuery, headers: requestHeaders)
+    let sslContext = try target.tls ? NIOSSLContext(configuration: tls ?? .makeClientConfiguration()) : nil
+    let promise = eventLoop.makePromise(of: WebSocketHandshakeResult.self)
+    let bootstrap = ClientBootstrap(group: eventLoop)
+      .connectTimeout(connectTimeout)
+      .channelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture {
+          let sync = channel.pipeline.syncOperations
+          if let sslContext {
+            let serverName =
+              target.host.contains(":") || target.host.allSatisfy({ $0.isNumber || $0 == "." })
+              ? nil : target.host
+            try sync.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
+          }
+          let encoder = HTTPRequestEncoder()
+          let decoder = ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .forwardBytes))
+          let observer = HandshakeObserver(head: head, promise: promise)
+          let upgrader = NIOWebSocketClientUpgrader(
+            maxFrameSize: max(1 << 14, min(maxMessageSize, Int(UInt32.max))), automaticErrorHandling: false
+          ) { channel, response in
+            channel.eventLoop.makeCompletedFuture {
+              try channel.pipeline.syncOperations.addHandler(
+                NIOWebSocketFrameAggregator(
+                  minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1 << 20,
+                  maxAccumulatedFrameSize: maxMessageSize))
+              try channel.pipeline.syncOperations.addHandler(FrameBatcher())
+              let frames = try NIOAsyncChannel<[WebSocketFrame], WebSocketFrame>(
+                wrappingChannelSynchronously: channel)
+              observer.finish(.success(.upgraded(frames, response)))
+            }
+          }
+          let upgradeHandler = NIOHTTPClientUpgradeHandler(
+            upgraders: [upgrader], httpHandlers: [encoder, decoder, observer], upgradeCompletionHandler: { _ in })
+          try sync.addHandler(encoder)
+          try sync.addHandler(decoder)
+          try sync.addHandler(upgradeHandler)
+          try sync.addHandler(observer)
+        }
+      }
+    let channel: any Channel
+    do {
+      channel = try await bootstrap.connect(host: target.host, port: target.port).get()
+    } catch {
+      promise.fail(error)
+      throw error
+    }
+    return try await withTaskCancellationHandler {
+      try await promise.futureResult.get()
+    } onCancel: {
+      channel.close(promise: nil)
+    }
+  }
+}
+
+/// Sends the upgrade request once connected and reports a refused one: the upgrade handler
+/// passes a non-101 answer on to this handler (the last of the HTTP ones).
+private final class HandshakeObserver: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
+  typealias InboundIn = HTTPClientResponsePart
+  typealias OutboundOut = HTTPClientRequestPart
+
+  /// The longest error body kept for the message.
+  static let bodyLimit = 64 * 1024
+
+  let head: HTTPRequestHead
+  let promise: EventLoopPromise<WebSocketHandshakeResult>
+  private var done = false
+  private var response: HTTPResponseHead?
+  private var body: [UInt8] = []
+
+  init(head: HTTPRequestHead, promise: EventLoopPromise<WebSocketHandshakeResult>) {
+    self.head = head
+    self.promise = promise
+  }
+
+  func finish(_ result: Result<WebSocketHandshakeResult, any Error>) {
+    guard !done else { return }
+    done = true
+    promise.completeWith(result)
+  }
+
+  func channelActive(context: ChannelHandlerContext) {
+    context.write(wrapOutboundOut(.head(head)), promise: nil)
+    context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    context.fireChannelActive()
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    switch unwrapInboundIn(data) {
+    case .head(let head): response = head
+    case .body(let bytes):
+      body.append(contentsOf: bytes.readableBytesView.prefix(Self.bodyLimit - min(body.count, Self.bodyLimit)))
+    case .end:
+      if let response {
+        finish(.success(.refused(response, body)))
+        context.close(promise: nil)
+      }
+    }
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    if let response {
+      finish(.success(.refused(response, body)))
+    } else {
+      finish(.failure(WebSocketHandshakeError.closedBeforeAnswer))
+    }
+    context.fireChannelInactive()
+  }
+
+  func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    finish(.failure(error))
+    context.close(promise: nil)
+  }
+}
+
+/// Why a handshake failed without an HTTP answer apx could report.
+enum WebSocketHandshakeError: Error, Sendable {
+  /// The server closed the connection before answering the upgrade request.
+  case closedBeforeAnswer
+}
+
+/// Hands frames on once per network read, so the reader wakes once per read, not per frame.
+private final class FrameBatcher: ChannelInboundHandler, @unchecked Sendable {
+  typealias InboundIn = WebSocketFrame
+  typealias InboundOut = [WebSocketFrame]
+
+  private var frames: [WebSocketFrame] = []
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    frames.append(unwrapInboundIn(data))
+  }
+
+  func channelReadComplete(context: ChannelHandlerContext) {
+    if !frames.isEmpty {
+      let batch = frames
+      frames.removeAll(keepingCapacity: true)
+      context.fireChannelRead(wrapInboundOut(batch))
+    }
+    context.fireChannelReadComplete()
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    if !frames.isEmpty {
+      let batch = frames
+      frames.removeAll()
+      context.fireChannelRead(wrapInboundOut(batch))
+    }
+    context.fireChannelInactive()
+  }
+}

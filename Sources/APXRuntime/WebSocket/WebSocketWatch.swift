@@ -1,0 +1,112 @@
+import APXCore
+import NIOCore
+
+/// `kind: "websocket"`: watches a WebSocket endpoint. Each connection (`WebSocketConnection`) is
+/// sent through the executor's auth layer, which refreshes refused credentials once; a
+/// connection that drops before `until` or the message limit is met reconnects after the
+/// registry's `reconnect.delays` and resends `send`; `reconnect.max_failures` connections in a
+/// row that bring no message end the watch with a network error. `--timeout` bounds the whole
+/// watch, handshakes and waits included.
+struct WebSocketWatch: CallRoute {
+  static func call(_ request: CallRequest, executor: Executor, attempts: AttemptCounter, sink: any CallEventSink)
+    async throws -> CallOutcome
+  {
+    let name = SSEWatch.displayName(request)
+    guard let timeout = request.timeout ?? request.endpoint.timeout else {
+      return try await watch(request, name: name, executor: executor, attempts: attempts, sink: sink)
+    }
+    guard timeout.isFinite, timeout > 0 else {
+      throw APXError(.usage, "the timeout must be a positive number of seconds, got \(timeout)")
+    }
+    return try await withThrowingTaskGroup(of: CallOutcome?.self) { group in
+      group.addTask { try await watch(request, name: name, executor: executor, attempts: attempts, sink: sink) }
+      group.addTask {
+        try await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
+        return nil
+      }
+      defer { group.cancelAll() }
+      guard let first = try await group.next(), let outcome = first else {
+        throw APXError(
+          .timeout, "watching \(name) timed out after \(SSEWatch.seconds(timeout))",
+          hint: "raise the limit with --timeout SECONDS, or stop earlier with --max-messages N or --until PATH==VALUE")
+      }
+      return outcome
+    }
+  }
+
+  private static func watch(
+    _ request: CallRequest, name: String, executor: Executor, attempts: AttemptCounter, sink: any CallEventSink
+  ) async throws -> CallOutcome {
+    let options = request.endpoint.websocket ?? WebSocketOptions()
+    let delivery = try WebSocketDelivery(endpointName: name, options: options, maxEvents: request.maxEvents)
+    let state = WebSocketWatchState(delivery: delivery)
+    let connection = WebSocketConnection(
+      session: executor.session, environment: executor.environment, endpointName: name, options: options,
+      state: state)
+    let delays = options.reconnect.delays.isEmpty ? [5.0] : options.reconnect.delays
+    var attempt = 0
+    var failedInARow = 0
+    while true {
+      attempt += 1
+      attempts.value = attempt
+      let context = AttemptContext(number: attempt, timeout: nil, deadline: .distantFuture)
+      let failure: AttemptFailure
+      do {
+        var outcome = try await executor.authorized(connection, request, timeout: nil, sink: sink) { resolved, _, _ in
+          try await connection.send(resolved, context: context, sink: sink)
+        }
+        outcome.attempts = attempt
+        return outcome
+      } catch let error as AttemptFailure {
+        failure = error
+      }
+      guard failure.outcome != nil, !failure.credentialsRejected else {
+        if failure.credentialsRejected, var error = Optional(failure.error), error.status != .auth,
+          request.endpoint.auth != nil || request.api.auth != nil
+        {
+          // Refreshed once and refused again: the credentials are the problem.
+          error.status = .auth
+          throw error
+        }
+        throw failure.error
+      }
+      if failure.outcome == .hostNotFound {
+        throw Executor.gaveUp(failure.error, reason: .hostNotFound, attempts: attempt, safety: .safe)
+      }
+      if state.deliveredMessages { failedInARow = 0 } else { failedInARow += 1 }
+      guard failedInARow < options.reconnect.maxFailures else {
+        throw APXError(
+          .network,
+          "gave up watching \(name): \(failedInARow) connection attempt\(failedInARow == 1 ? "" : "s") in a row "
+            + "failed (\(attempt) in all)",
+          hint: "check that the server is up, or raise reconnect.max_failures in the registry",
+          cause: [failure.error.message, failure.error.cause].compactMap { $0 }.joined(separator: ": "))
+      }
+      let delay = delays[min(max(failedInARow - 1, 0), delays.count - 1)]
+      let reason = state.interruption ?? failure.error.message
+      try sink.receive(.reconnecting(after: delay, reason: reason, lastEventID: nil))
+      try await executor.clock.sleep(seconds: delay)
+    }
+  }
+
+  static func preview(_ requests: [CallRequest], executor: Executor, credentials: Credentials) async throws
+    -> RequestPreview
+  {
+    let request = requests[0]
+    let options = request.endpoint.websocket ?? WebSocketOptions()
+    let connection = WebSocketConnection(
+      session: executor.session, environment: executor.environment, endpointName: request.endpoint.name,
+      options: options,
+      state: WebSocketWatchState(
+        delivery: try WebSocketDelivery(endpointName: request.endpoint.name, options: options, maxEvents: nil)))
+    let attempt = try await connection.resolve(request, credentials: credentials)
+    var plan = attempt.plan
+    if !attempt.subprotocols.isEmpty {
+      plan.setHeader("Sec-WebSocket-Protocol", attempt.subprotocols.joined(separator: ", "))
+    }
+    if let first = attempt.messages.first {
+      plan.body = .bytes(Array(first.utf8), contentType: "text/plain")
+    }
+    return .http(HTTPRequestPreview(kind: .websocket, plan: plan, mask: attempt.mask))
+  }
+}

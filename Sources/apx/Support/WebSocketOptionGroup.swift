@@ -1,0 +1,65 @@
+import APXCore
+import ArgumentParser
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `apx call`'s WebSocket options; refused (exit 2) on a call of any other kind.
+struct WebSocketOptionGroup: ParsableArguments {
+  @Option(
+    name: .customLong("subprotocol"),
+    help: ArgumentHelp(
+      "WebSocket: offer this subprotocol in the handshake (repeatable; name.TOKEN masks TOKEN).", valueName: "NAME"))
+  var subprotocols: [String] = []
+
+  @Option(
+    name: .customLong("max-messages"),
+    parsing: .unconditional,
+    help: ArgumentHelp("WebSocket: stop after N received messages.", valueName: "N"))
+  var maxMessages: Int?
+
+  @Option(
+    name: .customLong("until"),
+    help: ArgumentHelp(
+      "WebSocket: stop after the first message whose value at PATH equals VALUE (JSON when it parses, else "
+        + "text), e.g. --until '.type==complete'.", valueName: "PATH==VALUE"))
+  var until: String?
+
+  @Option(
+    name: .customLong("max-message-size"),
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "WebSocket: the largest message accepted, in bytes (default: 16 MiB); a larger one exits 9.",
+      valueName: "BYTES"))
+  var maxMessageSize: Int?
+
+  /// Whether stdin is a terminal (then its lines are not sent as messages).
+  static var stdinIsTerminal: Bool { isatty(0) == 1 }
+
+  /// Puts the flags into a WebSocket endpoint's options, or refuses them on any other kind.
+  /// - Parameter stdinLines: an ad-hoc call without a body whose stdin is not a terminal.
+  func apply(to endpoint: inout Endpoint, target: String, stdinLines: Bool) throws {
+    guard var options = endpoint.websocket else {
+      let given = [
+        (!subprotocols.isEmpty, "--subprotocol"), (maxMessages != nil, "--max-messages"), (until != nil, "--until"),
+        (maxMessageSize != nil, "--max-message-size"),
+      ].first { $0.0 }
+      if let flag = given?.1 {
+        throw APXError(
+          .usage, "\(flag) applies to WebSocket calls, and \(target) is \(endpoint.kind.withArticle) call",
+          hint: "call a ws:// or wss:// URL or a websocket endpoint, or drop \(flag)"
+            + (flag == "--max-messages" ? " (--max-events N stops other streams)" : ""))
+      }
+      return
+    }
+    options.subprotocols += subprotocols
+    if let maxMessages { options.maxMessages = maxMessages }
+    if let until { options.until = try MessageCondition(parsing: until) }
+    if let maxMessageSize { options.maxMessageSize = maxMessageSize }
+    if stdinLines { options.sendStdinLines = true }
+    endpoint.websocket = options
+  }
+}

@@ -1,0 +1,116 @@
+import APXDemoServer
+import Foundation
+import Testing
+
+/// `apx call ws://...` against the demo's `/ws/echo` and BooksTrack V1 `/ws/progress`.
+@Suite("apx call ws:// (demo)")
+struct WebSocketCallTests {
+  static func ws(_ server: DemoServer, _ path: String) -> String {
+    server.httpBaseURL.replacingOccurrences(of: "http://", with: "ws://") + path
+  }
+
+  @Test func anEchoedJSONMessageIsPrintedUnchangedAndLossless() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run([
+        "call", Self.ws(server, "/ws/echo"), "-d", #"{"n":9007199254740993,"x":1.10}"#, "--max-messages", "1",
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout == #"{"n":9007199254740993,"x":1.10}"# + "\n", "\(r.stdout)")
+    }
+  }
+
+  @Test func textIsAStringAndMaxMessagesStops() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(["call", Self.ws(server, "/ws/echo"), "burst==5", "--max-messages", "3"])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(try SSEWatchTests.lines(r.stdout).map { $0["seq"] as? Int } == [1, 2, 3])
+    }
+  }
+
+  @Test func untilStopsAtTheCompleteMessageOfV1Progress() async throws {
+    try await withDemoServer { server in
+      let job = try await SSEWatchTests.createImport(server, rows: 12, [])
+      let r = try await APXProcess.run([
+        "call", Self.ws(server, "/ws/progress"), "jobId==\(job)", "--subprotocol", "bookstrack-auth.demo-token-123",
+        "--until", ".type==complete", "-v",
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      let lines = try SSEWatchTests.lines(r.stdout)
+      #expect(lines.first?["type"] as? String == "snapshot")
+      #expect(lines.last?["type"] as? String == "complete")
+      #expect(lines.last?["processedRows"] as? Int == 12)
+      #expect(r.stderr.contains("Sec-WebSocket-Protocol: bookstrack-auth.***"), "\(r.stderr)")
+      #expect(!r.stderr.contains("demo-token-123"), "\(r.stderr)")
+    }
+  }
+
+  @Test func aHandshakeWithoutTheAuthSubprotocolIsRefusedWithExit4() async throws {
+    try await withDemoServer { server in
+      let job = try await SSEWatchTests.createImport(server, rows: 2, [])
+      let r = try await APXProcess.run(["call", Self.ws(server, "/ws/progress"), "jobId==\(job)"])
+      #expect(r.status == 4, "\(r.stderr)")
+      #expect(r.stderr.contains("401"), "\(r.stderr)")
+      let refused = try await APXProcess.run(["call", Self.ws(server, "/ws/echo"), "refuse==503"])
+      #expect(refused.status == 5, "\(refused.stderr)")
+    }
+  }
+
+  @Test func aCloseCodeOtherThan1000Exits10WithItsReason() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run([
+        "call", Self.ws(server, "/ws/echo"), "close_after==1", "close_code==4000", "close_reason==job%20failed",
+        "-d", #"{"a":1}"#,
+      ])
+      #expect(r.status == 10, "\(r.stderr)")
+      #expect(r.stdout == #"{"a":1}"# + "\n")
+      #expect(r.stderr.contains("4000") && r.stderr.contains("job failed"), "\(r.stderr)")
+      let normal = try await APXProcess.run([
+        "call", Self.ws(server, "/ws/echo"), "close_after==1", "-d", #"{"a":1}"#,
+      ])
+      #expect(normal.status == 0, "\(normal.stderr)")
+    }
+  }
+
+  @Test func anOversizedMessageExits9() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run([
+        "call", Self.ws(server, "/ws/echo"), "big==100000", "--max-message-size", "1000", "--max-messages", "1",
+      ])
+      #expect(r.status == 9, "\(r.stderr)")
+      #expect(r.stderr.contains("--max-message-size"), "\(r.stderr)")
+    }
+  }
+
+  @Test func webSocketFlagsOnARESTCallAreRefused() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run([
+        "call", server.httpBaseURL + "/api/v2/capabilities", "--subprotocol", "x",
+      ])
+      #expect(r.status == 2, "\(r.stderr)")
+      #expect(r.stderr.contains("--subprotocol applies to WebSocket calls"), "\(r.stderr)")
+    }
+  }
+
+  @Test func aDroppedConnectionReconnectsAndTheWatchEndsAtComplete() async throws {
+    try await withDemoServer { server in
+      let job = try await SSEWatchTests.createImport(server, rows: 40, [])
+      let registry = try temporaryFile(
+        "v1.json",
+        """
+        {"api": "v1", "environments": {"demo": {"base_url": "\(server.httpBaseURL)"}},
+         "endpoints": {"progress": {"kind": "websocket", "path": "/ws/progress",
+           "params": {"jobId": {"in": "query", "required": true}, "drop_every": {"in": "query"}},
+           "subprotocols": ["bookstrack-auth.${env:V1_TOKEN}"],
+           "until": {"path": ".type", "equals": "complete"},
+           "reconnect": {"delays": [0.05], "max_failures": 5}}}}
+        """)
+      let r = try await APXProcess.run(
+        ["call", "v1.progress", "jobId=\(job)", "drop_every=3", "--registry", registry],
+        environment: ["V1_TOKEN": "tok-abcdef"])
+      #expect(r.status == 0, "\(r.stderr)")
+      let lines = try SSEWatchTests.lines(r.stdout)
+      #expect(lines.last?["type"] as? String == "complete")
+      #expect(r.stderr.contains("reconnecting"), "\(r.stderr)")
+    }
+  }
+}
