@@ -40,6 +40,7 @@ struct CallCommandParsingTests {
     ["x.y", "--curl", "--show-secrets"],
     ["x.y", "--session", "work", "-O", "f", "--continue", "--har", "x.har"],
     ["x.y", "--proxy", "http://p:3128", "--noproxy", "a.example,10.0.0.0/8", "--http1.1"],
+    ["ws://h:1/p", "--subprotocol", "a", "--subprotocol", "b.t", "--max-messages", "2", "--until", ".type==done"],
   ]
 
   @Test func theGlobalOptionsReachTheCommand() throws {
@@ -68,6 +69,9 @@ struct CallCommandParsingTests {
     let session = try c.global.sessionOptions([:])
     #expect(session.http1Only && session.proxy.proxy(forURL: "https://b.example")?.host == "p")
     #expect(session.proxy.proxy(forURL: "https://a.example") == nil)
+    c = try Self.parse(Self.lines[15])
+    #expect(
+      c.webSocket.subprotocols == ["a", "b.t"] && c.webSocket.maxMessages == 2 && c.webSocket.until == ".type==done")
   }
 
   @Test func theDefaultsAreTheDeclaredOnes() throws {

@@ -66,7 +66,8 @@ struct ClientCertificateTests {
     for flags in [["--authority", "example.com"], ["--max-message-size", "100"], ["--emit-defaults"]] {
       let r = try await APXProcess.run(["call", "http://127.0.0.1:9/x"] + flags)
       #expect(r.status == 2, "\(flags): \(r.stderr)")
-      #expect(r.stderr.contains("applies to gRPC calls only"), "\(flags): \(r.stderr)")
+      #expect(r.stderr.contains("applies to gRPC"), "\(flags): \(r.stderr)")
+      #expect(r.stderr.contains("this is a REST call"), "\(flags): \(r.stderr)")
     }
     let grpc = try await APXProcess.run(["call", "grpc://127.0.0.1:9/pkg.Service/Method", "--http1.1"])
     #expect(grpc.status == 2, "\(grpc.stderr)")

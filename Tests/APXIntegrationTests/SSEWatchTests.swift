@@ -32,11 +32,15 @@ struct SSEWatchTests {
   }
 
   /// Creates an import of `rows` rows through `apx call books.imports.create` with fault-injection params.
-  static func createImport(_ server: DemoServer, rows: Int, _ params: [String]) async throws -> String {
+  static func createImport(_ server: DemoServer, rows: Int, _ params: [String], rowDelayMs: Int = 1) async throws
+    -> String
+  {
     let csv = try temporaryFile(
       "books.csv", "title,author\n" + (1...rows).map { "Book \($0),Author \($0)\n" }.joined())
     let r = try await APXProcess.run(
-      ["call", "books.imports.create", "csv=@\(csv)", "row_delay_ms:=1"] + params + ["--base-url", server.httpBaseURL])
+      ["call", "books.imports.create", "csv=@\(csv)", "row_delay_ms:=\(rowDelayMs)"] + params + [
+        "--base-url", server.httpBaseURL,
+      ])
     guard r.status == 0, let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any],
       let id = json["job_id"] as? String
     else { throw TestFailure("import not created: \(r.status) \(r.stdout) \(r.stderr)") }

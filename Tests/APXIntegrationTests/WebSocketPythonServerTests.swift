@@ -26,6 +26,9 @@ struct WebSocketPythonServerTests {
       let r = try await APXProcess.run(["call", base + "/progress", "jobId==imp_1"])
       #expect(r.status == 4, "\(r.stderr)")
       #expect(r.stderr.contains("401"), "\(r.stderr)")
+      let busy = try await APXProcess.run(["call", base + "/busy", "--no-retry"])
+      #expect(busy.status == 5, "\(busy.stderr)")
+      #expect(busy.stderr.contains("503"), "\(busy.stderr)")
     }
   }
 

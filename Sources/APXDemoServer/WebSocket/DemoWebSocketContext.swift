@@ -17,9 +17,10 @@ struct DemoWebSocketContext: RequestContext, WebSocketRequestContext {
   }
 }
 
-/// What both halves of a WebSocket route share: the upgrade router serves the handshake, and
-/// the plain router answers the same checks as HTTP errors when the upgrade is refused (a
-/// refused upgrade falls through to it), or 426 to a request that is no upgrade at all.
+/// What both halves of a WebSocket route share: the upgrade router serves the handshake (a
+/// refused upgrade is answered 400 by hummingbird-websocket, whatever the reason), and the
+/// plain router answers a GET that asks for no upgrade with the same checks as HTTP errors, or
+/// 426 when they pass.
 enum WebSocketHandshake {
   /// The subprotocols a request offers, in its order.
   static func offeredSubprotocols(_ request: Request) -> [String] {
@@ -35,14 +36,4 @@ enum WebSocketHandshake {
       headers: [.upgrade: "websocket"])
   }
 
-  /// A `refuse=STATUS` fault: the handshake is answered with that status.
-  static func refusal(_ request: Request) throws -> DemoError? {
-    guard let text = request.uri.queryParameters["refuse"].map(String.init) else { return nil }
-    guard let code = Int(text), (400...599).contains(code) else {
-      throw DemoError.badRequest("invalid_parameter", "'refuse' must be an HTTP status from 400 to 599, got '\(text)'")
-    }
-    return DemoError(
-      status: .init(code: code), code: "refused", message: "the handshake was refused on purpose (refuse=\(code))",
-      headers: code == 503 ? [.retryAfter: "1"] : [:])
-  }
 }

@@ -11,8 +11,9 @@ import NIOWebSocket
 /// with that subprotocol); a token is any non-empty text, or, when the server requires auth, an
 /// access token from `POST /oauth/token`. Each connection gets a `snapshot` of the job's current
 /// state, then one `progress` message per processed batch, then `complete` (closed with 1000)
-/// or `error` (closed with 1011). Faults: `drop_every=K` cuts the connection without a close
-/// frame after K progress messages; `refuse=STATUS` refuses the handshake.
+/// or `error` (closed with 1011). A missing or unknown token is answered, as many servers do,
+/// by accepting the connection and closing it with 1008 (policy violation) and the reason.
+/// Fault: `drop_every=K` cuts the connection without a close frame after K progress messages.
 struct ProgressV1Route: Sendable {
   static let path = "ws/progress"
   /// The subprotocol prefix that carries the token.
@@ -26,7 +27,6 @@ struct ProgressV1Route: Sendable {
 
   /// The checks of an upgrade request: the job it watches and the subprotocol it is answered with.
   private func check(_ request: Request) throws -> (job: ImportJob, subprotocol: String, dropEvery: Int?) {
-    if let refusal = try WebSocketHandshake.refusal(request) { throw refusal }
     guard let id = request.uri.queryParameters["jobId"].map(String.init), !id.isEmpty else {
       throw DemoError.badRequest("missing_parameter", "the query must name the job: ?jobId=imp_...")
     }
@@ -63,11 +63,24 @@ struct ProgressV1Route: Sendable {
     ws.ws(
       RouterPath(stringLiteral: Self.path),
       shouldUpgrade: { request, _ in
-        guard let checked = try? check(request) else { return .dontUpgrade }
-        return .upgrade([.secWebSocketProtocol: checked.subprotocol])
+        do {
+          let checked = try check(request)
+          return .upgrade([.secWebSocketProtocol: checked.subprotocol])
+        } catch let error as DemoError where error.status == .unauthorized {
+          // Accepted, then closed with 1008 and the reason (`onUpgrade`).
+          let offered = WebSocketHandshake.offeredSubprotocols(request).first
+          return .upgrade(offered.map { [.secWebSocketProtocol: $0] } ?? [:])
+        } catch {
+          return .dontUpgrade
+        }
       },
       onUpgrade: { _, outbound, context in
-        let checked = try check(context.request)
+        let checked: (job: ImportJob, subprotocol: String, dropEvery: Int?)
+        do {
+          checked = try check(context.request)
+        } catch let error as DemoError {
+          return try await outbound.close(.policyViolation, reason: error.message)
+        }
         stats.update { $0.streamConnections += 1 }
         try await watch(
           checked.job, dropEvery: checked.dropEvery, outbound: outbound, channel: context.requestContext.channel)

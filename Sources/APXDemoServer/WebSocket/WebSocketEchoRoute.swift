@@ -10,7 +10,7 @@ import NIOWebSocket
 /// Query: `burst=N` sends N messages `{"seq":I}` on connect; `close_after=K` closes after K
 /// echoed messages with `close_code` (default 1000) and `close_reason`; `drop_after=K` cuts
 /// the connection after K echoed messages without a close frame; `big=BYTES` sends one text
-/// message of that many bytes on connect; `refuse=STATUS` refuses the handshake.
+/// message of that many bytes on connect.
 struct WebSocketEchoRoute: Sendable {
   static let path = "ws/echo"
 
@@ -43,14 +43,12 @@ struct WebSocketEchoRoute: Sendable {
 
   func register(http router: Router<DemoRequestContext>, webSocket ws: Router<DemoWebSocketContext>) {
     router.get(RouterPath(stringLiteral: Self.path)) { request, _ -> Response in
-      if let refusal = try WebSocketHandshake.refusal(request) { throw refusal }
       _ = try Settings(request)
       throw WebSocketHandshake.upgradeRequired()
     }
     ws.ws(
       RouterPath(stringLiteral: Self.path),
       shouldUpgrade: { request, _ in
-        if try WebSocketHandshake.refusal(request) != nil { return .dontUpgrade }
         guard (try? Settings(request)) != nil else { return .dontUpgrade }
         guard let chosen = WebSocketHandshake.offeredSubprotocols(request).first else { return .upgrade([:]) }
         return .upgrade([.secWebSocketProtocol: chosen])

@@ -29,7 +29,7 @@ extension CallCommand {
     try webSocket.apply(
       to: &prepared.endpoint, target: target,
       stdinLines: prepared.adHoc && data == nil && !prepared.endpoint.params.contains { $0.location == .body }
-        && !tokenStdin && !WebSocketOptionGroup.stdinIsTerminal)
+        && !tokenStdin && !WebSocketOptionGroup.stdinIsTerminal, maxMessageSize: global.maxMessageSize)
     if all, prepared.endpoint.pagesToFollow == nil {
       throw APXError(
         .usage,

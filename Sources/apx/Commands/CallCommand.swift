@@ -219,7 +219,6 @@ struct CallCommand: ContextCommand {
   var problem: String? {
     if let n = maxEvents, n < 1 { return "--max-events must be at least 1" }
     if let n = webSocket.maxMessages, n < 1 { return "--max-messages must be at least 1" }
-    if let n = webSocket.maxMessageSize, n < 1 { return "--max-message-size must be at least 1 byte" }
     if let problem = pagingProblem { return problem }
     if params.last == Self.batchSeparator {
       return "a + must be followed by another call: + API.ENDPOINT [ITEM ...]"

@@ -144,7 +144,9 @@ struct GRPCOptions: ParsableArguments {
   @Option(
     name: .customLong("max-message-size"),
     parsing: .unconditional,
-    help: ArgumentHelp("gRPC: the largest message sent or received, in bytes (default 4 MiB).", valueName: "BYTES"))
+    help: ArgumentHelp(
+      "gRPC and WebSocket: the largest message sent or received, in bytes (default 4 MiB for gRPC, 16 MiB for "
+        + "WebSocket; a larger WebSocket message exits 9).", valueName: "BYTES"))
   var maxMessageSize: Int?
 
   @Flag(

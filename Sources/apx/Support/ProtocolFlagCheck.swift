@@ -11,13 +11,17 @@ enum ProtocolFlagCheck {
       }
       return nil
     }
+    if global.maxMessageSize != nil, kind != .websocket {
+      return APXError(
+        .usage, "--max-message-size applies to gRPC and WebSocket calls, and this is \(kind.withArticle) call",
+        hint: "drop --max-message-size")
+    }
     let grpcOnly: [(Bool, String)] = [
-      (global.authority != nil, "--authority"), (global.maxMessageSize != nil, "--max-message-size"),
-      (global.emitDefaults, "--emit-defaults"),
+      (global.authority != nil, "--authority"), (global.emitDefaults, "--emit-defaults"),
     ]
     if let flag = grpcOnly.first(where: \.0)?.1 {
       return APXError(
-        .usage, "\(flag) applies to gRPC calls only, and this is a \(kind.rawValue) call", hint: "drop \(flag)")
+        .usage, "\(flag) applies to gRPC calls only, and this is \(kind.withArticle) call", hint: "drop \(flag)")
     }
     return nil
   }

@@ -28,24 +28,17 @@ struct WebSocketOptionGroup: ParsableArguments {
         + "text), e.g. --until '.type==complete'.", valueName: "PATH==VALUE"))
   var until: String?
 
-  @Option(
-    name: .customLong("max-message-size"),
-    parsing: .unconditional,
-    help: ArgumentHelp(
-      "WebSocket: the largest message accepted, in bytes (default: 16 MiB); a larger one exits 9.",
-      valueName: "BYTES"))
-  var maxMessageSize: Int?
-
   /// Whether stdin is a terminal (then its lines are not sent as messages).
   static var stdinIsTerminal: Bool { isatty(0) == 1 }
 
   /// Puts the flags into a WebSocket endpoint's options, or refuses them on any other kind.
-  /// - Parameter stdinLines: an ad-hoc call without a body whose stdin is not a terminal.
-  func apply(to endpoint: inout Endpoint, target: String, stdinLines: Bool) throws {
+  /// - Parameters:
+  ///   - stdinLines: an ad-hoc call without a body whose stdin is not a terminal.
+  ///   - maxMessageSize: `--max-message-size` (a connection option gRPC shares).
+  func apply(to endpoint: inout Endpoint, target: String, stdinLines: Bool, maxMessageSize: Int?) throws {
     guard var options = endpoint.websocket else {
       let given = [
         (!subprotocols.isEmpty, "--subprotocol"), (maxMessages != nil, "--max-messages"), (until != nil, "--until"),
-        (maxMessageSize != nil, "--max-message-size"),
       ].first { $0.0 }
       if let flag = given?.1 {
         throw APXError(

@@ -7,6 +7,7 @@ closes (or --lifetime seconds pass). Paths:
                          sends a snapshot, three progress messages, then {"type":"complete"}
                          and closes with 1000
   /fail                  sends one message, then closes with 1011 "boom"
+  /busy                  refuses the handshake with 503 Service Unavailable
 """
 
 import argparse
@@ -33,6 +34,10 @@ def process_request(connection, request):
             body = b'{"error":"missing token"}'
             return Response(401, "Unauthorized", Headers({"Content-Type": "application/json",
                                                            "Content-Length": str(len(body))}), body)
+    if path == "/busy":
+        body = b'{"error":"busy"}'
+        return Response(503, "Service Unavailable", Headers({"Content-Type": "application/json", "Retry-After": "0",
+                                                            "Content-Length": str(len(body))}), body)
     if path not in ("/echo", "/progress", "/fail"):
         return Response(404, "Not Found", Headers({"Content-Length": "0"}), b"")
     return None
