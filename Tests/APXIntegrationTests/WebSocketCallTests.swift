@@ -96,26 +96,44 @@ struct WebSocketCallTests {
     }
   }
 
-  @Test func aDroppedConnectionReconnectsAndTheWatchEndsAtComplete() async throws {
+  @Test func aRegistryEndpointWithSubprotocolTokenRunsToComplete() async throws {
     try await withDemoServer { server in
-      // 40 rows of 25 ms: the connection is open before the job ends, and drops every 3 messages.
-      let job = try await SSEWatchTests.createImport(server, rows: 40, [], rowDelayMs: 25)
+      let job = try await SSEWatchTests.createImport(server, rows: 12, [])
       let registry = try temporaryFile(
         "v1.json",
         """
         {"api": "v1", "environments": {"demo": {"base_url": "\(server.httpBaseURL)"}},
          "endpoints": {"progress": {"kind": "websocket", "path": "/ws/progress",
-           "params": {"jobId": {"in": "query", "required": true}, "drop_every": {"in": "query"}},
+           "params": {"jobId": {"in": "query", "required": true}},
            "subprotocols": ["bookstrack-auth.${env:V1_TOKEN}"],
-           "until": {"path": ".type", "equals": "complete"},
-           "reconnect": {"delays": [0.05], "max_failures": 5}}}}
+           "until": {"path": ".type", "equals": "complete"}}}}
         """)
       let r = try await APXProcess.run(
-        ["call", "v1.progress", "jobId=\(job)", "drop_every=3", "--registry", registry],
-        environment: ["V1_TOKEN": "tok-abcdef"])
+        ["call", "v1.progress", "jobId=\(job)", "--registry", registry, "-v"], environment: ["V1_TOKEN": "tok-abcdef"])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(try SSEWatchTests.lines(r.stdout).last?["type"] as? String == "complete")
+      #expect(!r.stderr.contains("tok-abcdef"), "\(r.stderr)")
+    }
+  }
+
+  @Test func aDroppedConnectionReconnectsAndResendsItsMessages() async throws {
+    try await withDemoServer { server in
+      // Each connection: three burst messages, then the echo of the endpoint's `send`, then the
+      // demo cuts it without a close frame. Ten messages need at least three connections.
+      let registry = try temporaryFile(
+        "echo.json",
+        """
+        {"api": "echo", "environments": {"demo": {"base_url": "\(server.httpBaseURL)"}},
+         "endpoints": {"drops": {"kind": "websocket", "path": "/ws/echo",
+           "params": {"burst": {"in": "query"}, "drop_after": {"in": "query"}},
+           "send": [{"hello": 1}], "max_messages": 10,
+           "reconnect": {"delays": [0.05], "max_failures": 3}}}}
+        """)
+      let r = try await APXProcess.run(["call", "echo.drops", "burst=3", "drop_after=1", "--registry", registry])
       #expect(r.status == 0, "\(r.stderr)")
       let lines = try SSEWatchTests.lines(r.stdout)
-      #expect(lines.last?["type"] as? String == "complete")
+      #expect(lines.count == 10, "\(r.stdout)")
+      #expect(lines.filter { $0["hello"] as? Int == 1 }.count >= 2, "the message is sent again: \(r.stdout)")
       #expect(r.stderr.contains("reconnecting"), "\(r.stderr)")
     }
   }
