@@ -70,6 +70,7 @@ import Testing
       #expect(rest.status == 0, "\(rest.stderr)")
       #expect(rest.stderr.contains("> Range: bytes=\(partial.count)-"), "\(rest.stderr)")
       #expect(rest.stderr.contains("> If-Range: \"v1\""), "\(rest.stderr)")
+      #expect(rest.stderr.contains("> Accept-Encoding: identity"), "ranges count unencoded bytes: \(rest.stderr)")
       #expect(Array(try Data(contentsOf: URL(fileURLWithPath: file))) == Self.content)
       #expect(!FileManager.default.fileExists(atPath: dir + "/.data.bin.apx-partial"))
       #expect(!FileManager.default.fileExists(atPath: dir + "/.data.bin.apx-partial.json"))

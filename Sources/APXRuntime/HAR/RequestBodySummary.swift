@@ -19,12 +19,7 @@ public struct RequestBodySummary: Sendable, Hashable {
       mimeType = contentType
       text = String(validating: bytes, as: UTF8.self).map { mask.mask($0) }
       size = bytes.count
-    case .file(let path, let contentType):
-      mimeType = contentType
-      text = nil
-      size = nil
-      _ = path
-    case .stdin(let contentType):
+    case .file(_, let contentType), .stdin(let contentType):
       mimeType = contentType
       text = nil
       size = nil

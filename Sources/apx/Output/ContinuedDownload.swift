@@ -33,7 +33,7 @@ final class ContinuedDownload: @unchecked Sendable {
   let stream: OutputStream
   /// Bytes already in the partial file that the request asks the server to skip; 0 for a fresh start.
   let offset: Int
-  /// `Range` and `If-Range` when resuming; empty otherwise.
+  /// `Accept-Encoding: identity`, and `Range` and `If-Range` when resuming.
   let requestHeaders: [HeaderField]
 
   init(path: String) throws(APXError) {
@@ -59,15 +59,18 @@ final class ContinuedDownload: @unchecked Sendable {
     }
     let size = Int(lseek(fd, 0, SEEK_END))
     let validator = Self.readValidator(validatorPath)
+    // The bytes on disk must be the representation a range counts in: a body the HTTP client
+    // decoded from gzip would put the next range at the wrong offset.
+    let identity = HeaderField("Accept-Encoding", "identity")
     if size > 0, let validator {
       offset = size
-      requestHeaders = [HeaderField("Range", "bytes=\(size)-"), HeaderField("If-Range", validator)]
+      requestHeaders = [identity, HeaderField("Range", "bytes=\(size)-"), HeaderField("If-Range", validator)]
     } else {
       // Nothing to resume, or nothing that proves the bytes are the server's current file.
       _ = ftruncate(fd, 0)
       _ = lseek(fd, 0, SEEK_SET)
       offset = 0
-      requestHeaders = []
+      requestHeaders = [identity]
     }
     stream = OutputStream(fd: fd)
   }
