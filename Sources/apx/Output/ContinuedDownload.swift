@@ -37,16 +37,7 @@ final class ContinuedDownload: @unchecked Sendable {
   let requestHeaders: [HeaderField]
 
   init(path: String) throws(APXError) {
-    guard !path.isEmpty, path != "-" else {
-      throw APXError(.usage, "--continue needs -O FILE", hint: "name the file the download goes to: -O FILE --continue")
-    }
-    if FileKind.isDirectory(path) == true {
-      throw APXError(.usage, "-O \(path) is a folder", hint: "name a file, e.g. -O \(path)/download.bin")
-    }
-    let target = OutputFile.linkTarget(path)
-    let slash = target.lastIndex(of: "/")
-    let folder = slash.map { String(target[...$0]) } ?? ""
-    let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
+    let (target, folder, name) = try OutputFile.place(path)
     self.path = path
     self.target = target
     partialPath = folder + "." + name + ".apx-partial"

@@ -32,16 +32,7 @@ final class OutputFile: @unchecked Sendable {
 
   /// Creates the temporary file; a usage error (exit 2) when FILE's folder cannot take it.
   init(path: String) throws(APXError) {
-    guard !path.isEmpty, path != "-" else {
-      throw APXError(.usage, "-O needs a file name", hint: "leave -O out to print on stdout")
-    }
-    if FileKind.isDirectory(path) == true {
-      throw APXError(.usage, "-O \(path) is a folder", hint: "name a file, e.g. -O \(path)/body.json")
-    }
-    let target = Self.linkTarget(path)
-    let slash = target.lastIndex(of: "/")
-    let folder = slash.map { String(target[...$0]) } ?? ""
-    let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
+    let (target, folder, name) = try Self.place(path)
     // As mkstemp (a new file, 0600), but armed before it exists: a signal that comes between
     // creating the file and arming the cleanup would leave it behind.
     var fd: Int32 = -1
@@ -86,6 +77,22 @@ final class OutputFile: @unchecked Sendable {
   static func mode(_ value: Any?) -> Int? {
     if let number = value as? Int { return number }
     return (value as? any BinaryInteger).map { Int(truncatingIfNeeded: $0) }
+  }
+
+  /// Where `-O PATH` writes: the file replaced (`linkTarget`), its folder (with its slash, or
+  /// empty) and its name. A usage error (exit 2) for no name, `-`, or a folder.
+  static func place(_ path: String) throws(APXError) -> (target: String, folder: String, name: String) {
+    guard !path.isEmpty, path != "-" else {
+      throw APXError(.usage, "-O needs a file name", hint: "leave -O out to print on stdout")
+    }
+    if FileKind.isDirectory(path) == true {
+      throw APXError(.usage, "-O \(path) is a folder", hint: "name a file, e.g. -O \(path)/body.json")
+    }
+    let target = linkTarget(path)
+    let slash = target.lastIndex(of: "/")
+    let folder = slash.map { String(target[...$0]) } ?? ""
+    let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
+    return (target, folder, name)
   }
 
   /// Flushes, syncs and renames the file into place.
