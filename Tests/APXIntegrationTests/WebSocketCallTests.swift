@@ -96,10 +96,9 @@ struct WebSocketCallTests {
     }
   }
 
-  @Test(
-    .disabled(
-      "on a loaded machine the client can see a connection to an already finished job drop without a close frame "
-        + "(three attempts in a row); under investigation"))
+  // On a loaded machine the client was seen to take a connection to an already finished job
+  // for a drop without a close frame, three attempts in a row: disabled until that is understood.
+  @Test(.disabled("a connection to a finished job can look dropped under load"))
   func aRegistryEndpointWithSubprotocolTokenRunsToComplete() async throws {
     try await withDemoServer { server in
       let job = try await SSEWatchTests.createImport(server, rows: 12, [])
