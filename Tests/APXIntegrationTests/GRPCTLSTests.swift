@@ -269,7 +269,7 @@ struct GRPCTLSTests {
       let badKey = try await Self.getLesson(
         base, ["--cacert", pki.ca.certificatePath, "--cert", pki.client.certificatePath, "--key", notPEM])
       #expect(badKey.status == 2, "\(badKey.stderr)")
-      #expect(badKey.stderr.contains("--key \(notPEM) is not a PEM private key"), "\(badKey.stderr)")
+      #expect(badKey.stderr.contains("cannot read the client key \(notPEM)"), "\(badKey.stderr)")
 
       // Both files parse, but the key is the server's, not the client certificate's.
       let mismatched = try await Self.getLesson(

@@ -108,11 +108,16 @@ enum GRPCConnection {
         throw APXError(.usage, "cannot read \(path)", hint: "pass the path of a PEM file")
       }
     }
-    try checkPEMFiles(settings)
+    let key = try checkPEMFiles(settings)
     var tls = GRPCTransport.TransportSecurity.TLS.defaults
-    if let cert = settings.clientCertificatePath, let key = settings.clientKeyPath {
+    if let cert = settings.clientCertificatePath, let key {
       tls.certificateChain = [.file(path: cert, format: .pem)]
-      tls.privateKey = .file(path: key, format: .pem)
+      // As DER bytes: grpc-swift reads a key file without a passphrase.
+      guard let der = try? key.derBytes else {
+        throw APXError(
+          .usage, "cannot use the client key \(settings.clientKeyPath ?? "")", hint: "pass a PEM private key")
+      }
+      tls.privateKey = .bytes(der, format: .der)
     }
     // grpc-swift trusts either the system store or a list: SSL_CERT_FILE / SSL_CERT_DIR make
     // the list, and --cacert joins it.
@@ -126,8 +131,8 @@ enum GRPCConnection {
   }
 
   /// Parses the PEM files up front: grpc-swift would only report "couldn't create SSL context"
-  /// for any of them, without saying which file is wrong.
-  static func checkPEMFiles(_ settings: GRPCSettings) throws(APXError) {
+  /// for any of them, without saying which file is wrong. Returns the client key, decrypted.
+  static func checkPEMFiles(_ settings: GRPCSettings) throws(APXError) -> NIOSSLPrivateKey? {
     let certificates = [("--cacert", settings.caCertificatePath), ("--cert", settings.clientCertificatePath)]
     for case (let flag, let path?) in certificates {
       let parsed = try? NIOSSLCertificate.fromPEMFile(path)
@@ -137,15 +142,8 @@ enum GRPCConnection {
           hint: "pass a file with one or more -----BEGIN CERTIFICATE----- blocks")
       }
     }
-    if let key = settings.clientKeyPath {
-      do {
-        _ = try NIOSSLPrivateKey(file: key, format: .pem)
-      } catch {
-        throw APXError(
-          .usage, "--key \(key) is not a PEM private key",
-          hint: "pass the unencrypted private key of --cert in PEM form",
-          underlying: error)
-      }
+    return try settings.clientKeyPath.map { path throws(APXError) in
+      try ClientCertificate.key(path, passphrase: settings.clientKeyPassphrase)
     }
   }
 }

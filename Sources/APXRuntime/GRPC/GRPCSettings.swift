@@ -23,6 +23,8 @@ public struct GRPCSettings: Sendable, Hashable {
   public var clientCertificatePath: String?
   /// Private key (PEM) of the client certificate.
   public var clientKeyPath: String?
+  /// The key's passphrase, when it is encrypted (a registry's `tls` block names its variable).
+  public var clientKeyPassphrase: ClientKeyPassphrase?
   /// Which targets go through which proxy (`https_proxy`, as grpc-go reads it, for grpc:// too).
   public var proxy = ProxyRules()
   /// Seconds to connect to a proxy and have it open a tunnel.

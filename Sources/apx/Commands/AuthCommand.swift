@@ -169,7 +169,8 @@ struct AuthTarget {
           hint: "set APX_STATE_DIR (or XDG_STATE_HOME) to a folder of your own")
       }
       let target = AuthTarget(api: api, environment: resolved.environmentName, baseURL: resolved.baseURL)
-      try await HTTPSession.with(global.applyingConfig(context).sessionOptions(context.environment)) {
+      let tls = RegistryTLS.files(api: api, environment: resolved.environmentName, baseURL: resolved.baseURL)
+      try await HTTPSession.with(global.applyingConfig(context).sessionOptions(context.environment, tls: tls)) {
         session in
         try await body(
           target,
