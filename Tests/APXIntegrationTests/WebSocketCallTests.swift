@@ -1,3 +1,4 @@
+import APXCore
 import APXDemoServer
 import Crypto
 import Foundation
@@ -143,6 +144,47 @@ struct WebSocketCallTests {
         #expect(r.stdout == "{\"n\":0}\n{\"n\":1}\n{\"n\":2}\n", "\(r.stdout)")
       }
     }
+  }
+
+  /// books.imports.progress_v1 carries the API's OAuth2 token in the subprotocol
+  /// `bookstrack-auth.<token>`: fetched and stored as for every call, masked in `-v`, and refreshed
+  /// once when the server closes with 1008 because the token expired.
+  @Test func theV1EndpointCarriesTheOAuth2TokenInItsSubprotocolAndRefreshesIt() async throws {
+    let env = ["APX_STATE_DIR": AuthTests.stateDirectory()]
+    try await withDemoServer(DemoServerOptions(requireAuth: true)) { server in
+      let csv = try temporaryFile("books.csv", "title,author\nA,B\nC,D\n")
+      let created = try await APXProcess.run(
+        ["call", "books.imports.create", "csv=@\(csv)", "row_delay_ms:=1", "--base-url", server.httpBaseURL],
+        environment: env)
+      let job = try #require(try JSONParser.parse(created.stdout)["job_id"]?.stringValue, "\(created.stderr)")
+      let first = try await APXProcess.run(
+        ["call", "books.imports.progress_v1", "jobId=\(job)", "--base-url", server.httpBaseURL, "-v"], environment: env)
+      #expect(first.status == 0, "\(first.stderr)")
+      #expect(try SSEWatchTests.lines(first.stdout).last?["type"] as? String == "complete")
+      #expect(first.stderr.contains("Sec-WebSocket-Protocol: bookstrack-auth.***"), "\(first.stderr)")
+      #expect(server.stats.tokensIssued == 1, "one token for the upload and the watch")
+
+      let expired = try await APXProcess.run(["call", "POST", server.httpBaseURL + "/_demo/expire-tokens"])
+      #expect(expired.status == 0, "\(expired.stderr)")
+      let second = try await APXProcess.run(
+        ["call", "books.imports.progress_v1", "jobId=\(job)", "--base-url", server.httpBaseURL], environment: env)
+      #expect(second.status == 0, "\(second.stderr)")
+      #expect(try SSEWatchTests.lines(second.stdout).last?["type"] as? String == "complete")
+      #expect(server.stats.tokensIssued == 2, "the refused token was refreshed once")
+    }
+  }
+
+  @Test func subprotocolAuthOnAnotherKindOfEndpointIsARegistryError() async throws {
+    let registry = try temporaryFile(
+      "v1.json",
+      """
+      {"api": "v1", "environments": {"demo": {"base_url": "http://127.0.0.1:9"}},
+       "auth": {"type": "bearer", "token": "t", "in": "subprotocol", "prefix": "auth."},
+       "endpoints": {"get": {"kind": "rest", "path": "/x"}}}
+      """)
+    let r = try await APXProcess.run(["validate", "--registry", registry])
+    #expect(r.status != 0, "\(r.stdout)")
+    #expect((r.stdout + r.stderr).contains("carried in a WebSocket subprotocol"), "\(r.stdout)\(r.stderr)")
   }
 
   @Test func aDroppedConnectionReconnectsAndResendsItsMessages() async throws {

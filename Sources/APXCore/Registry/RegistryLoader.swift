@@ -304,6 +304,14 @@ public enum RegistryLoader {
       e.auth = AuthConfigDecoder.decode(auth, at: p + [.key("auth")], &r)
     }
     checkPathPlaceholders(e, authPlaceholder: (e.auth ?? apiAuth)?.pathPlaceholder, at: p, &r)
+    if (e.auth ?? apiAuth)?.subprotocolPrefix != nil, e.kind != .websocket {
+      r.fail(
+        e.auth == nil ? p : p + [.key("auth")],
+        "the auth is carried in a WebSocket subprotocol (\"in\": \"subprotocol\"), but this is a \(e.kind.rawValue) endpoint",
+        hint:
+          "give the websocket endpoint its own auth with \"in\": \"subprotocol\", and the API the auth its other endpoints use"
+      )
+    }
     if let retry = f.first(where: { $0.key == "retry" })?.value {
       e.retry = RetryConfigDecoder.decode(retry, at: p + [.key("retry")], &r)
     }

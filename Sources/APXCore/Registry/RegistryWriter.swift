@@ -141,6 +141,10 @@ public enum RegistryWriter {
   /// An `auth` block.
   public static func auth(_ a: AuthConfig) -> JSONValue {
     var m = [JSONMember("type", .string(a.typeName))]
+    if case .subprotocol(let prefix, let token) = a {
+      guard case .object(let inner) = auth(token) else { return auth(token) }
+      return .object(inner + [JSONMember("in", .string("subprotocol")), JSONMember("prefix", .string(prefix))])
+    }
     switch a {
     case .none: break
     case .bearer(let token): m.append(JSONMember("token", .string(token)))
@@ -163,6 +167,7 @@ public enum RegistryWriter {
     case .tokenCommand(let command, let lifetime):
       m.append(JSONMember("command", .array(command.map(JSONValue.string))))
       if let l = lifetime { m.append(JSONMember("lifetime", .double(l))) }
+    case .subprotocol: break
     }
     return .object(m)
   }

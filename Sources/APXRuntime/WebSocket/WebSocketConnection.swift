@@ -57,12 +57,16 @@ struct WebSocketConnection: Transport {
       }
     }
     var subprotocols: [String] = []
+    var token = AuthApplier.bearerToken(in: plan)
+    if let carried = WebSocketSubprotocolCredential.take(from: &plan, auth: credentials.auth) {
+      subprotocols.append(carried.subprotocol)
+      token = carried.token
+    }
     for template in options.subprotocols {
       let value = try TemplateResolver.resolveText(template, environment: environment, mask: &mask)
       WebSocketSecrets.register(subprotocol: value, in: &mask)
       subprotocols.append(value)
     }
-    let token = AuthApplier.bearerToken(in: plan)
     return WebSocketAttempt(plan: plan, subprotocols: subprotocols, messages: messages, mask: mask, token: token)
   }
 
