@@ -30,7 +30,7 @@ fi
 wanted=4096
 current=$(ulimit -n)
 if [ "$current" != unlimited ] && [ "$current" -lt "$wanted" ]; then
-  ulimit -n "$wanted" 2> /dev/null || ulimit -n "$(ulimit -Hn)" 2> /dev/null || true
+  ulimit -Sn "$wanted" 2> /dev/null || ulimit -Sn "$(ulimit -Hn)" 2> /dev/null || true
   echo "scripts/test.sh: open-file limit $current raised to $(ulimit -n) (wanted $wanted)"
 fi
 
