@@ -17,6 +17,30 @@ struct TLSTrustRuleTests {
     var trusted: Bool
   }
 
+  /// `apx import grpc grpcs://...` reflects under the same rule, `SSL_CERT_FILE` included.
+  @Test func grpcImportTrustsSSLCertFile() async throws {
+    let ca = try TestCertificateAuthority()
+    defer { ca.remove() }
+    let issued = try ca.issueServer("server", dnsNames: ["localhost"], ipAddresses: [[127, 0, 0, 1]])
+    let grpc = try await DemoGRPCServer.start(
+      host: "127.0.0.1", port: 0,
+      tls: DemoGRPCTLS(certificateChainPath: issued.certificatePath, privateKeyPath: issued.keyPath))
+    let out = ca.directory.appendingPathComponent("imported").path
+    let command = [
+      "import", "grpc", "grpcs://127.0.0.1:\(grpc.port)", "--out", out, "--api", "notes", "--timeout", "60",
+    ]
+    do {
+      let untrusted = try await APXProcess.run(command)
+      #expect(untrusted.status != 0, "the test CA is not in the system store: \(untrusted.stderr)")
+      let trusted = try await APXProcess.run(command, environment: ["SSL_CERT_FILE": ca.certificatePath])
+      #expect(trusted.status == 0, "\(trusted.stderr)")
+    } catch {
+      await grpc.stop()
+      throw error
+    }
+    await grpc.stop()
+  }
+
   @Test func restAndGRPCTrustTheSameCertificates() async throws {
     let ca = try TestCertificateAuthority()
     let other = try TestCertificateAuthority(name: "another CA")
