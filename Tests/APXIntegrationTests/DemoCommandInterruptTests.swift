@@ -73,11 +73,10 @@ private struct OpenConnection {
     guard got > 0 else { throw SSEWatchTests.TestFailure("the demo did not answer") }
   }
 
-  func close() {
-    #if canImport(Glibc)
-      _ = Glibc.close(fd)
-    #else
-      _ = Darwin.close(fd)
-    #endif
-  }
+  func close() { closeDescriptor(fd) }
+}
+
+/// The C library's `close`: outside `OpenConnection`, whose own `close()` would hide it.
+private func closeDescriptor(_ fd: Int32) {
+  _ = close(fd)
 }

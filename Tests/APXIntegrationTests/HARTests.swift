@@ -16,7 +16,13 @@ import Testing
   static func request(_ entry: [String: Any]) -> [String: Any] { entry["request"] as? [String: Any] ?? [:] }
   static func response(_ entry: [String: Any]) -> [String: Any] { entry["response"] as? [String: Any] ?? [:] }
 
+  /// Checks `files` against the HAR schema; where `jsonschema` is missing, says so and checks
+  /// only what the tests assert themselves.
   static func expectValid(_ files: [String]) async throws {
+    guard await SchemaValidator.found() else {
+      print("HAR schema check skipped: \(SchemaValidator.missing)")
+      return
+    }
     let problems = try await SchemaValidator.problems(schema: schema, files: files)
     for file in files { #expect(problems[file] == nil, "\(file) is not HAR 1.2:\n\(problems[file] ?? "")") }
   }

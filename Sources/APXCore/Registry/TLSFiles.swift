@@ -2,7 +2,7 @@
 /// registry file it applies to every environment; an environment's own block overrides it key by
 /// key, and `--cacert`, `--cert` and `--key` override both.
 public struct TLSFiles: Sendable, Hashable {
-  /// PEM certificates trusted besides the system store (`--cacert`).
+  /// PEM certificates trusted instead of the system store (`--cacert`).
   public var ca: String?
   /// The client certificate chain, PEM (`--cert`).
   public var clientCertificate: String?

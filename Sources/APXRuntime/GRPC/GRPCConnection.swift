@@ -119,26 +119,41 @@ enum GRPCConnection {
       }
       tls.privateKey = .bytes(der, format: .der)
     }
-    // grpc-swift trusts either the system store or a list: SSL_CERT_FILE / SSL_CERT_DIR make
-    // the list, and --cacert joins it.
-    let replaced = try settings.trust.load()?.map { TLSConfig.CertificateSource.file(path: $0.path, format: .pem) }
-    let extra = settings.caCertificatePath.map { [TLSConfig.CertificateSource.file(path: $0, format: .pem)] }
-    if replaced != nil || extra != nil {
-      tls.trustRoots = .certificates((replaced ?? []) + (extra ?? []))
-    }
+    tls.trustRoots = try trustRoots(settings)
     if settings.insecure { tls.serverCertificateVerification = .noVerification }
     return .tls(tls)
   }
 
-  /// Parses the PEM files up front: grpc-swift would only report "couldn't create SSL context"
-  /// for any of them, without saying which file is wrong. Returns the client key, decrypted.
+  /// The rule of `TrustStore.roots(adding:)`, as for REST: the system store, or exactly the
+  /// same certificates (as DER, which grpc-swift takes as bytes).
+  static func trustRoots(_ settings: GRPCSettings) throws(APXError) -> TLSConfig.TrustRootsSource {
+    guard let roots = try settings.trust.roots(adding: settings.caCertificatePath) else { return .systemDefault }
+    var sources: [TLSConfig.CertificateSource] = []
+    for certificate in roots { sources.append(.bytes(try der(certificate), format: .der)) }
+    return .certificates(sources)
+  }
+
+  /// A trusted certificate's DER bytes.
+  private static func der(_ certificate: NIOSSLCertificate) throws(APXError) -> [UInt8] {
+    do {
+      return try certificate.toDERBytes()
+    } catch {
+      throw APXError(
+        .usage, "a trusted CA certificate cannot be encoded",
+        hint: "check the files of --cacert, SSL_CERT_FILE and SSL_CERT_DIR",
+        underlying: error)
+    }
+  }
+
+  /// Parses the client's PEM files up front: grpc-swift would only report "couldn't create SSL
+  /// context" for any of them, without saying which file is wrong. (`--cacert` is read by
+  /// `TrustStore.roots(adding:)`.) Returns the client key, decrypted.
   static func checkPEMFiles(_ settings: GRPCSettings) throws(APXError) -> NIOSSLPrivateKey? {
-    let certificates = [("--cacert", settings.caCertificatePath), ("--cert", settings.clientCertificatePath)]
-    for case (let flag, let path?) in certificates {
+    if let path = settings.clientCertificatePath {
       let parsed = try? NIOSSLCertificate.fromPEMFile(path)
       if parsed?.isEmpty ?? true {
         throw APXError(
-          .usage, "\(flag) \(path) holds no PEM certificate",
+          .usage, "--cert \(path) holds no PEM certificate",
           hint: "pass a file with one or more -----BEGIN CERTIFICATE----- blocks")
       }
     }

@@ -263,6 +263,7 @@ struct ImportGRPCCommand: ContextCommand {
       var settings = GRPCSettings()
       settings.insecure = insecure
       settings.caCertificatePath = cacert
+      settings.trust = TrustStore.from(environment: context.environment)
       summaries = try await GRPCInspector.listServices(at: target, settings: settings, timeout: timeout)
       schema = .reflection
       baseURL = target.hasSuffix("/") ? String(target.dropLast()) : target

@@ -95,7 +95,10 @@ struct ConnectionOptions: ParsableArguments {
   var insecure = false
 
   @Option(
-    name: .customLong("cacert"), help: ArgumentHelp("Trust the CA certificates in this PEM file.", valueName: "FILE"))
+    name: .customLong("cacert"),
+    help: ArgumentHelp(
+      "Trust the CA certificates in this PEM file (and SSL_CERT_FILE/SSL_CERT_DIR's) instead of the system store.",
+      valueName: "FILE"))
   var cacert: String?
 
   @Option(
