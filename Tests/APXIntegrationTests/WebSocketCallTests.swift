@@ -21,6 +21,24 @@ struct WebSocketCallTests {
     }
   }
 
+  /// `-v` shows the handshake and each frame's direction, opcode and size, never its content.
+  @Test func verboseShowsEachFramesDirectionOpcodeAndSize() async throws {
+    try await withDemoServer { server in
+      let message = #"{"secret":"do-not-show"}"#
+      let r = try await APXProcess.run([
+        "call", Self.ws(server, "/ws/echo"), "-d", message, "--max-messages", "1", "-v",
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stderr.contains("< HTTP/1.1 101"), "\(r.stderr)")
+      #expect(r.stderr.contains("> [text frame, \(message.utf8.count) bytes]"), "\(r.stderr)")
+      #expect(r.stderr.contains("< [text frame, \(message.utf8.count) bytes]"), "\(r.stderr)")
+      #expect(r.stderr.contains("> [close frame, 2 bytes]"), "the client's close after the last message: \(r.stderr)")
+      #expect(!r.stderr.contains("do-not-show"), "\(r.stderr)")
+      let quiet = try await APXProcess.run(["call", Self.ws(server, "/ws/echo"), "-d", message, "--max-messages", "1"])
+      #expect(!quiet.stderr.contains("frame"), "\(quiet.stderr)")
+    }
+  }
+
   @Test func textIsAStringAndMaxMessagesStops() async throws {
     try await withDemoServer { server in
       let r = try await APXProcess.run(["call", Self.ws(server, "/ws/echo"), "burst==5", "--max-messages", "3"])

@@ -189,7 +189,7 @@ struct WebSocketConnection: Transport {
     do {
       for try await batch in inbound {
         for frame in batch {
-          writer.noteReceived(frame)
+          try writer.noteReceived(frame)
           switch frame.opcode {
           case .text, .binary:
             let value =

@@ -115,7 +115,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     defer { progressDisplay.didHandle(event) }
     // --- end progress display ---
     switch event {
-    case .requestSent, .proxy:
+    case .requestSent, .proxy, .webSocketFrame:
       guard settings.verbose, let text = VerboseLines.text(for: event) else { return }
       context.stderr.write(text)
       context.stderr.flush()
