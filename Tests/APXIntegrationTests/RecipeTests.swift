@@ -40,6 +40,30 @@ struct RecipeTests {
     }
   }
 
+  /// The V1 recipe: a REST upload, then a websocket step that watches until `complete`, with
+  /// the API's OAuth2 token in the subprotocol (the demo requiring it), its messages captured
+  /// as an SSE step's events are, and progress events and JUnit as for SSE.
+  @Test func importCSVOverV1WebSocketRunsGreenWithEventsAndJUnit() async throws {
+    try await withDemoServer(DemoServerOptions(requireAuth: true)) { server in
+      let junit = TestScratch.root.appendingPathComponent("apx-junit-\(UUID().uuidString).xml").path
+      let r = try await APXProcess.run(
+        [
+          "run", Self.recipe("import-csv-v1.json"), "row_delay_ms:=1", "--base-url", server.httpBaseURL, "--events",
+          "--report", "junit", junit,
+        ], environment: ["APX_STATE_DIR": Self.stateDirectory()])
+      #expect(r.status == 0, "\(r.stderr)")
+      let values = try r.stdout.split(separator: "\n").map { try Self.json(String($0)) }
+      let progress = values.filter { $0["type"] == .string("progress") && $0["step"] == .string("watch") }
+      #expect(!progress.isEmpty, "the watch step reports the declared progress: \(r.stdout)")
+      let output = try #require(values.last { $0["type"] == .string("output") }?["output"], "\(r.stdout)")
+      #expect((output["messages"]?.intValue ?? 0) >= 2, "a snapshot and the complete message at least: \(output)")
+      #expect(output["result"]?["imported"] == .number("11"), "\(output)")
+      let xml = try String(contentsOfFile: junit, encoding: .utf8)
+      #expect(xml.contains("name=\"watch\"") && !xml.contains("<failure"), "\(xml)")
+      #expect(server.stats.tokensIssued == 1, "one token for the upload and the watch")
+    }
+  }
+
   @Test func importCSVWithTheEmbeddedDemo() async throws {
     let r = try await APXProcess.run(
       ["run", Self.recipe("import-csv.json"), "--demo"], environment: ["APX_STATE_DIR": Self.stateDirectory()])
