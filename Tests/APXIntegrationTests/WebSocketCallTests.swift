@@ -205,6 +205,17 @@ struct WebSocketCallTests {
     #expect((r.stdout + r.stderr).contains("carried in a WebSocket subprotocol"), "\(r.stdout)\(r.stderr)")
   }
 
+  /// A server that accepts the connection and never answers the handshake: exit 7 at the
+  /// deadline, without taking apx's own close for the server's.
+  @Test func aHandshakeThatIsNeverAnsweredTimesOutWithExit7() async throws {
+    try await withHostileServer({ _ in [.silence] }) { server in
+      let r = try await APXProcess.run(["call", "ws://127.0.0.1:\(server.port)/", "--timeout", "1"])
+      #expect(r.status == 7, "\(r.stderr)")
+      #expect(r.stderr.contains("timed out after 1s"), "\(r.stderr)")
+      #expect(!r.stderr.contains("closed the connection"), "\(r.stderr)")
+    }
+  }
+
   @Test func aDroppedConnectionReconnectsAndResendsItsMessages() async throws {
     try await withDemoServer { server in
       // Each connection: three burst messages, then the echo of the endpoint's `send`, then the

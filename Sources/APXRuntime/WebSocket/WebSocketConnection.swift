@@ -101,6 +101,8 @@ struct WebSocketConnection: Transport {
     } catch let error as APXError {
       throw AttemptFailure(error)
     } catch WebSocketHandshakeError.closedBeforeAnswer {
+      // Cancelled (the deadline, Ctrl-C): apx closed it, not the server.
+      try Task.checkCancellation()
       throw interrupted(
         "the server closed the connection before answering the handshake",
         APXError(.network, "\(endpointName): the server closed the connection before answering the handshake"))
