@@ -85,6 +85,24 @@ import Testing
     }
   }
 
+  /// A server that echoes the request puts the credential in its answer: the archive masks it
+  /// there too, as `-v` masks it in headers (stdout keeps the answer as the server sent it).
+  @Test func aCredentialEchoedInTheAnswerIsMaskedInTheArchive() async throws {
+    try await withDemoServer { server in
+      let har = try temporaryFile("echo.har", "")
+      let secret = "s3cr3t-t0ken-echoed"
+      let r = try await APXProcess.run([
+        "call", server.httpBaseURL + "/_demo/echo", "-H", "Authorization: Bearer \(secret)", "--har", har,
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout.contains(secret), "stdout is the answer as sent")
+      let text = try String(contentsOfFile: har, encoding: .utf8)
+      #expect(text.contains("/_demo/echo"), "\(text)")
+      #expect(!text.contains(secret), "\(text)")
+      try await Self.expectValid([har])
+    }
+  }
+
   @Test func gRPCCallsAreTheirHTTP2RequestsWithTheMessagesInAnApxField() async throws {
     try await withDemoServer { server in
       let file = try temporaryFile("grpc.har", "")

@@ -55,7 +55,7 @@ final class PageCollector: CallEventSink, RawLinkReceiver, @unchecked Sendable {
       }
       chunk.withUnsafeBytes { body.append(contentsOf: $0) }
     case .retrying, .note, .trailers, .reconnecting, .fellBackToPolling, .bodySent, .requestBody, .proxy,
-      .webSocketFrame:
+      .webSocketFrame, .secrets:
       try downstream.receive(event)
     case .message(let value):
       guard message == nil else {

@@ -92,6 +92,7 @@ struct WebSocketConnection: Transport {
     try sink.receive(
       .requestSent(
         method: "GET", url: mask.mask(attempt.plan.url), headers: mask.mask(headers), attempt: context.number))
+    try sink.receive(.secrets(mask))
     let result: WebSocketHandshakeResult
     do {
       let tls = target.tls ? try session.tls.configuration() : nil

@@ -155,6 +155,8 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       context.warn("apx: the stream keeps failing; polling \(endpoint) every \(Self.seconds(interval)) instead")
     case .progress, .bodySent, .requestBody:
       break  // drawn by the progress display when stderr is a terminal
+    case .secrets:
+      break  // for recorders of answers (HAR); stdout is the user's own
     case .note(let text):
       context.warn("apx: \(text)")
     case .finished(_, let attempts, let failure):
