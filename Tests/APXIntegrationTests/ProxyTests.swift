@@ -133,6 +133,31 @@ struct ProxyTests {
     }
   }
 
+  /// `apx import` fetches a URL through the proxy too; a dead proxy fails it, and --noproxy
+  /// goes direct.
+  @Test func importFetchesItsURLThroughTheProxy() async throws {
+    try await withDemoServer { server in
+      try await Self.withProxy { proxy in
+        let url = server.httpBaseURL + "/openapi.json"
+        let out = TestScratch.root.appendingPathComponent("apx-import-\(UUID().uuidString)").path
+        let through = try await APXProcess.run(
+          ["import", "openapi", url, "--api", "viaproxy", "--out", out, "--proxy", proxy.url()])
+        #expect(through.status == 0, "\(through.stderr)")
+        #expect(proxy.targets == ["127.0.0.1:\(server.httpPort)"], "\(proxy.targets)")
+        let dead = try await APXProcess.run(
+          ["import", "openapi", url, "--api", "dead", "--out", out], environment: ["HTTP_PROXY": Self.deadProxy])
+        #expect(dead.status == 6, "\(dead.stderr)")
+        let direct = try await APXProcess.run(
+          ["import", "openapi", url, "--api", "direct", "--out", out, "--noproxy", "127.0.0.1"],
+          environment: ["HTTP_PROXY": Self.deadProxy])
+        #expect(direct.status == 0, "\(direct.stderr)")
+        let file = try await APXProcess.run(
+          ["import", "openapi", "spec.json", "--api", "x", "--out", out, "--proxy", proxy.url()])
+        #expect(file.status == 2, "--proxy with a file is refused: \(file.stderr)")
+      }
+    }
+  }
+
   @Test func aRefusedOrClosedTunnelIsTheProxysFailure() async throws {
     try await withDemoServer { demo in
       for behaviour in [ConnectProxyServer.Behaviour.refuse, .closeTunnel] {

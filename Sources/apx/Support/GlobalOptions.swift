@@ -21,6 +21,7 @@ struct GlobalOptions: ParsableArguments {
   @OptionGroup(title: "Registry options") var targetOptions: TargetOptions
   @OptionGroup(title: "Output options") var outputOptions: OutputOptions
   @OptionGroup(title: "Connection options") var connectionOptions: ConnectionOptions
+  @OptionGroup(title: "Connection options") var proxyOptions: ProxyOptions
   @OptionGroup(title: "gRPC options") var grpcOptions: GRPCOptions
 
   /// A flag of any group, read by its own name (`global.registry`, `global.timeout`).
@@ -31,6 +32,7 @@ struct GlobalOptions: ParsableArguments {
     connectionOptions[keyPath: path]
   }
   subscript<Value>(dynamicMember path: KeyPath<GRPCOptions, Value>) -> Value { grpcOptions[keyPath: path] }
+  subscript<Value>(dynamicMember path: KeyPath<ProxyOptions, Value>) -> Value { proxyOptions[keyPath: path] }
 
   func validate() throws {
     if let problem { throw ValidationError(problem) }
