@@ -261,6 +261,25 @@ def bench_websocket(base, report, count, runs):
     report.add("WebSocket echo round trip: apx / websocat", apx_rt * 1000, other * 1000, "ms", "<= 1.2x")
 
 
+def bench_proxy(base, report, runs):
+    """A small GET through a local CONNECT proxy (scripts/bench/connect_proxy.py), apx against
+    curl through the same proxy. apx's HTTP client tunnels plain http through CONNECT too, so
+    curl is asked to (--proxytunnel): both make the same exchanges."""
+    proxy = subprocess.Popen([sys.executable, os.path.join(os.path.dirname(__file__), "connect_proxy.py")],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(proxy.stdout.readline())
+        url = f"http://127.0.0.1:{port}"
+        env = dict(os.environ, APX_REGISTRY=BENCH_REGISTRY)
+        target = base + "/api/v2/bench/small"
+        apx = median_wall([APX, "call", target, "--proxy", url], runs, env=env)
+        curl = median_wall(["curl", "-s", "--proxytunnel", "--proxy", url, target], runs)
+        report.add("small GET through a CONNECT proxy: apx / curl -s", apx * 1000, curl * 1000, "ms", "<= 1.3x")
+    finally:
+        proxy.terminate()
+        proxy.wait(timeout=10)
+
+
 def bench_pages(base, report, items, per_page):
     """`apx call --all` over the demo catalogue (Link rel=next pages): items/s and peak RSS, which must
     stay flat whatever the number of pages (one page in memory at a time)."""
@@ -514,6 +533,11 @@ def bench_recipes(base, report, runs, items):
         report.note(f"recipe {steps:,} steps: apx CPU (user+sys) per step", statistics.median(cpu) * 1000 / steps,
                     "ms", "(reference)")
         report.add(f"recipe {steps:,} steps: total wall, apx run / curl", apx * 1000, curl * 1000, "ms", "(reference)")
+        # --har: the same run writing an HTTP archive, paired with the run without it.
+        har = os.path.join(tmp, "run.har")
+        har_pairs = [(run(cmd + ["--har", har], env=env)[0], run(cmd, env=env)[0]) for _ in range(runs)]
+        report.add(f"recipe {steps:,} steps: apx run --har / without", statistics.median(a for a, _ in har_pairs) * 1000,
+                   statistics.median(b for _, b in har_pairs) * 1000, "ms", "<= 1.05x")
 
         # foreach: a GIF view per item, cycling through the demo catalogue's slugs.
         slugs, page = [], 1
@@ -544,7 +568,8 @@ def bench_recipes(base, report, runs, items):
 
 
 BENCHES = [
-    "small", "pretty", "raw", "registry", "sse", "websocket", "codec", "grpc", "grpcio", "recipes", "import", "pages",
+    "small", "proxy", "pretty", "raw", "registry", "sse", "websocket", "codec", "grpc", "grpcio", "recipes", "import",
+    "pages",
 ]
 
 
@@ -566,6 +591,8 @@ def main():
     try:
         if "small" in only:
             bench_small_get(base, report, runs)
+        if "proxy" in only:
+            attempt("proxy", bench_proxy, base, report, runs)
         if "pretty" in only:
             bench_pretty_json(base, report, 20 if args.quick else 100)
         if "raw" in only:
