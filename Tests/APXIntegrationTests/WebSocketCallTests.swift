@@ -139,16 +139,55 @@ struct WebSocketCallTests {
   /// A server that accepts, sends everything and closes at once puts the 101 answer, the
   /// messages, the close frame and the end of the connection in one read: each message must
   /// still arrive, and the close frame end the watch normally.
+  /// The raw 101 answer to the upgrade request whose head is `head` (its accept key computed).
+  static func switchingProtocols(_ head: String) -> [UInt8] {
+    let key =
+      head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }
+      .map { $0.drop { $0 != ":" }.dropFirst().trimmingCharacters(in: .whitespaces) } ?? ""
+    let accept = Data(Insecure.SHA1.hash(data: Data((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8)))
+      .base64EncodedString()
+    return Array(
+      "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\n\r\n"
+        .utf8)
+  }
+
+  /// `ping_interval`: pings go out and the server's pongs keep the watch alive; a server that
+  /// never answers a ping ends each attempt, and the watch gives up after `max_failures`.
+  @Test func pingsAreAnsweredOrEndTheAttempt() async throws {
+    try await withDemoServer { server in
+      // 40 rows at 100 ms a row: the job, and so the watch, lasts for many ping intervals.
+      let job = try await SSEWatchTests.createImport(server, rows: 40, [], rowDelayMs: 100)
+      let registry = try temporaryFile(
+        "v1.json",
+        """
+        {"api": "v1", "environments": {"demo": {"base_url": "\(server.httpBaseURL)"}},
+         "endpoints": {"progress": {"kind": "websocket", "path": "/ws/progress",
+           "params": {"jobId": {"in": "query", "required": true}},
+           "subprotocols": ["bookstrack-auth.t0ken"], "ping_interval": 0.2,
+           "until": {"path": ".type", "equals": "complete"}}}}
+        """)
+      let r = try await APXProcess.run(["call", "v1.progress", "jobId=\(job)", "--registry", registry, "-v"])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(
+        r.stderr.contains("> [ping frame, 3 bytes]") && r.stderr.contains("< [pong frame, 3 bytes]"), "\(r.stderr)")
+    }
+    try await withHostileServer({ head in Array([.bytes(Self.switchingProtocols(head)), .silence]) }) { server in
+      let registry = try temporaryFile(
+        "mute.json",
+        """
+        {"api": "mute", "environments": {"x": {"base_url": "http://127.0.0.1:\(server.port)"}},
+         "endpoints": {"watch": {"kind": "websocket", "path": "/", "ping_interval": 0.2,
+           "reconnect": {"delays": [0.1], "max_failures": 2}}}}
+        """)
+      let r = try await APXProcess.run(["call", "mute.watch", "--registry", registry])
+      #expect(r.status == 6, "\(r.stderr)")
+      #expect(r.stderr.contains("no pong answered a ping within 0.2s"), "\(r.stderr)")
+    }
+  }
+
   @Test func messagesInTheSameReadAsTheUpgradeAnswerAreKept() async throws {
     try await withHostileServer({ head in
-      let key =
-        head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }
-        .map { $0.drop { $0 != ":" }.dropFirst().trimmingCharacters(in: .whitespaces) } ?? ""
-      let accept = Data(Insecure.SHA1.hash(data: Data((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8)))
-        .base64EncodedString()
-      var bytes = Array(
-        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\n\r\n"
-          .utf8)
+      var bytes = Self.switchingProtocols(head)
       for n in 0..<3 {
         let payload = Array("{\"n\":\(n)}".utf8)
         bytes += [0x81, UInt8(payload.count)] + payload
