@@ -6,7 +6,7 @@ import Testing
 /// Calls through a forward proxy (`ConnectProxyServer`, a CONNECT proxy on loopback): the proxy
 /// variables as curl reads them, `--proxy` / `--noproxy`, the config file's keys, credentials
 /// and a proxy's refusals. apx runs as a real process; every server is on 127.0.0.1 port 0.
-@Suite("Proxies", .serialized, .timeLimit(.minutes(2)))
+@Suite("Proxies", .serialized, .timeLimit(.minutes(5)))
 struct ProxyTests {
   static func withProxy<T>(
     credentials: (user: String, password: String)? = nil, behaviour: ConnectProxyServer.Behaviour = .tunnel,

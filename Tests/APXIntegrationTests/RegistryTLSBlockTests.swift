@@ -11,7 +11,7 @@ import Testing
 /// The key is encrypted with the openssl command line tool (Debian and macOS ship it); without
 /// it the suite is skipped, saying so.
 @Suite(
-  "registry tls block", .serialized, .timeLimit(.minutes(2)),
+  "registry tls block", .serialized, .timeLimit(.minutes(5)),
   .enabled(if: OpenSSLTool.path != nil, "needs the openssl command to encrypt a key"))
 struct RegistryTLSBlockTests {
   static var openssl: String? { OpenSSLTool.path }

@@ -7,7 +7,7 @@ import Testing
 /// `SSL_CERT_DIR` names certificates; then exactly those, together. A REST server and a gRPC
 /// server share one certificate from a CA made at test time, and every way of trusting (or not
 /// trusting) that CA must give both calls the same outcome.
-@Suite("one TLS trust rule for REST and gRPC", .serialized, .timeLimit(.minutes(2)))
+@Suite("one TLS trust rule for REST and gRPC", .serialized, .timeLimit(.minutes(5)))
 struct TLSTrustRuleTests {
   /// A way of trusting: flags and environment, and whether the test CA is then trusted.
   struct Trust: CustomStringConvertible {

@@ -155,16 +155,17 @@ struct WebSocketCallTests {
   /// never answers a ping ends each attempt, and the watch gives up after `max_failures`.
   @Test func pingsAreAnsweredOrEndTheAttempt() async throws {
     try await withDemoServer { server in
-      // 40 rows at 100 ms a row: the job, and so the watch, lasts for many ping intervals.
-      let job = try await SSEWatchTests.createImport(server, rows: 40, [], rowDelayMs: 100)
+      // 100 rows at 400 ms a row: a progress message every 0.4 s for 40 s, whenever apx
+      // connects. Four messages (the snapshot and three of those) take the server over 0.8 s,
+      // several ping intervals, however loaded the machine is.
+      let job = try await SSEWatchTests.createImport(server, rows: 100, [], rowDelayMs: 400)
       let registry = try temporaryFile(
         "v1.json",
         """
         {"api": "v1", "environments": {"demo": {"base_url": "\(server.httpBaseURL)"}},
          "endpoints": {"progress": {"kind": "websocket", "path": "/ws/progress",
            "params": {"jobId": {"in": "query", "required": true}},
-           "subprotocols": ["bookstrack-auth.t0ken"], "ping_interval": 0.2,
-           "until": {"path": ".type", "equals": "complete"}}}}
+           "subprotocols": ["bookstrack-auth.t0ken"], "ping_interval": 0.2, "max_messages": 4}}}
         """)
       let r = try await APXProcess.run(["call", "v1.progress", "jobId=\(job)", "--registry", registry, "-v"])
       #expect(r.status == 0, "\(r.stderr)")
