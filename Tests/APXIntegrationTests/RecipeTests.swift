@@ -399,6 +399,39 @@ struct RecipeTests {
     }
   }
 
+  /// The V1 recipe stopped by Ctrl-C while its websocket step watches: the resume skips the
+  /// upload and watches again, as for an SSE step.
+  @Test func anInterruptedV1WatchResumesWithoutASecondUpload() async throws {
+    let state = Self.stateDirectory()
+    try await withDemoServer { server in
+      // 12 rows at 300 ms: the watch is still running when Ctrl-C arrives.
+      let arguments = ["run", Self.recipe("import-csv-v1.json"), "row_delay_ms=300", "--base-url", server.httpBaseURL]
+      let interrupted = try await ChildProcess.run(
+        APXProcess.binary.path, arguments, environment: APXProcess.environment(adding: ["APX_STATE_DIR": state]),
+        timeout: 120
+      ) { run in
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, server.stats.streamConnections == 0 {
+          try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        run.send(SIGINT)
+      }
+      #expect(!interrupted.signaled && interrupted.status == 130)
+      let stderr = String(decoding: interrupted.stderr, as: UTF8.self)
+      #expect(stderr.contains("step watch (books.imports.progress_v1): interrupted, "), "\(stderr)")
+      #expect(server.stats.importsCreated == 1)
+
+      let r = try await APXProcess.run(
+        ["run", Self.recipe("import-csv-v1.json"), "--resume", "--base-url", server.httpBaseURL],
+        environment: ["APX_STATE_DIR": state], timeout: 60)
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(server.stats.importsCreated == 1, "no second upload")
+      #expect(server.stats.streamConnections == 2, "the watch connected again")
+      #expect(try Self.json(r.stdout)["result"]?["imported"] == .number("11"), "\(r.stdout)")
+      #expect(r.stderr.contains("resuming run"))
+    }
+  }
+
   @Test func interruptedRunResumesWithoutASecondUpload() async throws {
     let state = Self.stateDirectory()
     try await withDemoServer { server in
