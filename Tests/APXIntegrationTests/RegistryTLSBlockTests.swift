@@ -129,6 +129,27 @@ struct RegistryTLSBlockTests {
     }
   }
 
+  /// One run has one TLS setup: a recipe whose two APIs name different files is refused before
+  /// anything is sent.
+  @Test func aRecipeWhoseAPIsNameDifferentFilesIsAUsageError() async throws {
+    let dir = TestScratch.root.appendingPathComponent("apx-tls-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    for (api, ca) in [("one", "one-ca.pem"), ("two", "two-ca.pem")] {
+      try """
+      {"api": "\(api)", "environments": {"x": {"base_url": "https://127.0.0.1:9"}}, "tls": {"ca": "\(ca)"},
+       "endpoints": {"get": {"kind": "rest", "path": "/"}}}
+      """.write(toFile: dir + "/\(api).json", atomically: true, encoding: .utf8)
+    }
+    let recipe = try temporaryFile(
+      "two.json",
+      """
+      {"name": "two", "steps": [{"id": "a", "call": "one.get"}, {"id": "b", "call": "two.get"}]}
+      """)
+    let r = try await APXProcess.run(["run", recipe, "--registry", dir])
+    #expect(r.status == 2, "\(r.stderr)")
+    #expect(r.stderr.contains("name different TLS files"), "\(r.stderr)")
+  }
+
   @Test func theBlockIsCheckedWhenTheRegistryLoads() async throws {
     let dir = TestScratch.root.appendingPathComponent("apx-tls-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
