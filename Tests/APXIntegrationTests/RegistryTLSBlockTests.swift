@@ -101,6 +101,19 @@ struct RegistryTLSBlockTests {
       let stale = try await APXProcess.run(
         ["call", "secure.get", "--registry", dir, "--env", "stale", "--no-retry"], environment: env)
       #expect(stale.status == 6, "the file's CA does not sign the server's certificate: \(stale.stderr)")
+      // A path may start with ~/ (HOME).
+      try FileManager.default.createDirectory(atPath: dir + "/home/certs", withIntermediateDirectories: true)
+      try FileManager.default.copyItem(atPath: dir + "/certs/ca.pem", toPath: dir + "/home/certs/home-ca.pem")
+      try """
+      {"api": "homed", "environments": {"prod": {"base_url": "\(base)"}},
+       "tls": {"ca": "~/certs/home-ca.pem", "client_cert": "certs/client.pem", "client_key": "certs/client-key.enc.pem",
+               "client_key_passphrase_env": "SECURE_KEY_PASS"},
+       "endpoints": {"get": {"kind": "rest", "path": "/thing"}}}
+      """.write(toFile: dir + "/homed.json", atomically: true, encoding: .utf8)
+      let homed = try await APXProcess.run(
+        ["call", "homed.get", "--registry", dir, "--no-retry"], environment: env.merging(["HOME": dir + "/home"]) { $1 }
+      )
+      #expect(homed.status == 0, "\(homed.stderr)")
       // --cacert overrides both.
       let flag = try await APXProcess.run(
         ["call", "secure.get", "--registry", dir, "--env", "stale", "--cacert", dir + "/certs/ca.pem", "--no-retry"],

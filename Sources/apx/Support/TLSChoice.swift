@@ -11,9 +11,14 @@ struct TLSChoice {
 
   /// Exit 2 when only one of certificate and key is known, or the passphrase's variable is unset.
   init(flags: GlobalOptions, registry: TLSFiles?, environment: [String: String]) throws(APXError) {
-    ca = flags.cacert ?? registry?.ca
-    let certificatePath = flags.cert ?? registry?.clientCertificate
-    let keyPath = flags.key ?? registry?.clientKey
+    // A registry path may start with `~/` (the shell expands the flags' own).
+    func home(_ path: String?) -> String? {
+      guard let path, path.hasPrefix("~/"), let home = environment["HOME"], !home.isEmpty else { return path }
+      return home + path.dropFirst()
+    }
+    ca = flags.cacert ?? home(registry?.ca)
+    let certificatePath = flags.cert ?? home(registry?.clientCertificate)
+    let keyPath = flags.key ?? home(registry?.clientKey)
     switch (certificatePath, keyPath) {
     case (nil, nil):
       certificate = nil
