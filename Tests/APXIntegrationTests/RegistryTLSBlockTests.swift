@@ -163,6 +163,19 @@ struct RegistryTLSBlockTests {
     #expect(r.stderr.contains("name different TLS files"), "\(r.stderr)")
   }
 
+  /// A passphrase variable with no key to decrypt is refused, not ignored.
+  @Test func aPassphraseWithoutAKeyIsAUsageError() async throws {
+    let dir = TestScratch.root.appendingPathComponent("apx-tls-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    try """
+    {"api": "lone", "environments": {"x": {"base_url": "https://127.0.0.1:9"}},
+     "tls": {"client_key_passphrase_env": "LONE_PASS"}, "endpoints": {"get": {"kind": "rest", "path": "/"}}}
+    """.write(toFile: dir + "/lone.json", atomically: true, encoding: .utf8)
+    let r = try await APXProcess.run(["call", "lone.get", "--registry", dir], environment: ["LONE_PASS": "p"])
+    #expect(r.status == 2, "\(r.stderr)")
+    #expect(r.stderr.contains("names a key passphrase ($LONE_PASS) but no client key"), "\(r.stderr)")
+  }
+
   @Test func theBlockIsCheckedWhenTheRegistryLoads() async throws {
     let dir = TestScratch.root.appendingPathComponent("apx-tls-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -21,6 +21,12 @@ struct TLSChoice {
     let keyPath = flags.key ?? home(registry?.clientKey)
     switch (certificatePath, keyPath) {
     case (nil, nil):
+      if let variable = registry?.clientKeyPassphraseEnv {
+        throw APXError(
+          .usage, "the registry's tls block names a key passphrase ($\(variable)) but no client key",
+          hint:
+            "add client_cert and client_key to the block, pass --cert and --key, or remove client_key_passphrase_env")
+      }
       certificate = nil
     case (let cert?, let key?):
       var passphrase: ClientKeyPassphrase?
