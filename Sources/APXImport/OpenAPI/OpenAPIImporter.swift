@@ -114,6 +114,7 @@ public struct OpenAPIImporter {
     }
 
     var names = OperationNaming.Registry()
+    var inliner = SchemaInliner(resolver: resolver, swagger2: swagger2)
     for pathMember in root["paths"]?.objectMembers ?? [] {
       let path = pathMember.key
       let rawItem = pathMember.value
@@ -139,7 +140,7 @@ public struct OpenAPIImporter {
           continue
         }
         do throws(OperationSkip) {
-          var endpoint = try operation(method: method, path: path, op: op, item: item)
+          var endpoint = try operation(method: method, path: path, op: op, item: item, inliner: &inliner)
           endpoint.name = names.claim(OperationNaming.name(operationId: operationId, method: method, path: path))
           var opNotes: [String] = []
           if let requirements = op["security"]?.arrayValue {
@@ -176,12 +177,15 @@ public struct OpenAPIImporter {
       report.note("the description declares no security schemes; add an \"auth\" block if the API needs credentials")
     }
     api.endpoints = report.api.endpoints
+    api.schemas = inliner.namedSchemas()
     report.api = api
     return report
   }
 
   /// One operation as an endpoint (named later).
-  func operation(method: String, path: String, op: JSONValue, item: JSONValue) throws(OperationSkip) -> Endpoint {
+  func operation(
+    method: String, path: String, op: JSONValue, item: JSONValue, inliner: inout SchemaInliner
+  ) throws(OperationSkip) -> Endpoint {
     guard case .object = op else { throw OperationSkip("the operation is \(op.typeName), not an object") }
     do throws(APXError) {
       _ = try PathTemplate(path)
@@ -248,6 +252,9 @@ public struct OpenAPIImporter {
     endpoint.params = try uniqueNames(params, path: path)
     endpoint.bodyEncoding = body.encoding
     endpoint.bodyExample = body.example
+    let produces = (op["produces"] ?? root["produces"])?.arrayValue?.compactMap(\.stringValue) ?? []
+    endpoint.responses = ResponseMapping(resolver: resolver, swagger2: swagger2)
+      .responses(of: op, produces: produces, inliner: &inliner)
     if let type = body.contentType { endpoint.headers.append(HeaderField("Content-Type", type)) }
     switch streaming(op) {
     case .events:
