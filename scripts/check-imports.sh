@@ -43,6 +43,7 @@ check APXCore 'APXProtobuf|APXRuntime|APXDemoServer|ArgumentParser|AsyncHTTPClie
 check APXProtobuf 'APXRuntime|APXDemoServer|ArgumentParser|AsyncHTTPClient|NIO[A-Za-z]*|GRPC[A-Za-z]*|Hummingbird[A-Za-z]*' "APXProtobuf is pure codec code"
 check APXImport 'APXProtobuf|APXRuntime|APXDemoServer|ArgumentParser|AsyncHTTPClient|NIO[A-Za-z]*|GRPC[A-Za-z]*|Hummingbird[A-Za-z]*|Logging|Foundation|FoundationNetworking' "APXImport is pure: a description in, registry values out (LibYAML reads YAML)"
 check APXRuntime 'ArgumentParser|APXDemoServer|Hummingbird[A-Za-z]*' "the runtime never parses command lines or embeds the demo"
+check APXMock 'APXProtobuf|APXRuntime|APXImport|ArgumentParser|AsyncHTTPClient|GRPC[A-Za-z]*|Foundation|FoundationNetworking' "the mock serves registry values; the executable loads them"
 check APXDemoServer 'APXCore|APXProtobuf|APXRuntime|APXImport|ArgumentParser' "the demo backend is an independent API"
 # Full Foundation links ICU's 34 MB of data into apx: outside APXCore and APXImport
 # (which may not import it at all) it may only be the fallback where FoundationEssentials is
@@ -62,7 +63,7 @@ if [ -n "$hits" ]; then
   status=1
 fi
 # Only the executable writes to stdout: no print() in the libraries.
-hits=$(grep -rnE '(^|[^.A-Za-z])print\(' Sources/APXCore Sources/APXProtobuf Sources/APXRuntime Sources/APXImport || true)
+hits=$(grep -rnE '(^|[^.A-Za-z])print\(' Sources/APXCore Sources/APXProtobuf Sources/APXRuntime Sources/APXImport Sources/APXMock || true)
 if [ -n "$hits" ]; then
   echo "print() in a library target (stdout belongs to the apx executable):"
   echo "$hits"
