@@ -1109,7 +1109,7 @@ _apx_auth_logout() {
 
 _apx_run() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --events --dry-run --test --resume --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --events --dry-run --test --mock --resume --version -h --help)
     repeating_options=(--registry -H --header --report)
     non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size --session --har)
     __apx_offer_flags_options -1

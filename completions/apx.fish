@@ -61,7 +61,7 @@ function __apx_parse_tokens -S
                 __apx_parse_subcommand 1 'registry=+' 'env=' 'base-url=' 'demo' 'o/output=' 'select=' 'r/raw-output' 'color=' 'H/header=+' 'timeout=' 'connect-timeout=' 'retry=' 'no-retry' 'v/verbose' 'insecure' 'cacert=' 'cert=' 'key=' 'proxy=' 'noproxy=' 'authority=' 'max-message-size=' 'emit-defaults' 'version' 'h/help'
             end
         case 'run'
-            __apx_parse_subcommand -r 2 'registry=+' 'env=' 'base-url=' 'demo' 'o/output=' 'select=' 'r/raw-output' 'color=' 'H/header=+' 'timeout=' 'connect-timeout=' 'retry=' 'no-retry' 'v/verbose' 'insecure' 'cacert=' 'cert=' 'key=' 'proxy=' 'noproxy=' 'authority=' 'max-message-size=' 'emit-defaults' 'events' 'dry-run' 'test' 'report=+' 'session=' 'har=' 'resume' 'version' 'h/help'
+            __apx_parse_subcommand -r 2 'registry=+' 'env=' 'base-url=' 'demo' 'o/output=' 'select=' 'r/raw-output' 'color=' 'H/header=+' 'timeout=' 'connect-timeout=' 'retry=' 'no-retry' 'v/verbose' 'insecure' 'cacert=' 'cert=' 'key=' 'proxy=' 'noproxy=' 'authority=' 'max-message-size=' 'emit-defaults' 'events' 'dry-run' 'test' 'report=+' 'session=' 'har=' 'mock' 'resume' 'version' 'h/help'
         case 'session'
             __apx_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -490,6 +490,7 @@ complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx r
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run"' -l 'report' -d 'Write a report: junit FILE.' -rfka ''
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run" session' -l 'session' -d 'Keep the cookies servers set in the session NAME (a 0600 file in the state folder) and send them back on later calls with the same --session; see `apx session`.' -rfka ''
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run" har' -l 'har' -d 'Write every exchange (redirects, retries, token requests and pages included) to FILE as an HTTP Archive (HAR 1.2), secrets masked as -v masks them; written when the command ends, success or not.' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'har\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run" mock' -l 'mock' -d 'Run against `apx mock` of the recipe\'s APIs, started in-process on free loopback ports.'
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run" resume' -l 'resume' -d 'Resume the latest unfinished run of this recipe (or the RUN_ID given among the inputs).'
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run" version' -l 'version' -d 'Show the version.'
 complete -c 'apx' -n '__apx_should_offer_completions_for_flags_or_options "apx run" h help' -s 'h' -l 'help' -d 'Show help information.'

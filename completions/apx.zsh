@@ -636,6 +636,7 @@ _apx_run() {
         '--report[Write a report\: junit FILE.]:FORMAT FILE:'
         '--session[Keep the cookies servers set in the session NAME (a 0600 file in the state folder) and send them back on later calls with the same --session; see `apx session`.]:NAME:'
         '--har[Write every exchange (redirects, retries, token requests and pages included) to FILE as an HTTP Archive (HAR 1.2), secrets masked as -v masks them; written when the command ends, success or not.]:FILE:_files -g '\''*.har'\'''
+        '--mock[Run against `apx mock` of the recipe'\''s APIs, started in-process on free loopback ports.]'
         '--resume[Resume the latest unfinished run of this recipe (or the RUN_ID given among the inputs).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'

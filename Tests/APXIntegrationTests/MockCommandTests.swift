@@ -312,6 +312,26 @@ struct MockCommandTests {
     }
   }
 
+  @Test func aRecipeRunsAgainstTheMockOfItsAPIs() async throws {
+    let registry = try Self.registry()
+    let recipe = try temporaryFile(
+      "shop-check.json",
+      #"""
+      {"name": "shop-check", "steps": [
+        {"id": "special", "call": "shop.items.special", "expect": {".body.n": 1}, "capture": {"n": ".body.n"}},
+        {"id": "order", "call": "shop.orders.create", "with": {"qty": "${steps.special.n}"},
+         "expect": {".status": 201, ".body.ok": true}}
+      ], "output": {"n": "${steps.special.n}"}}
+      """#)
+    let r = try await APXProcess.run(["run", recipe, "--registry", registry, "--mock"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(try JSONParser.parse(r.stdout) == .object([JSONMember("n", .int(1))]))
+    #expect(r.stderr.contains("step order (shop.orders.create): ok, status 201"), "\(r.stderr)")
+    let refused = try await APXProcess.run(["run", recipe, "--registry", registry, "--mock", "--demo"])
+    #expect(refused.status == 2)
+    #expect(refused.stderr.contains("--mock chooses where the calls go"))
+  }
+
   @Test func theMockStopsOnSIGTERM() async throws {
     let run = try await MockProcess.with(["shop", "--registry", try Self.registry()]) { mock in
       let answer = try await LoopbackHTTP.request(port: try mock.port(), "GET", "/items/special")
