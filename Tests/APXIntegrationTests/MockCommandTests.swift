@@ -48,6 +48,14 @@ struct MockCommandTests {
             "responses": {"200": {"content_type": "application/json",
               "schema": {"type": "array", "minItems": 1, "items": {"type": "integer"}}, "examples": {"wrong": {"a": 1}}}}
           },
+          "items.extreme": {
+            "kind": "rest", "path": "/items/extreme",
+            "responses": {"200": {"content_type": "application/json", "schema": {"type": "object",
+              "required": ["big", "long", "many"], "properties": {
+                "big": {"type": "integer", "minimum": 1e300},
+                "long": {"type": "string", "minLength": 1000000000},
+                "many": {"type": "array", "minItems": 1000000000, "items": {"type": "boolean"}}}}}}
+          },
           "orders.create": {
             "kind": "rest", "method": "POST", "path": "/orders",
             "params": {"qty": {"in": "body", "type": "integer", "required": true}, "mode": {"in": "body", "enum": ["fast", "slow"]}},
@@ -140,6 +148,16 @@ struct MockCommandTests {
     }
     let stderr = String(decoding: run.stderr, as: UTF8.self)
     #expect(stderr.contains(#"example "wrong" of shop.items.odd (200) does not fit its schema"#), "\(stderr)")
+  }
+
+  @Test func extremeBoundsNeitherTrapNorHang() async throws {
+    try await MockProcess.with(["shop", "--registry", try Self.registry()]) { mock in
+      let answer = try await LoopbackHTTP.request(port: try mock.port(), "GET", "/items/extreme")
+      #expect(answer.status == 200)
+      #expect(answer.json?["big"]?.intValue != nil)
+      #expect(answer.json?["long"]?.stringValue?.isEmpty == false)
+      #expect(answer.json?["many"]?.arrayValue?.isEmpty == false)
+    }
   }
 
   @Test func invalidRequestsGetAProblemNamingTheField() async throws {

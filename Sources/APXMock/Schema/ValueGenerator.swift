@@ -11,6 +11,15 @@ struct ValueGenerator {
   static let fullDepth = 4
   /// Nesting past which nothing more is built (`{}` allows any value).
   static let maxDepth = 12
+  /// The most items, members or characters a minimum asks for that are built: a schema's
+  /// `minLength: 1e9` must not hang the mock.
+  static let maxSize = 10_000
+
+  /// A bound as an integer within ±10^15, whatever the schema wrote (1e300 must not trap).
+  static func clamped(_ value: Double) -> Int {
+    guard value.isFinite else { return value < 0 ? -1_000_000_000_000_000 : 1_000_000_000_000_000 }
+    return Int(max(-1e15, min(1e15, value)))
+  }
 
   init(random: SeededRandom, book: SchemaBook) {
     self.random = random
@@ -63,7 +72,7 @@ struct ValueGenerator {
       out.append(JSONMember(name, .string("value")))
     }
     let extra = view.schema["additionalProperties"]
-    if extra?.boolValue != false, let minimum = view.int("minProperties") {
+    if extra?.boolValue != false, let minimum = view.int("minProperties").map({ min($0, Self.maxSize) }) {
       var i = 1
       while out.count < minimum {
         let schema = extra.flatMap { $0.boolValue == nil ? $0 : nil } ?? .object([])
@@ -75,7 +84,7 @@ struct ValueGenerator {
   }
 
   private mutating func array(_ view: SchemaView, depth: Int) -> JSONValue {
-    let minimum = max(0, view.int("minItems") ?? 0)
+    let minimum = min(Self.maxSize, max(0, view.int("minItems") ?? 0))
     let maximum = max(minimum, view.int("maxItems") ?? max(minimum, 2))
     var count = depth < Self.fullDepth ? min(maximum, max(minimum, 1 + Int(random.next() % 2))) : minimum
     if depth >= Self.maxDepth { count = minimum }
@@ -96,10 +105,10 @@ struct ValueGenerator {
   }
 
   private mutating func integer(_ view: SchemaView) -> Int {
-    var low = view.number("minimum").map { Int($0.rounded(.up)) } ?? 0
-    var high = view.number("maximum").map { Int($0.rounded(.down)) } ?? max(low, 0) + 1000
-    if let e = view.number("exclusiveMinimum") { low = max(low, Int(e.rounded(.down)) + 1) }
-    if let e = view.number("exclusiveMaximum") { high = min(high, Int(e.rounded(.up)) - 1) }
+    var low = view.number("minimum").map { Self.clamped($0.rounded(.up)) } ?? 0
+    var high = view.number("maximum").map { Self.clamped($0.rounded(.down)) } ?? max(low, 0) + 1000
+    if let e = view.number("exclusiveMinimum") { low = max(low, Self.clamped(e.rounded(.down)) + 1) }
+    if let e = view.number("exclusiveMaximum") { high = min(high, Self.clamped(e.rounded(.up)) - 1) }
     // OpenAPI 3.0's boolean exclusiveMinimum/exclusiveMaximum.
     if view.schema["exclusiveMinimum"]?.boolValue == true { low += 1 }
     if view.schema["exclusiveMaximum"]?.boolValue == true { high -= 1 }
@@ -121,7 +130,7 @@ struct ValueGenerator {
   }
 
   private mutating func string(_ view: SchemaView) -> String {
-    let minimum = max(0, view.int("minLength") ?? 0)
+    let minimum = min(Self.maxSize, max(0, view.int("minLength") ?? 0))
     let maximum = max(minimum, view.int("maxLength") ?? Int.max)
     if let pattern = view.schema["pattern"]?.stringValue,
       let text = SimplePattern(pattern)?.generate(&random, minLength: minimum, maxLength: min(maximum, 10_000))
