@@ -14,6 +14,7 @@ struct MockCommandTests {
       #"""
       {
         "api": "shop",
+        "environments": {"prod": {"base_url": "https://shop.example.com/api/v3"}},
         "schemas": {
           "Item": {"type": "object", "required": ["id", "sku", "price", "tags", "added", "ref", "owner"],
             "properties": {
@@ -131,6 +132,9 @@ struct MockCommandTests {
       let undeclared = try await LoopbackHTTP.request(port: port, "GET", "/items/3", headers: ["Prefer": "code=418"])
       #expect(undeclared.status == 422)
       #expect(try await LoopbackHTTP.request(port: port, "GET", "/nothing").status == 404)
+      // The environment's base path may stay in front of the endpoint's.
+      let prefixed = try await LoopbackHTTP.request(port: port, "GET", "/api/v3/items/special")
+      #expect(prefixed.json == .object([JSONMember("n", .int(1))]))
       let wrongMethod = try await LoopbackHTTP.request(port: port, "DELETE", "/secret")
       #expect(wrongMethod.status == 405)
       #expect(wrongMethod.header("allow") == "GET")

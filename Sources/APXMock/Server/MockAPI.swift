@@ -10,6 +10,8 @@ final class MockAPI: Sendable {
   let log = RequestLog()
   let store = CollectionStore()
   let book: SchemaBook
+  /// See `match(_:)`.
+  let basePaths: [String]
   /// Where faults are reported (the command's stderr).
   let report: @Sendable (String) -> Void
 
@@ -18,6 +20,7 @@ final class MockAPI: Sendable {
     self.options = options
     self.routes = RouteTable(endpoints: api.endpoints)
     self.book = SchemaBook(api.schemas)
+    self.basePaths = Self.basePaths(api)
     for (endpoint, response, name, problem) in Self.misfits(api, book) {
       report(
         "apx mock: note: example \"\(name)\" of \(api.name).\(endpoint) (\(response)) does not fit its schema "
@@ -71,7 +74,7 @@ final class MockAPI: Sendable {
       answer.headers.append(("retry-after", String(faults.retryAfter)))
       return answer
     }
-    switch routes.match(method: request.method, path: request.path) {
+    switch match(request) {
     case .notFound:
       return .problem(404, title: "Not Found", detail: "no endpoint of \(api.name) serves \(request.path)")
     case .methodNotAllowed(let allowed):
@@ -130,6 +133,34 @@ final class MockAPI: Sendable {
     return BodyRendering.answer(
       status: picked.status, value: value,
       contentType: picked.response?.contentType ?? (picked.response == nil ? "application/json" : nil))
+  }
+
+  /// The route of `request`; a path under an environment's base path (`/v1/pets` for a base URL
+  /// `https://api.example.com/v1`) is matched without it, so a client may keep that prefix.
+  private func match(_ request: MockRequest) -> RouteTable.Match {
+    let direct = routes.match(method: request.method, path: request.path)
+    guard case .notFound = direct else { return direct }
+    for prefix in basePaths where request.path.hasPrefix(prefix + "/") {
+      let inner = routes.match(method: request.method, path: String(request.path.dropFirst(prefix.count)))
+      if case .notFound = inner { continue }
+      return inner
+    }
+    return direct
+  }
+
+  /// The paths of the environments' http(s) base URLs (`/v1`), longest first.
+  static func basePaths(_ api: APIDefinition) -> [String] {
+    var out: [String] = []
+    for env in api.environments {
+      let url = env.baseURL
+      guard url.hasPrefix("http://") || url.hasPrefix("https://") else { continue }
+      let rest = url.drop { $0 != ":" }.dropFirst(3)
+      guard let slash = rest.firstIndex(of: "/") else { continue }
+      var path = String(rest[slash...])
+      while path.hasSuffix("/") { path.removeLast() }
+      if !path.isEmpty, !path.contains("${"), !out.contains(path) { out.append(path) }
+    }
+    return out.sorted { $0.count > $1.count }
   }
 
   /// Declared examples their own schema refuses (descriptions hold some): by default the mock
