@@ -354,6 +354,23 @@ struct MockCommandTests {
     #expect(refused.stderr.contains("--mock chooses where the calls go"))
   }
 
+  @Test func theGitHubDescriptionIsServedAsItIs() async throws {
+    let description = APXProcess.packageRoot
+      .appendingPathComponent("Tests/Fixtures/openapi/github-api.github.com-2022-07-18.json.gz").path
+    let run = try await MockProcess.with(["--openapi", description]) { mock in
+      let port = try mock.port()
+      let issue = try await LoopbackHTTP.request(port: port, "GET", "/repos/octocat/hello/issues/1")
+      #expect(issue.status == 200)
+      #expect(issue.json?["number"]?.intValue != nil, "\(issue.text.prefix(300))")
+      let missing = try await LoopbackHTTP.request(
+        port: port, "GET", "/repos/octocat/hello/pulls/1", headers: ["Prefer": "code=404"])
+      #expect(missing.status == 404)
+      #expect(try await LoopbackHTTP.request(port: port, "GET", "/repos/octocat/hello/pulls/one").status == 400)
+    }
+    let stderr = String(decoding: run.stderr, as: UTF8.self)
+    #expect(stderr.contains("more examples of githubs-official-openapi-spec-octokit that do not fit"), "\(stderr)")
+  }
+
   @Test func theMockStopsOnSIGTERM() async throws {
     let run = try await MockProcess.with(["shop", "--registry", try Self.registry()]) { mock in
       let answer = try await LoopbackHTTP.request(port: try mock.port(), "GET", "/items/special")

@@ -10,6 +10,8 @@ final class MockAPI: Sendable {
   let log = RequestLog()
   let store = CollectionStore()
   let book: SchemaBook
+  /// Misfit examples named one per line at start; the rest are counted.
+  static let misfitLines = 10
   /// See `match(_:)`.
   let basePaths: [String]
   /// Where faults are reported (the command's stderr).
@@ -21,11 +23,17 @@ final class MockAPI: Sendable {
     self.routes = RouteTable(endpoints: api.endpoints)
     self.book = SchemaBook(api.schemas)
     self.basePaths = Self.basePaths(api)
-    for (endpoint, response, name, problem) in Self.misfits(api, book) {
+    let misfits = Self.misfits(api, book)
+    for (endpoint, response, name, problem) in misfits.prefix(Self.misfitLines) {
       report(
         "apx mock: note: example \"\(name)\" of \(api.name).\(endpoint) (\(response)) does not fit its schema "
           + "(\(problem.field.isEmpty ? "the body" : problem.field) \(problem.message)): it is served only on "
           + "`Prefer: example=\(name)`")
+    }
+    if misfits.count > Self.misfitLines {
+      report(
+        "apx mock: note: and \(misfits.count - Self.misfitLines) more examples of \(api.name) that do not fit their schemas"
+      )
     }
     self.report = report
   }
