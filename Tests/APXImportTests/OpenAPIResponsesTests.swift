@@ -38,6 +38,7 @@ import Testing
          "responses": {"NotFound": {"description": "gone", "content": {"application/problem+json": {"schema": {"type": "object"}, "example": {"title": "gone"}}}}}}}
       """)
     let responses = try #require(api.endpoint(named: "get-pet")?.responses)
+    #expect(api.endpoint(named: "get-pet")?.bodySchema == nil)
     #expect(responses.map(\.status) == ["200", "204", "404"])
     #expect(responses[0].contentType == "application/json")
     #expect(responses[0].schema == .object([JSONMember("$ref", .string("#/schemas/Pet"))]))
@@ -52,6 +53,25 @@ import Testing
     #expect(pet["description"] == nil && pet["x-internal"] == nil)
     #expect(pet["properties"]?["parent"] == .object([JSONMember("$ref", .string("#/schemas/Pet"))]))
     #expect(pet["properties"]?["id"]?["minimum"] == .int(1))
+  }
+
+  @Test func aJSONBodyKeepsItsSchemaAFormBodyDoesNot() throws {
+    let api = try importing(
+      """
+      {"openapi": "3.1.0", "info": {"title": "Bodies", "version": "1"},
+       "paths": {
+         "/pets": {"post": {"operationId": "addPet", "requestBody": {"content": {
+           "application/json": {"schema": {"$ref": "#/components/schemas/NewPet"}},
+           "application/xml": {"schema": {"type": "string"}}}}, "responses": {"201": {"description": "made"}}}},
+         "/forms": {"post": {"operationId": "sendForm", "requestBody": {"content": {
+           "application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": {"a": {"type": "string"}}}}}},
+           "responses": {"204": {"description": "ok"}}}}},
+       "components": {"schemas": {"NewPet": {"type": "object", "required": ["name"],
+         "properties": {"name": {"type": "string", "minLength": 1}, "id": {"type": "integer", "readOnly": true}}}}}}
+      """)
+    #expect(api.endpoint(named: "add-pet")?.bodySchema == .object([JSONMember("$ref", .string("#/schemas/NewPet"))]))
+    #expect(api.endpoint(named: "send-form")?.bodySchema == nil)
+    #expect(api.schemas.first?.value["properties"]?["id"]?["readOnly"] == .bool(true))
   }
 
   @Test func swagger2AnswersTakeTheirTypeFromProduces() throws {

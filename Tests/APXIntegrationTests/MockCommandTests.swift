@@ -192,6 +192,39 @@ struct MockCommandTests {
     }
   }
 
+  @Test func aJSONBodyIsCheckedAgainstTheDescriptionsSchema() async throws {
+    let description = try temporaryFile(
+      "pets.json",
+      #"""
+      {"openapi": "3.0.3", "info": {"title": "Pets", "version": "1"},
+       "paths": {"/pets": {"post": {"operationId": "addPet",
+         "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}},
+         "responses": {"201": {"description": "made", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}}}}}},
+       "components": {"schemas": {"Pet": {"type": "object", "required": ["id", "name"], "additionalProperties": false,
+         "properties": {"id": {"type": "integer", "readOnly": true}, "name": {"type": "string", "maxLength": 5},
+           "tags": {"type": "array", "items": {"type": "string"}}}}}}}
+      """#)
+    try await MockProcess.with(["--openapi", description]) { mock in
+      let port = try mock.port()
+      let json = ["Content-Type": "application/json"]
+      let made = try await LoopbackHTTP.request(port: port, "POST", "/pets", headers: json, body: #"{"name": "Rex"}"#)
+      #expect(made.status == 201, "readOnly id is not required in a request: \(made.text)")
+      #expect(made.json?["id"]?.intValue != nil, "but it is in the answer")
+      let deep = try await LoopbackHTTP.request(
+        port: port, "POST", "/pets", headers: json, body: #"{"name": "Rex", "tags": ["a", 2]}"#)
+      #expect(deep.status == 400)
+      #expect(deep.json?["field"] == .string("tags[1]"))
+      let long = try await LoopbackHTTP.request(
+        port: port, "POST", "/pets", headers: json, body: #"{"name": "Rexanne"}"#)
+      #expect(long.json?["field"] == .string("name"))
+      let extra = try await LoopbackHTTP.request(
+        port: port, "POST", "/pets", headers: json, body: #"{"name": "Rex", "colour": "red"}"#)
+      #expect(extra.status == 400 && extra.json?["field"] == .string("colour"))
+      let notJSON = try await LoopbackHTTP.request(port: port, "POST", "/pets", headers: json, body: "name=Rex")
+      #expect(notJSON.status == 400 && notJSON.json?["field"] == .string("body"))
+    }
+  }
+
   @Test func authIsCheckedInFormNotValue() async throws {
     try await MockProcess.with(["shop", "--registry", try Self.registry()]) { mock in
       let port = try mock.port()

@@ -6,7 +6,8 @@ public enum RegistryLoader {
     "tls", "schemas", "endpoints",
   ]
   static let endpointKeys = [
-    "kind", "description", "method", "path", "params", "headers", "expect_status", "body", "body_example", "responses",
+    "kind", "description", "method", "path", "params", "headers", "expect_status", "body", "body_example",
+    "body_schema", "responses",
     "auth", "retry",
     "idempotent", "idempotency_key", "timeout", "until_event", "fail_on_event", "reconnect", "fallback", "progress",
     "service", "schema", "retry_codes", "rpc_method", "params_by", "notification", "pagination", "subprotocols",
@@ -211,6 +212,9 @@ public enum RegistryLoader {
       checkReferences(m.value, schemas: api.schemas, at: [.key("schemas"), .key(m.key)], &r)
     }
     for e in api.endpoints {
+      if let schema = e.bodySchema {
+        checkReferences(schema, schemas: api.schemas, at: [.key("endpoints"), .key(e.name), .key("body_schema")], &r)
+      }
       for response in e.responses {
         guard let schema = response.schema else { continue }
         checkReferences(
@@ -320,6 +324,13 @@ public enum RegistryLoader {
       }
     }
     e.bodyExample = f.first(where: { $0.key == "body_example" })?.value
+    if let schema = f.first(where: { $0.key == "body_schema" })?.value {
+      switch schema {
+      case .object, .bool: e.bodySchema = schema
+      default:
+        r.fail(p + [.key("body_schema")], "expected a JSON Schema (an object or a boolean), got \(schema.typeName)")
+      }
+    }
     if let responses = f.first(where: { $0.key == "responses" })?.value {
       e.responses = decodeResponses(responses, at: p + [.key("responses")], &r)
     }

@@ -74,6 +74,7 @@ public enum RegistryWriter {
     if e.idempotencyKey { m.append(JSONMember("idempotency_key", .bool(true))) }
     if let b = e.bodyEncoding { m.append(JSONMember("body", .string(b.rawValue))) }
     if let x = e.bodyExample { m.append(JSONMember("body_example", x)) }
+    if let s = e.bodySchema { m.append(JSONMember("body_schema", s)) }
     if !e.responses.isEmpty { m.append(JSONMember("responses", responses(e.responses))) }
     if !e.params.isEmpty {
       m.append(JSONMember("params", .object(e.params.map { JSONMember($0.name, param($0, kind: e.kind)) })))

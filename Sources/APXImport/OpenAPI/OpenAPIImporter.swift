@@ -228,9 +228,12 @@ public struct OpenAPIImporter {
 
     let bodies = BodyMapping(schemas: schemas)
     var body = BodyMapping.Result()
+    // The schema of a JSON body, for `apx mock` to check requests against.
+    var bodySchema: JSONValue?
     if swagger2 {
       let consumes = (op["consumes"] ?? root["consumes"])?.arrayValue?.compactMap(\.stringValue) ?? []
       body = try bodies.swagger2(bodyParam: bodyParam, formParams: formParams, consumes: consumes)
+      if body.encoding == nil { bodySchema = bodyParam?["schema"] }
     } else if let raw = op["requestBody"] {
       let requestBody: JSONValue
       do throws(ReferenceResolver.Failure) {
@@ -239,6 +242,11 @@ public struct OpenAPIImporter {
         throw OperationSkip("its request body cannot be read: \(error.message)")
       }
       body = try bodies.requestBody(requestBody)
+      if body.encoding == nil, let content = requestBody["content"]?.objectMembers,
+        let type = BodyMapping.choose(content.map(\.key)), BodyMapping.isJSON(type)
+      {
+        bodySchema = content.first { $0.key == type }?.value["schema"]
+      }
     }
     let taken = Set(params.map(\.name))
     for var p in body.params {
@@ -252,6 +260,7 @@ public struct OpenAPIImporter {
     endpoint.params = try uniqueNames(params, path: path)
     endpoint.bodyEncoding = body.encoding
     endpoint.bodyExample = body.example
+    endpoint.bodySchema = bodySchema.map { inliner.copy($0) }
     let produces = (op["produces"] ?? root["produces"])?.arrayValue?.compactMap(\.stringValue) ?? []
     endpoint.responses = ResponseMapping(resolver: resolver, swagger2: swagger2)
       .responses(of: op, produces: produces, inliner: &inliner)

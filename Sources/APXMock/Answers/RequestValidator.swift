@@ -5,9 +5,16 @@ import APXCore
 /// allowed values. The first problem found is reported, naming the parameter.
 struct RequestValidator {
   let endpoint: Endpoint
+  let book: SchemaBook
 
   func problem(_ request: MockRequest, pathValues: [String: String]) -> SchemaValidator.Problem? {
     let body = request.jsonBody
+    if let schema = endpoint.bodySchema, !request.body.isEmpty {
+      guard let body else { return .init(field: "body", message: "is not JSON") }
+      if let problem = SchemaValidator.problem(body, schema, book, at: "", direction: .request) {
+        return problem.field.isEmpty ? .init(field: "body", message: problem.message) : problem
+      }
+    }
     let bodyParams = endpoint.params.filter { $0.location == .body && $0.type != .file }
     if !bodyParams.isEmpty, !request.body.isEmpty {
       guard case .object = body else { return .init(field: "body", message: "must be a JSON object") }

@@ -10,8 +10,15 @@ enum SchemaValidator {
     var message: String
   }
 
+  /// Which way a value travels: a request need not carry `readOnly` members, an answer
+  /// need not carry `writeOnly` ones (OpenAPI's rule for `required`).
+  enum Direction: Sendable {
+    case request, response
+  }
+
   static func problem(
-    _ value: JSONValue, _ schema: JSONValue, _ book: SchemaBook, at field: String, depth: Int = 0
+    _ value: JSONValue, _ schema: JSONValue, _ book: SchemaBook, at field: String, direction: Direction = .response,
+    depth: Int = 0
   ) -> Problem? {
     if case .bool(let allowed) = schema { return allowed ? nil : Problem(field: field, message: "is not allowed") }
     guard depth < 32 else { return nil }
@@ -25,7 +32,9 @@ enum SchemaValidator {
       return Problem(field: field, message: "must be one of \(choices.map(\.compactJSON).joined(separator: ", "))")
     }
     let branches = view.alternatives
-    if !branches.isEmpty, !branches.contains(where: { problem(value, $0, book, at: field, depth: depth + 1) == nil }) {
+    if !branches.isEmpty,
+      !branches.contains(where: { problem(value, $0, book, at: field, direction: direction, depth: depth + 1) == nil })
+    {
       return Problem(field: field, message: "matches none of the schemas allowed")
     }
     let types = view.types.filter { $0 != "null" }
@@ -34,16 +43,23 @@ enum SchemaValidator {
     }
     switch value {
     case .object(let members):
+      let properties = view.properties
       for name in view.required where !members.contains(where: { $0.key == name }) {
+        let property = properties.first { $0.key == name }.map { book.resolve($0.value) }
+        let exempt = direction == .request ? "readOnly" : "writeOnly"
+        if property?[exempt]?.boolValue == true { continue }
         return Problem(field: join(field, name), message: "is required")
       }
-      let properties = view.properties
       for m in members {
         if let schema = properties.first(where: { $0.key == m.key })?.value {
-          if let p = problem(m.value, schema, book, at: join(field, m.key), depth: depth + 1) { return p }
+          if let p = problem(m.value, schema, book, at: join(field, m.key), direction: direction, depth: depth + 1) {
+            return p
+          }
         } else if let extra = view.schema["additionalProperties"] {
           if extra.boolValue == false { return Problem(field: join(field, m.key), message: "is not a known field") }
-          if let p = problem(m.value, extra, book, at: join(field, m.key), depth: depth + 1) { return p }
+          if let p = problem(m.value, extra, book, at: join(field, m.key), direction: direction, depth: depth + 1) {
+            return p
+          }
         }
       }
     case .array(let items):
@@ -55,7 +71,9 @@ enum SchemaValidator {
       }
       if let schema = view.schema["items"] {
         for (i, item) in items.enumerated() {
-          if let p = problem(item, schema, book, at: "\(field)[\(i)]", depth: depth + 1) { return p }
+          if let p = problem(item, schema, book, at: "\(field)[\(i)]", direction: direction, depth: depth + 1) {
+            return p
+          }
         }
       }
     case .string(let text):

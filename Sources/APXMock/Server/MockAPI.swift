@@ -111,7 +111,7 @@ final class MockAPI: Sendable {
       let siblings = routes.routes.map(\.endpoint).filter { $0.kind == .jsonrpc && $0.path == endpoint.path }
       return JSONRPCAnswer(endpoints: siblings).answer(request, generator: &generator)
     }
-    if let problem = RequestValidator(endpoint: endpoint).problem(request, pathValues: pathValues) {
+    if let problem = RequestValidator(endpoint: endpoint, book: book).problem(request, pathValues: pathValues) {
       let status = endpoint.responses.contains { $0.status == "422" } ? 422 : 400
       return .problem(
         status, title: status == 422 ? "Unprocessable Content" : "Bad Request",

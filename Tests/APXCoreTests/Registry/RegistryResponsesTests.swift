@@ -12,6 +12,7 @@ import Testing
         "get": {
           "kind": "rest", "path": "/pets/{id}",
           "params": {"id": {"in": "path", "type": "integer", "required": true}},
+          "body_schema": {"$ref": "#/schemas/Pet"},
           "responses": {
             "200": {"content_type": "application/json", "schema": {"$ref": "#/schemas/Pet"}, "examples": {"rex": {"id": 1}}},
             "4XX": {"content_type": "application/problem+json"},
@@ -31,6 +32,7 @@ import Testing
     #expect(responses[0].examples == [JSONMember("rex", .object([JSONMember("id", .int(1))]))])
     #expect(responses[2].contentType == nil && responses[2].schema == nil)
     #expect(api.schemas.map(\.key) == ["Pet"])
+    #expect(api.endpoint(named: "get")?.bodySchema == .object([JSONMember("$ref", .string("#/schemas/Pet"))]))
     let text = RegistryWriter.text(api)
     let again = try RegistryLoader.load(Array(text.utf8), file: "again.json")
     #expect(RegistryWriter.text(again) == text)
@@ -41,6 +43,16 @@ import Testing
     let api = try RegistryLoader.load(Array(Self.sample.utf8), file: "sample.json", endpoint: "get")
     #expect(api.schemas.isEmpty)
     #expect(api.endpoint(named: "get")?.responses.count == 3)
+  }
+
+  @Test func aBodySchemaMustBeASchemaWhoseReferencesResolve() {
+    let number = #"{"api": "a", "endpoints": {"e": {"kind": "rest", "path": "/", "body_schema": 1}}}"#
+    #expect(
+      RegistryFixture.errors(number).map(\.message) == ["expected a JSON Schema (an object or a boolean), got number"])
+    let dangling =
+      ##"{"api": "a", "endpoints": {"e": {"kind": "rest", "path": "/", "body_schema": {"$ref": "#/schemas/X"}}}}"##
+    #expect(
+      RegistryFixture.errors(dangling).map(\.message) == ["the reference #/schemas/X names no entry of \"schemas\""])
   }
 
   @Test(arguments: [
