@@ -80,7 +80,8 @@ struct MockCommandTests {
             "kind": "jsonrpc", "rpc_method": "add",
             "responses": {"200": {"content_type": "application/json", "examples": {"sum": 3}}}
           },
-          "echo": {"kind": "jsonrpc", "rpc_method": "echo"}
+          "echo": {"kind": "jsonrpc", "rpc_method": "echo"},
+          "socket": {"kind": "websocket", "path": "/ws"}
         }
       }
       """#)
@@ -412,6 +413,7 @@ struct MockCommandTests {
     #expect(run.signaled && run.status == SIGTERM)
     let stderr = String(decoding: run.stderr, as: UTF8.self)
     #expect(stderr.contains("apx mock: shop listening on http://127.0.0.1:"), "\(stderr)")
+    #expect(stderr.contains("not served (gRPC and WebSocket are not mocked yet): shop.socket"), "\(stderr)")
   }
 
   @Test(arguments: [

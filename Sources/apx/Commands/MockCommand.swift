@@ -157,11 +157,11 @@ struct MockCommand: ContextCommand {
     context.stdout.write(JSONPrinter(style: .compact).bytes(info) + [0x0A])
     context.stdout.flush()
     for (api, url) in server.addresses { context.warn("apx mock: \(api) listening on \(url)") }
-    let skippedKinds = apis.flatMap(\.endpoints).filter { $0.kind == .grpc || $0.kind == .websocket }
-    if !skippedKinds.isEmpty {
-      context.warn(
-        "apx mock: not served (gRPC and WebSocket are not mocked yet): "
-          + skippedKinds.map(\.name).joined(separator: ", "))
+    let notServed = apis.flatMap { api in
+      api.endpoints.filter { $0.kind == .grpc || $0.kind == .websocket }.map { api.name + "." + $0.name }
+    }
+    if !notServed.isEmpty {
+      context.warn("apx mock: not served (gRPC and WebSocket are not mocked yet): " + notServed.joined(separator: ", "))
     }
     context.warn("apx mock: Ctrl-C stops it")
     try await server.runUntilCancelled()
