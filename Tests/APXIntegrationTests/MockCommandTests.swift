@@ -405,12 +405,13 @@ struct MockCommandTests {
     #expect(stderr.contains("more examples of githubs-official-openapi-spec-octokit that do not fit"), "\(stderr)")
   }
 
-  @Test func theMockStopsOnSIGTERM() async throws {
-    let run = try await MockProcess.with(["shop", "--registry", try Self.registry()]) { mock in
+  @Test(arguments: [SIGINT, SIGTERM])
+  func theMockStopsOnTheSignal(_ signal: Int32) async throws {
+    let run = try await MockProcess.with(["shop", "--registry", try Self.registry()], signal: signal) { mock in
       let answer = try await LoopbackHTTP.request(port: try mock.port(), "GET", "/items/special")
       #expect(answer.status == 200)
     }
-    #expect(run.signaled && run.status == SIGTERM)
+    #expect(run.signaled && run.status == signal)
     let stderr = String(decoding: run.stderr, as: UTF8.self)
     #expect(stderr.contains("apx mock: shop listening on http://127.0.0.1:"), "\(stderr)")
     #expect(stderr.contains("not served (gRPC and WebSocket are not mocked yet): shop.socket"), "\(stderr)")

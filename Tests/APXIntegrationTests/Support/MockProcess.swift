@@ -10,7 +10,7 @@ import Testing
 #endif
 
 /// `apx mock` as a child process for one test: started with `--port 0`, its addresses read
-/// from its first stdout line, stopped with SIGTERM when the test's body ends.
+/// from its first stdout line, stopped with a signal (SIGTERM unless told) when the test's body ends.
 enum MockProcess {
   /// What the test body sees: each API's base URL and port.
   struct Running: Sendable {
@@ -24,12 +24,12 @@ enum MockProcess {
     }
   }
 
-  /// Runs `apx mock ARGUMENTS --port 0`, hands `body` its addresses, then stops it. Returns the
+  /// Runs `apx mock ARGUMENTS --port 0`, hands `body` its addresses, then stops it with `signal`. Returns the
   /// child's result (its stderr holds the fault lines); a mock that fails to start is an error
   /// with its stderr.
   @discardableResult
   static func with(
-    _ arguments: [String], environment: [String: String] = [:],
+    _ arguments: [String], environment: [String: String] = [:], signal: Int32 = SIGTERM,
     _ body: @escaping @Sendable (Running) async throws -> Void
   ) async throws -> ChildResult {
     let (readEnd, writeEnd) = try FileDescriptor.pipe()
@@ -39,7 +39,7 @@ enum MockProcess {
       APXProcess.binary.path, ["mock"] + arguments + ["--port", "0"],
       environment: APXProcess.environment(adding: environment), stdoutTo: writeEnd, timeout: 120, bounded: false
     ) { child in
-      defer { child.send(SIGTERM) }
+      defer { child.send(signal) }
       let line = await GRPCTLSTests.firstLine(FileHandle(fileDescriptor: readEnd.rawValue, closeOnDealloc: false))
       guard case .object(let members)? = try? JSONParser.parse(line) else {
         failure.set("apx mock did not start (no address line: \(line))")
