@@ -304,7 +304,8 @@ struct MockCommandTests {
   @Test func introspectionListsRequestsAndResetClearsThem() async throws {
     try await MockProcess.with(["shop", "--registry", try Self.registry()]) { mock in
       let port = try mock.port()
-      _ = try await LoopbackHTTP.request(port: port, "GET", "/items/special?x=1", headers: ["X-Trace": "t1"])
+      _ = try await LoopbackHTTP.request(
+        port: port, "GET", "/items/special?x=1", headers: ["X-Trace": "t1", "X-Apx-Mock-Fault": "latency=1"])
       _ = try await LoopbackHTTP.request(
         port: port, "POST", "/orders", headers: ["Content-Type": "application/json"], body: #"{"qty": 1}"#)
       let listed = try #require(try await LoopbackHTTP.request(port: port, "GET", "/__apx/requests").json?.arrayValue)
@@ -313,6 +314,7 @@ struct MockCommandTests {
       #expect(listed[0]["query"]?["x"] == .string("1"))
       #expect(listed[0]["headers"]?["x-trace"] == .string("t1"))
       #expect(listed[0]["endpoint"] == .string("items.special"))
+      #expect(listed[0]["fault"] == .string("latency 1 ms"))
       #expect(listed[1]["body"] == .object([JSONMember("qty", .int(1))]))
       #expect(listed[1]["status"] == .int(201))
       #expect(try await LoopbackHTTP.request(port: port, "POST", "/__apx/reset").status == 204)

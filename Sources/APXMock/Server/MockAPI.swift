@@ -67,6 +67,7 @@ final class MockAPI: Sendable {
     var dice = SeededRandom(seed: options.seed, key: "fault \(number)")
     let delay = faults.latency + (faults.jitter > 0 ? Int(dice.next() % UInt64(faults.jitter + 1)) : 0)
     if delay > 0 {
+      fault = "latency \(delay) ms"
       note("latency \(delay) ms", request)
       try? await Task.sleep(for: .milliseconds(delay))
     }
