@@ -101,6 +101,10 @@ enum EndpointDescription {
       m.append(JSONMember("method", .string(e.method)))
       m.append(JSONMember("path", .string(e.path)))
     }
+    if let graphql = e.graphql {
+      m.append(JSONMember("query", .string(graphql.document)))
+      if let name = graphql.operationName { m.append(JSONMember("operation_name", .string(name))) }
+    }
     if let rpc = e.jsonrpc {
       m.append(JSONMember("rpc_method", .string(rpc.rpcMethod)))
       m.append(JSONMember("params_by", .string(rpc.paramsBy.rawValue)))

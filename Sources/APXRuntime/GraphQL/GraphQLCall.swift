@@ -1,0 +1,139 @@
+import APXCore
+import APXGraphQL
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+
+/// The GraphQL over HTTP transport: the document is parsed (GraphQLSwift's parser) and its
+/// operation picked before anything is sent; the endpoint's params, built like a JSON body, are
+/// the variables; one POST carries `{"query", "variables", "operationName"}`. The answer's
+/// `data` becomes the body (so `--select` and recipes see the data), or the whole answer with
+/// `rawResponse`; `errors` end the call with exit 12 (after printing a partial answer's data),
+/// unless `allowPartial` accepts data that came with errors.
+struct GraphQLCall: Transport {
+  let session: HTTPSession
+  let environment: [String: String]
+  /// The call's overall time limit, for messages.
+  let timeout: Double?
+
+  /// The media types of GraphQL over HTTP, the newer first.
+  static let accept = "application/graphql-response+json, application/json;q=0.9"
+
+  /// Largest answer read; GraphQL answers are documents, not streams.
+  static let answerLimit = 64 * 1024 * 1024
+
+  struct Attempt: Sendable {
+    let http: HTTPAttempt
+    let name: String
+    let options: GraphQLOptions
+    /// A query only reads: it may be sent again.
+    let readOnly: Bool
+    let idempotent: Bool
+  }
+
+  func resolve(_ request: CallRequest, credentials: Credentials) async throws -> Attempt {
+    let name = request.targetIsURL ? "the GraphQL call" : "\(request.api.name).\(request.endpoint.name)"
+    guard let options = request.endpoint.graphql else {
+      throw APXError(.usage, "\(name) is \(request.endpoint.kind.withArticle) endpoint, not GraphQL")
+    }
+    let document = try GraphQLDocument(parsing: options.document, origin: name)
+    let operation = try document.operation(named: options.operationName)
+    if operation.kind == .subscription {
+      throw APXError(
+        .usage, "\(name): a subscription is a stream, not one POST",
+        hint: "run queries and mutations over HTTP; subscriptions are not sent by apx yet")
+    }
+    var http = try await HTTPAttempt.resolve(request, environment: environment, credentials: credentials)
+    var variables: [JSONMember] = []
+    switch http.plan.body {
+    case .none: break
+    case .bytes(let bytes, _):
+      let parsed: JSONValue
+      do {
+        parsed = try JSONParser.parse(bytes)
+      } catch {
+        throw APXError(.usage, "\(name): the variables are not valid JSON", underlying: error)
+      }
+      guard case .object(let members) = parsed else {
+        throw APXError(
+          .usage, "\(name): the variables must be a JSON object, not \(parsed.typeName)",
+          hint: "give them as items (id=1, count:=3) or -d '{\"id\": \"1\"}'")
+      }
+      variables = members
+    default:
+      throw APXError(
+        .usage, "\(name): GraphQL variables are JSON", hint: "give them as items or -d JSON text, not a form or a file")
+    }
+    try operation.check(variables: variables.map(\.key), origin: name)
+    var envelope = [JSONMember("query", .string(document.text))]
+    if !variables.isEmpty { envelope.append(JSONMember("variables", .object(variables))) }
+    if let operationName = operation.name { envelope.append(JSONMember("operationName", .string(operationName))) }
+    http.plan.body = .bytes(Array(JSONValue.object(envelope).compactJSON.utf8), contentType: "application/json")
+    http.plan.headers.removeAll { $0.name.lowercased() == "content-type" }
+    http.plan.headers.append(HeaderField("Content-Type", "application/json"))
+    if http.plan.header("Accept") == nil { http.plan.setHeader("Accept", Self.accept) }
+    return Attempt(
+      http: http, name: name, options: options, readOnly: operation.kind == .query,
+      idempotent: request.endpoint.idempotent)
+  }
+
+  /// A query only reads and may be sent again; a mutation only when declared idempotent.
+  func retrySafety(of attempt: Attempt) -> AttemptSafety {
+    attempt.readOnly || attempt.idempotent ? .safe : .notIdempotent
+  }
+
+  func presentedToken(in attempt: Attempt) -> String? { AuthApplier.bearerToken(in: attempt.http.plan) }
+
+  func send(_ attempt: Attempt, context: AttemptContext, sink: any CallEventSink) async throws -> CallOutcome {
+    let exchange = try await WholeAnswerExchange.send(
+      attempt.http, session: session, context: context, sink: sink, timeout: timeout, limit: Self.answerLimit,
+      what: "GraphQL")
+    let (status, headers, body, plan, mask) = (
+      exchange.status, exchange.headers, exchange.body, attempt.http.plan, attempt.http.mask
+    )
+    let parsed = body.isEmpty ? nil : try? JSONParser.parse(body)
+
+    guard (200..<300).contains(status) else {
+      // GraphQL over HTTP answers a request it refuses with 4xx and an errors list: the HTTP
+      // status decides the exit code, and the errors are named with it.
+      var error = RESTCall.statusError(status: status, body: body, plan: plan, expected: nil, mask: mask)
+      if let parsed, let answer = try? GraphQLAnswer(parsed), !answer.errors.isEmpty {
+        error.cause = mask.mask(answer.errors.map(\.line).joined(separator: "\n  "))
+      }
+      throw AttemptFailure(
+        error, outcome: .status(status), retryAfter: exchange.retryAfter,
+        credentialsRejected: status == 401)
+    }
+    guard let parsed else {
+      throw AttemptFailure(GraphQLAnswerError.notJSON(empty: body.isEmpty))
+    }
+    let answer: GraphQLAnswer
+    do {
+      answer = try GraphQLAnswer(parsed)
+    } catch {
+      throw AttemptFailure(error)
+    }
+    if attempt.options.rawResponse {
+      try JSONRPCCall.emit(answer.document, to: sink)
+    } else if let data = answer.data {
+      try JSONRPCCall.emit(data, to: sink)
+    }
+    if let failure = answer.failure(name: attempt.name, mask: { mask.mask($0) }) {
+      if answer.data != nil, attempt.options.allowPartial {
+        for error in answer.errors { try sink.receive(.note("GraphQL error: " + mask.mask(error.line))) }
+      } else {
+        throw AttemptFailure(failure)
+      }
+    }
+    return CallOutcome(status: status, headers: headers)
+  }
+}
+
+/// A 2xx answer that is no GraphQL answer at all.
+enum GraphQLAnswerError {
+  static func notJSON(empty: Bool) -> APXError {
+    APXError(
+      .expectation, "the server's answer is not a GraphQL answer: " + (empty ? "the body is empty" : "it is not JSON"),
+      hint: "check the URL: is it the GraphQL endpoint?")
+  }
+}

@@ -1,0 +1,109 @@
+import APXTestSupport
+import Foundation
+import Testing
+
+/// apx's GraphQL calls against a server it did not write: strawberry-graphql.
+@Suite(
+  "GraphQL against strawberry-graphql",
+  .enabled(Comment(rawValue: StrawberryServer.missing)) { await StrawberryServer.found() })
+struct GraphQLStrawberryTests {
+  static let bookByID = "query($id: ID!) { book(id: $id) { title year author { name } } }"
+
+  @Test func aQueryWithVariablesPrintsTheData() async throws {
+    try await StrawberryServer.run { base in
+      let r = try await APXProcess.run(["call", base + "/graphql", "--graphql", Self.bookByID, "id=2"])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout == #"{"book":{"title":"Kindred","year":1979,"author":{"name":"Octavia E. Butler"}}}"# + "\n")
+      let selected = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql", Self.bookByID, "id=1", "--select", ".book.author.name",
+      ])
+      #expect(selected.stdout == "\"Ursula K. Le Guin\"\n", "\(selected.stderr)")
+    }
+  }
+
+  @Test func jsonItemsAreTypedVariablesAndAMutationRuns() async throws {
+    try await StrawberryServer.run { base in
+      let r = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql", "query($n: Int) { books(first: $n) { id } }", "n:=2",
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout == #"{"books":[{"id":"1"},{"id":"2"}]}"# + "\n")
+      let added = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql",
+        "mutation Add($t: String!, $a: ID!) { addBook(title: $t, authorId: $a) { title author { name } } }",
+        "t=The Word for World Is Forest", "a=a1",
+      ])
+      #expect(added.status == 0, "\(added.stderr)")
+      #expect(added.stdout.contains(#""title":"The Word for World Is Forest","author":{"name":"Ursula K. Le Guin"}"#))
+    }
+  }
+
+  @Test func aDocumentFileWithSeveralOperationsRunsTheOneNamed() async throws {
+    let folder = TestScratch.root.appendingPathComponent("apx-graphql-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let file = folder.appendingPathComponent("ops.graphql")
+    try "query Titles { books { title } }\nquery Years { books(first: 1) { year } }\n".write(
+      to: file, atomically: true, encoding: .utf8)
+    try await StrawberryServer.run { base in
+      let r = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql", "@" + file.path, "--operation", "Years",
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout == #"{"books":[{"year":1974}]}"# + "\n")
+      let none = try await APXProcess.run(["call", base + "/graphql", "--graphql", "@" + file.path])
+      #expect(none.status == 2 && none.stderr.contains("Titles, Years"), "\(none.stderr)")
+      let missing = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql", "@" + file.path, "--operation", "Yeers",
+      ])
+      #expect(missing.status == 2 && missing.stderr.contains("\"Years\""), "\(missing.stderr)")
+    }
+  }
+
+  @Test func aPartialAnswerPrintsTheDataAndExits12UnlessAllowed() async throws {
+    try await StrawberryServer.run { base in
+      let document = "{ shaky { title author { name } } }"
+      let r = try await APXProcess.run(["call", base + "/graphql", "--graphql", document])
+      #expect(r.status == 12, "\(r.stderr)")
+      #expect(r.stdout == #"{"shaky":{"title":"Orphan","author":null}}"# + "\n")
+      #expect(r.stderr.contains("author record is missing (at shaky.author"), "\(r.stderr)")
+      let allowed = try await APXProcess.run(["call", base + "/graphql", "--graphql", document, "--allow-partial"])
+      #expect(allowed.status == 0, "\(allowed.stderr)")
+      #expect(allowed.stdout == r.stdout)
+      #expect(allowed.stderr.contains("author record is missing"), "\(allowed.stderr)")
+    }
+  }
+
+  @Test func noDataExits12AndRawResponsePrintsTheWholeAnswer() async throws {
+    try await StrawberryServer.run { base in
+      let r = try await APXProcess.run(["call", base + "/graphql", "--graphql", "{ broken }"])
+      #expect(r.status == 12, "\(r.stderr)")
+      #expect(r.stdout.isEmpty)
+      #expect(r.stderr.contains("broken on purpose (at broken; line:column 1:3)"), "\(r.stderr)")
+      let raw = try await APXProcess.run(["call", base + "/graphql", "--graphql", "{ broken }", "--raw-response"])
+      #expect(raw.status == 12, "\(raw.stderr)")
+      #expect(raw.stdout.hasPrefix(#"{"data":null,"errors":[{"message":"broken on purpose""#), "\(raw.stdout)")
+      let invalid = try await APXProcess.run(["call", base + "/graphql", "--graphql", "{ nope }"])
+      #expect(invalid.status == 12 && invalid.stderr.contains("Cannot query field 'nope'"), "\(invalid.stderr)")
+    }
+  }
+
+  @Test func aBadDocumentOrVariableIsRefusedBeforeAnythingIsSent() async throws {
+    try await StrawberryServer.run { base in
+      let syntax = try await APXProcess.run(["call", base + "/graphql", "--graphql", "{ book(id: 1) { title ", "-v"])
+      #expect(syntax.status == 2, "\(syntax.stderr)")
+      #expect(syntax.stderr.contains("line 1, column 23") && syntax.stderr.contains("^"), "\(syntax.stderr)")
+      #expect(!syntax.stderr.contains("> POST"), "\(syntax.stderr)")
+      let undeclared = try await APXProcess.run(["call", base + "/graphql", "--graphql", Self.bookByID, "idd=1"])
+      #expect(undeclared.status == 2 && undeclared.stderr.contains("$idd"), "\(undeclared.stderr)")
+      let missing = try await APXProcess.run(["call", base + "/graphql", "--graphql", Self.bookByID])
+      #expect(missing.status == 2 && missing.stderr.contains("needs $id (ID!)"), "\(missing.stderr)")
+    }
+  }
+
+  @Test func graphQLFlagsAreRefusedOnOtherCalls() async throws {
+    for flag in [["--operation", "A"], ["--allow-partial"], ["--raw-response"]] {
+      let r = try await APXProcess.run(["call", "http://127.0.0.1:9/x", "--dry-run"] + flag)
+      #expect(r.status == 2 && r.stderr.contains("applies to GraphQL calls"), "\(flag): \(r.stderr)")
+    }
+  }
+}
