@@ -58,6 +58,8 @@ let package = Package(
     // data into apx: docs/architecture.md says why that is accepted. apx's own modules still
     // import FoundationEssentials only.
     .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
+    // The demo's GraphQL schema: GraphQLSwift takes its field and argument maps as OrderedDictionary.
+    .package(url: "https://github.com/apple/swift-collections.git", from: "1.0.0"),
     // Tests only: property-based and mutation tests of every parser and decoder (Tests/*/Fuzz).
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
@@ -130,6 +132,7 @@ let package = Package(
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "GraphQL", package: "GraphQL"),
+        .product(name: "OrderedCollections", package: "swift-collections"),
         .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "GRPCCore", package: "grpc-swift-2"),
         .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),

@@ -45,6 +45,7 @@ final class DemoHTTPServer: Sendable {
     BenchRoutes().register(on: api)
     FlakyRoutes(stats: stats).register(on: api)
     CatalogueRoutes(stats: stats).register(on: api)
+    try GraphQLRoutes(imports: imports, options: options).register(on: api)
     GifRoutes(catalogue: GifCatalogue(), stats: stats).register(on: router)
     OAuthRoutes(tokens: tokens, stats: stats).register(on: router)
     OpenAPIRoutes().register(on: router)

@@ -93,7 +93,14 @@ struct GraphQLCall: Transport {
     )
     let parsed = body.isEmpty ? nil : try? JSONParser.parse(body)
 
-    guard (200..<300).contains(status) else {
+    // GraphQL over HTTP answers a request error (syntax, validation, variables) with a 4xx in
+    // its own media type: that is a GraphQL answer, exit 12 like the same errors sent with 200.
+    // Auth, permission and rate limits keep their HTTP meaning.
+    let requestError =
+      (400..<500).contains(status) && ![401, 403, 407, 429].contains(status)
+      && Self.isGraphQLResponse(headers)
+      && parsed.flatMap({ try? GraphQLAnswer($0) }).map { !$0.errors.isEmpty } == true
+    guard (200..<300).contains(status) || requestError else {
       // GraphQL over HTTP answers a request it refuses with 4xx and an errors list: the HTTP
       // status decides the exit code, and the errors are named with it.
       var error = RESTCall.statusError(status: status, body: body, plan: plan, expected: nil, mask: mask)
@@ -126,6 +133,17 @@ struct GraphQLCall: Transport {
       }
     }
     return CallOutcome(status: status, headers: headers)
+  }
+}
+
+extension GraphQLCall {
+  /// Whether the answer is `application/graphql-response+json`.
+  static func isGraphQLResponse(_ headers: [HeaderField]) -> Bool {
+    headers.contains {
+      $0.name.lowercased() == "content-type"
+        && $0.value.lowercased().split(separator: ";").first.map { $0.trimmingWhitespaceAndNewlines() }
+          == "application/graphql-response+json"
+    }
   }
 }
 

@@ -1,0 +1,85 @@
+import APXDemoServer
+import Foundation
+import Testing
+
+/// apx's GraphQL calls against the demo's GraphQL API (`POST /api/v2/graphql`, GraphQLSwift's
+/// executor), which answers request errors with 400 in `application/graphql-response+json`.
+@Suite("GraphQL against the demo")
+struct GraphQLDemoTests {
+  static func url(_ server: DemoServer) -> String { server.httpBaseURL + "/api/v2/graphql" }
+
+  @Test func aQueryReadsTheCatalogue() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run([
+        "call", Self.url(server), "--graphql", "query($id: ID!) { book(id: $id) { id title } }", "id=7",
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout == #"{"book":{"id":"7","title":"Book 7"}}"# + "\n")
+      let page = try await APXProcess.run([
+        "call", Self.url(server), "--graphql", "query($n: Int, $o: Int) { books(first: $n, offset: $o) { title } }",
+        "n:=2", "o:=44", "--select", ".books[].title", "-o", "ndjson",
+      ])
+      #expect(page.status == 0, "\(page.stderr)")
+      #expect(page.stdout == "\"Book 45\"\n", "\(page.stdout)")
+    }
+  }
+
+  @Test func aMutationStartsAnImportThatTheRESTAPISees() async throws {
+    try await withDemoServer(DemoServerOptions(rowDelay: 0)) { server in
+      let r = try await APXProcess.run([
+        "call", Self.url(server), "--graphql",
+        "mutation Start($csv: String!) { startImport(csv: $csv) { id totalRows } }",
+        "csv=title\nDune\nKindred\n", "--select", ".startImport",
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      let job = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+      #expect(job["totalRows"] as? Int == 2)
+      let id = try #require(job["id"] as? String)
+      let status = try await APXProcess.run([
+        "call", server.httpBaseURL + "/api/v2/imports/" + id, "--select", ".job_id",
+      ])
+      #expect(status.stdout == "\"\(id)\"\n", "\(status.stderr)")
+    }
+  }
+
+  @Test func aFieldErrorIsDataNullAndExit12() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(["call", Self.url(server), "--graphql", "{ books(first: 500) { title } }"])
+      #expect(r.status == 12, "\(r.stderr)")
+      #expect(r.stdout.isEmpty)
+      #expect(r.stderr.contains("first must be 0 to 100 (at books; line:column 1:3)"), "\(r.stderr)")
+    }
+  }
+
+  /// The demo answers a validation error with 400 in application/graphql-response+json: a
+  /// GraphQL answer, so exit 12 with the errors on stderr, not exit 4.
+  @Test func aRequestErrorIn400IsAGraphQLAnswer() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(["call", Self.url(server), "--graphql", "{ nope }", "-v"])
+      #expect(r.status == 12, "\(r.stderr)")
+      #expect(r.stderr.contains("< HTTP/1.1 400"), "\(r.stderr)")
+      #expect(r.stderr.contains(#"Cannot query field "nope" on type "Query"."#), "\(r.stderr)")
+      let raw = try await APXProcess.run(["call", Self.url(server), "--graphql", "{ nope }", "--raw-response"])
+      #expect(raw.status == 12 && raw.stdout.hasPrefix(#"{"errors":[{"message":"Cannot query field"#), "\(raw.stdout)")
+    }
+  }
+
+  @Test func introspectionIsServed() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run([
+        "call", Self.url(server), "--graphql", "{ __schema { mutationType { fields { name } } } }",
+        "--select", ".__schema.mutationType.fields[].name",
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout == "\"startImport\"\n", "\(r.stdout)")
+    }
+  }
+
+  @Test func theDemoRequiresBearerAuthLikeTheRestOfItsAPI() async throws {
+    try await withDemoServer(DemoServerOptions(requireAuth: true)) { server in
+      let r = try await APXProcess.run(["call", Self.url(server), "--graphql", "{ book(id: 1) { title } }"])
+      #expect(r.status == 4, "\(r.stderr)")  // a 401 keeps its HTTP meaning, as for any ad-hoc call
+      #expect(r.stderr.contains("401"), "\(r.stderr)")
+    }
+  }
+}
