@@ -82,4 +82,22 @@ struct GraphQLDemoTests {
       #expect(r.stderr.contains("401"), "\(r.stderr)")
     }
   }
+
+  /// `Endpoints/books.json`'s GraphQL endpoints: an inline document, and one read from a file
+  /// beside the registry (`"query": "@graphql/start_import.graphql"`) with its operation named.
+  @Test func registryEndpointsRunTheirDocuments() async throws {
+    try await withDemoServer(DemoServerOptions(rowDelay: 0)) { server in
+      let base = ["--base-url", server.httpBaseURL, "--no-auth"]
+      let book = try await APXProcess.run(["call", "books.graphql.book", "id=9"] + base)
+      #expect(book.status == 0, "\(book.stderr)")
+      #expect(book.stdout == #"{"book":{"id":"9","title":"Book 9"}}"# + "\n")
+      let started = try await APXProcess.run(
+        ["call", "books.graphql.start_import", "csv=title\nA\n", "rowDelayMs:=0", "--select", ".startImport.totalRows"]
+          + base)
+      #expect(started.status == 0, "\(started.stderr)")
+      #expect(started.stdout == "1\n")
+      let missing = try await APXProcess.run(["call", "books.graphql.book"] + base)
+      #expect(missing.status == 2, "\(missing.stderr)")
+    }
+  }
 }

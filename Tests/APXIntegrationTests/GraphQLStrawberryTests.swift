@@ -106,4 +106,29 @@ struct GraphQLStrawberryTests {
       #expect(r.status == 2 && r.stderr.contains("applies to GraphQL calls"), "\(flag): \(r.stderr)")
     }
   }
+
+  /// A registry API of kind graphql endpoints pointed at strawberry: the document in a file
+  /// beside the registry, the operation picked by `operation_name`, `--operation` overriding it.
+  @Test func aRegistryEndpointRunsItsDocumentFile() async throws {
+    let folder = TestScratch.root.appendingPathComponent("apx-graphql-registry-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try "query Titles { books { title } }\nquery One($id: ID!) { book(id: $id) { title } }\n".write(
+      to: folder.appendingPathComponent("library.graphql"), atomically: true, encoding: .utf8)
+    try await StrawberryServer.run { base in
+      let registry = """
+        { "api": "library", "environments": { "local": { "base_url": "\(base)" } },
+          "endpoints": {
+            "one": { "kind": "graphql", "path": "/graphql", "query": "@library.graphql", "operation_name": "One",
+                     "params": { "id": { "required": true } } } } }
+        """
+      try registry.write(to: folder.appendingPathComponent("library.json"), atomically: true, encoding: .utf8)
+      let r = try await APXProcess.run(["call", "library.one", "id=3", "--registry", folder.path])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout == #"{"book":{"title":"The Left Hand of Darkness"}}"# + "\n")
+      let other = try await APXProcess.run([
+        "call", "library.one", "id=3", "--operation", "Titles", "--registry", folder.path,
+      ])
+      #expect(other.status == 2 && other.stderr.contains("declares no variable $id"), "\(other.stderr)")
+    }
+  }
 }

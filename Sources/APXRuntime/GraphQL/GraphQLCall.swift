@@ -36,7 +36,7 @@ struct GraphQLCall: Transport {
     guard let options = request.endpoint.graphql else {
       throw APXError(.usage, "\(name) is \(request.endpoint.kind.withArticle) endpoint, not GraphQL")
     }
-    let document = try GraphQLDocument(parsing: options.document, origin: name)
+    let document = try GraphQLDocument(parsing: try Self.documentText(request, options: options), origin: name)
     let operation = try document.operation(named: options.operationName)
     if operation.kind == .subscription {
       throw APXError(
@@ -75,6 +75,21 @@ struct GraphQLCall: Transport {
     return Attempt(
       http: http, name: name, options: options, readOnly: operation.kind == .query,
       idempotent: request.endpoint.idempotent)
+  }
+
+  /// The endpoint's document: its `query` text, or the file `@PATH` names (relative to the
+  /// registry file). A document never starts with `@`, so the prefix is unambiguous.
+  static func documentText(_ request: CallRequest, options: GraphQLOptions) throws(APXError) -> String {
+    guard options.document.hasPrefix("@") else { return options.document }
+    let path = SchemaPaths.resolve(
+      String(options.document.dropFirst()), against: SchemaPaths.folder(of: request.api.sourceFile))
+    let bytes = try FileBytes.read(path)
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw APXError(
+        .invalidDefinition, "\(request.api.name).\(request.endpoint.name): \(path) is not UTF-8 text",
+        file: request.api.sourceFile)
+    }
+    return text
   }
 
   /// A query only reads and may be sent again; a mutation only when declared idempotent.
