@@ -58,7 +58,7 @@ let package = Package(
     // data into apx: docs/architecture.md says why that is accepted. apx's own modules still
     // import FoundationEssentials only.
     .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
-    // The demo's GraphQL schema: GraphQLSwift takes its field and argument maps as OrderedDictionary.
+    // GraphQLSwift's maps are OrderedDictionary (the demo's schema, introspection results in APXGraphQL).
     .package(url: "https://github.com/apple/swift-collections.git", from: "1.0.0"),
     // Tests only: property-based and mutation tests of every parser and decoder (Tests/*/Fuzz).
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
@@ -93,7 +93,10 @@ let package = Package(
     // variables, and schemas from introspection or SDL. Pure, like APXCore.
     .target(
       name: "APXGraphQL",
-      dependencies: ["APXCore", .product(name: "GraphQL", package: "GraphQL")],
+      dependencies: [
+        "APXCore", .product(name: "GraphQL", package: "GraphQL"),
+        .product(name: "OrderedCollections", package: "swift-collections"),
+      ],
       swiftSettings: internalImports
     ),
     // Side effects: HTTP, SSE sessions, gRPC, auth, executor, recipe runner.

@@ -78,7 +78,15 @@ public struct GraphQLAnswer: Sendable {
       hint: data == nil
         ? "the server refused or failed the operation; its errors are in the cause"
         : "the data is printed; --allow-partial accepts a partial answer (exit 0)",
-      cause: mask(errors.map(\.line).joined(separator: "\n  ")))
+      cause: mask(Self.listed(errors)))
+  }
+
+  /// The errors one per line; past the first 10, how many more (an introspection query refused
+  /// field by field would otherwise fill the screen).
+  public static func listed(_ errors: [Failure]) -> String {
+    var lines = errors.prefix(10).map(\.line)
+    if errors.count > 10 { lines.append("... and \(errors.count - 10) more") }
+    return lines.joined(separator: "\n  ")
   }
 
   static func malformed(_ why: String) -> APXError {

@@ -1,4 +1,4 @@
-public import APXCore
+import APXCore
 
 /// GraphQLSwift's parser descends once per nesting level (`{`, `[`, `(`) and has no limit of its
 /// own, so a deeply nested document would exhaust the stack. Documents are measured first, in

@@ -100,4 +100,18 @@ struct GraphQLDemoTests {
       #expect(missing.status == 2, "\(missing.stderr)")
     }
   }
+
+  @Test func listShowsTheDemosRootFields() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run(["list", Self.url(server), "--graphql", "-o", "ndjson"])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(
+        GraphQLStrawberryTests.listed(r.stdout) == [
+          "query book(id: ID!): Book", "query books(first: Int = 20, offset: Int = 0): [Book!]!",
+          "query importJob(id: ID!): ImportJob", "mutation startImport(csv: String!, rowDelayMs: Int): ImportJob!",
+        ], "\(r.stdout)")
+      let misuse = try await APXProcess.run(["list", "books", "--schema", "x.graphql"])
+      #expect(misuse.status == 2, "\(misuse.stderr)")
+    }
+  }
 }

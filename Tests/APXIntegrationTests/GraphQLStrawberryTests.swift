@@ -131,4 +131,59 @@ struct GraphQLStrawberryTests {
       #expect(other.status == 2 && other.stderr.contains("declares no variable $id"), "\(other.stderr)")
     }
   }
+
+  static func listed(_ stdout: String) -> [String] {
+    stdout.split(separator: "\n").compactMap { line in
+      guard let row = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+      return "\(row["operation"] ?? "") \(row["field"] ?? "")(\(row["arguments"] ?? "")): \(row["type"] ?? "")"
+    }
+  }
+
+  static let libraryFields = [
+    "query book(id: ID!): Book", "query books(first: Int! = 10): [Book!]!", "query shaky(): Book",
+    "query broken(): String!", "mutation addBook(title: String!, authorId: ID!): Book!",
+    "subscription countdown(from: Int!): Int!",
+  ]
+
+  @Test func listShowsTheRootFieldsByIntrospection() async throws {
+    try await StrawberryServer.run { base in
+      let r = try await APXProcess.run(["list", base + "/graphql", "--graphql", "-o", "ndjson"])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(Self.listed(r.stdout) == Self.libraryFields, "\(r.stdout)")
+    }
+  }
+
+  /// `/private/graphql` refuses introspection: exit 12 with a hint, and `--schema` with the SDL
+  /// file or an introspection result saved from the open endpoint lists the same fields.
+  @Test func listReadsASchemaFileWhereIntrospectionIsRefused() async throws {
+    let folder = TestScratch.root.appendingPathComponent("apx-graphql-schema-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try await StrawberryServer.run { base in
+      let refused = try await APXProcess.run(["list", base + "/private/graphql", "--graphql"])
+      #expect(refused.status == 12 && refused.stderr.contains("--schema FILE"), "\(refused.stderr)")
+      #expect(refused.stderr.contains("more"), "\(refused.stderr)")
+      let sdl = APXProcess.packageRoot.appendingPathComponent("Tests/Fixtures/graphql/library.graphql").path
+      let fromSDL = try await APXProcess.run([
+        "list", base + "/private/graphql", "--graphql", "--schema", sdl, "-o", "ndjson",
+      ])
+      #expect(fromSDL.status == 0, "\(fromSDL.stderr)")
+      // GraphQLSwift's schema builder orders each type's fields by name.
+      #expect(Self.listed(fromSDL.stdout).sorted() == Self.libraryFields.sorted(), "\(fromSDL.stdout)")
+      let saved = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql",
+        "{ __schema { queryType { name } mutationType { name } "
+          + "subscriptionType { name } types { kind name fields { name args { name defaultValue type { kind name "
+          + "ofType { kind name ofType { kind name ofType { kind name } } } } } type { kind name ofType { kind name "
+          + "ofType { kind name ofType { kind name } } } } } } } }", "--raw-response",
+      ])
+      #expect(saved.status == 0, "\(saved.stderr)")
+      let file = folder.appendingPathComponent("introspection.json")
+      try saved.stdout.write(to: file, atomically: true, encoding: .utf8)
+      let fromJSON = try await APXProcess.run([
+        "list", base + "/private/graphql", "--graphql", "--schema", file.path, "-o", "ndjson",
+      ])
+      #expect(fromJSON.status == 0, "\(fromJSON.stderr)")
+      #expect(Self.listed(fromJSON.stdout) == Self.libraryFields, "\(fromJSON.stdout)")
+    }
+  }
 }

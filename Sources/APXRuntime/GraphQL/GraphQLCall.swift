@@ -120,7 +120,7 @@ struct GraphQLCall: Transport {
       // status decides the exit code, and the errors are named with it.
       var error = RESTCall.statusError(status: status, body: body, plan: plan, expected: nil, mask: mask)
       if let parsed, let answer = try? GraphQLAnswer(parsed), !answer.errors.isEmpty {
-        error.cause = mask.mask(answer.errors.map(\.line).joined(separator: "\n  "))
+        error.cause = mask.mask(GraphQLAnswer.listed(answer.errors))
       }
       throw AttemptFailure(
         error, outcome: .status(status), retryAfter: exchange.retryAfter,

@@ -1,4 +1,5 @@
 import APXCore
+import APXGraphQL
 import APXRuntime
 import ArgumentParser
 
@@ -24,11 +25,41 @@ struct ListCommand: ContextCommand {
 
   @OptionGroup var schema: GRPCSchemaOptions
 
+  @Flag(
+    name: .customLong("graphql"),
+    help: ArgumentHelp(
+      "The URL is a GraphQL server: list its root fields (queries, mutations, subscriptions) with their arguments, "
+        + "by introspection or from --schema FILE."))
+  var graphql = false
+
+  @OptionGroup var graphQLSchema: GraphQLSchemaOptions
+
   func validate() throws {
     if grpcAddress != nil, api != nil { throw ValidationError("give either an API or --grpc ADDRESS, not both") }
   }
 
   func run(in context: Context) async throws {
+    if graphql || graphQLSchema.schemaFile != nil {
+      guard graphql, let url = api else {
+        throw APXError(
+          .usage, graphql ? "--graphql lists a GraphQL server: give its URL" : "--schema goes with --graphql",
+          hint: "apx list https://HOST/graphql --graphql [--schema FILE]")
+      }
+      try schema.requireGRPC("\(url) is a GraphQL server")
+      let summary = try await graphQLSchema.load(url: url, global: global, context: context)
+      let rows = summary.rootFields.map { operation, field in
+        var members = [
+          JSONMember("operation", .string(operation)), JSONMember("field", .string(field.name)),
+          JSONMember("arguments", .string(field.arguments.map(\.signature).joined(separator: ", "))),
+          JSONMember("type", .string(field.type)),
+        ]
+        if let description = field.description { members.append(JSONMember("description", .string(description))) }
+        return JSONValue.object(members)
+      }
+      return try ValuePrinter.print(
+        .array(rows), global: global, context: context, tableByDefault: context.stdoutIsTerminal,
+        keepWhole: ["operation", "field"])
+    }
     // `apx list grpc://HOST:PORT` is `apx list --grpc grpc://HOST:PORT`.
     let grpcAddress = self.grpcAddress ?? api.flatMap { $0.hasPrefix("grpc://") || $0.hasPrefix("grpcs://") ? $0 : nil }
     if let grpcAddress {

@@ -88,7 +88,9 @@ class Mutation:
 @strawberry.type
 class Subscription:
     @strawberry.subscription
-    async def countdown(self, from_: int = strawberry.argument(name="from")) -> typing.AsyncGenerator[int, None]:
+    async def countdown(
+        self, from_: typing.Annotated[int, strawberry.argument(name="from")]
+    ) -> typing.AsyncGenerator[int, None]:
         for i in range(from_, -1, -1):
             yield i
 

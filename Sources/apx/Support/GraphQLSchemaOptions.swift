@@ -1,0 +1,88 @@
+import APXCore
+import APXGraphQL
+import APXRuntime
+import ArgumentParser
+
+/// `apx list URL --graphql` and `apx describe URL --graphql NAME`: the schema comes from the
+/// server's introspection, or from `--schema FILE` (SDL, or a saved introspection result) where
+/// the server forbids introspection.
+struct GraphQLSchemaOptions: ParsableArguments {
+  @Option(
+    name: .customLong("schema"),
+    help: ArgumentHelp(
+      "GraphQL: read the schema from this file (.graphql SDL, or an introspection result as .json) instead of "
+        + "asking the server.", valueName: "FILE"))
+  var schemaFile: String?
+
+  /// The schema of the GraphQL server at `url`.
+  func load(url: String, global: GlobalOptions, context: Context) async throws -> GraphQLSchemaSummary {
+    if let schemaFile {
+      let bytes = try FileBytes.read(schemaFile)
+      guard let text = String(validating: bytes, as: UTF8.self) else {
+        throw APXError(.usage, "--schema \(schemaFile) is not UTF-8 text")
+      }
+      if text.drop(while: \.isWhitespace).first == "{" {
+        let json: JSONValue
+        do {
+          json = try JSONParser.parse(bytes)
+        } catch {
+          throw APXError(.usage, "--schema \(schemaFile) is not valid JSON", file: schemaFile, underlying: error)
+        }
+        do {
+          return try GraphQLSchemaSummary(introspection: json, origin: schemaFile)
+        } catch {
+          throw APXError(.usage, error.message, hint: error.hint, file: schemaFile)
+        }
+      }
+      return try await GraphQLSchemaSummary.fromSDL(text, origin: schemaFile)
+    }
+    return try await Self.introspect(url: url, global: global, context: context)
+  }
+
+  /// Sends the introspection query to `url` through the call pipeline (headers, retries,
+  /// proxies and TLS settings as for a call) and reads the answer.
+  static func introspect(url: String, global: GlobalOptions, context: Context) async throws -> GraphQLSchemaSummary {
+    let target = try AdHocURL(parsing: url)
+    guard target.scheme == "http" || target.scheme == "https" else {
+      throw APXError(.usage, "--graphql needs an http:// or https:// URL, not \(target.scheme)://")
+    }
+    var made = try AdHocEndpoint.make(method: "POST", url: target, items: [], hasData: false, form: false)
+    made.endpoint.options = .graphql(GraphQLOptions(document: GraphQLIntrospection.query))
+    var request = CallRequest(
+      api: made.api, endpoint: made.endpoint, baseURL: made.baseURL, environmentName: made.environmentName,
+      headers: global.headerFields + made.headers, timeout: global.timeout,
+      maxAttemptsOverride: global.noRetry ? 1 : global.retry)
+    request.targetIsURL = true
+    let sink = BodyCollector()
+    do {
+      try await HTTPSession.with(try global.sessionOptions(context.environment), closing: .atProcessExit) { session in
+        _ = try await Executor(session: session, environment: context.environment).call(request, sink: sink)
+      }
+    } catch var error as APXError where error.status == .graphqlError {
+      error.hint = "the server may forbid introspection: give its schema with --schema FILE (SDL or introspection JSON)"
+      throw error
+    } catch {
+      throw Executor.aboutTheURL(error, url: url)
+    }
+    let json: JSONValue
+    do {
+      json = try JSONParser.parse(sink.bytes)
+    } catch {
+      throw APXError(.expectation, "the introspection answer of \(url) is not JSON", underlying: error)
+    }
+    return try GraphQLSchemaSummary(introspection: json, origin: "the introspection answer of \(url)")
+  }
+}
+
+/// Keeps a call's body (the last attempt's) instead of printing it.
+final class BodyCollector: CallEventSink, @unchecked Sendable {
+  private(set) var bytes: [UInt8] = []
+
+  func receive(_ event: CallEvent) throws {
+    switch event {
+    case .responseHead: bytes.removeAll()
+    case .bodyChunk(let chunk): bytes.append(contentsOf: chunk)
+    default: break
+    }
+  }
+}
