@@ -416,7 +416,7 @@ _apx_describe() {
     repeating_flags=()
     non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header --proto --import-path)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size --protoset)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size --protoset --graphql --schema)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -483,6 +483,12 @@ _apx_describe() {
         return
         ;;
     '--protoset')
+        return
+        ;;
+    '--graphql')
+        return
+        ;;
+    '--schema')
         return
         ;;
     esac

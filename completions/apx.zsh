@@ -224,6 +224,8 @@ _apx_describe() {
         '*--proto[gRPC URL\: take the schema from this .proto file, compiled with protoc (repeatable).]:FILE:'
         '*--import-path[gRPC URL\: a folder protoc searches for --proto files and their imports (repeatable).]:DIR:'
         '--protoset[gRPC URL\: take the schema from this FileDescriptorSet (default\: server reflection).]:FILE:'
+        '--graphql[The target is a GraphQL server'\''s URL\: describe this field (Type.field, e.g. Query.book) or type (TypeName), by introspection or from --schema FILE.]:NAME:'
+        '--schema[GraphQL\: read the schema from this file (.graphql SDL, or an introspection result as .json) instead of asking the server.]:FILE:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -114,4 +114,23 @@ struct GraphQLDemoTests {
       #expect(misuse.status == 2, "\(misuse.stderr)")
     }
   }
+
+  @Test func describeShowsAFieldOrAType() async throws {
+    try await withDemoServer { server in
+      let field = try await APXProcess.run(["describe", Self.url(server), "--graphql", "Mutation.startImport"])
+      #expect(field.status == 0, "\(field.stderr)")
+      #expect(
+        field.stdout.hasPrefix(
+          #"{"type":"Mutation","field":"startImport","arguments":[{"name":"csv","type":"String!"},"#
+            + #"{"name":"rowDelayMs","type":"Int","description":"Milliseconds spent per row."}],"returns":"ImportJob!""#
+        ),
+        "\(field.stdout)")
+      let type = try await APXProcess.run([
+        "describe", Self.url(server), "--graphql", "ImportStatus", "--select", ".values",
+      ])
+      #expect(type.stdout == #"["QUEUED","PROCESSING","COMPLETE","FAILED"]"# + "\n", "\(type.stderr)")
+      let typo = try await APXProcess.run(["describe", Self.url(server), "--graphql", "Query.bok"])
+      #expect(typo.status == 2 && typo.stderr.contains(#""book""#), "\(typo.stderr)")
+    }
+  }
 }

@@ -186,4 +186,22 @@ struct GraphQLStrawberryTests {
       #expect(Self.listed(fromJSON.stdout) == Self.libraryFields, "\(fromJSON.stdout)")
     }
   }
+
+  @Test func describeShowsAFieldByIntrospectionOrFromTheSchemaFile() async throws {
+    try await StrawberryServer.run { base in
+      let expected =
+        #"{"type":"Query","field":"books","arguments":[{"name":"first","type":"Int!","default":"10"}],"#
+        + #""returns":"[Book!]!"}"# + "\n"
+      let r = try await APXProcess.run(["describe", base + "/graphql", "--graphql", "Query.books"])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout == expected, "\(r.stdout)")
+      let sdl = APXProcess.packageRoot.appendingPathComponent("Tests/Fixtures/graphql/library.graphql").path
+      let fromFile = try await APXProcess.run([
+        "describe", base + "/private/graphql", "--graphql", "Query.books", "--schema", sdl,
+      ])
+      #expect(fromFile.stdout == expected, "\(fromFile.stderr)")
+      let type = try await APXProcess.run(["describe", base + "/graphql", "--graphql", "Author", "--select", ".kind"])
+      #expect(type.stdout == "\"OBJECT\"\n", "\(type.stderr)")
+    }
+  }
 }
