@@ -324,9 +324,9 @@ _apx_call() {
 
 _apx_list() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --graphql --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header --proto --import-path)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size --grpc --protoset --schema)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size --grpc --protoset --graphql --schema)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -396,6 +396,9 @@ _apx_list() {
         return
         ;;
     '--protoset')
+        return
+        ;;
+    '--graphql')
         return
         ;;
     '--schema')
@@ -549,13 +552,13 @@ _apx_import() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    openapi|grpc)
+    openapi|grpc|graphql)
         # Offer subcommand argument completions
         "_apx_import_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'openapi grpc' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'openapi grpc graphql' -- "${cur}"))
         ;;
     esac
 }
@@ -617,6 +620,31 @@ _apx_import_grpc() {
         return
         ;;
     '--cacert')
+        return
+        ;;
+    esac
+}
+
+_apx_import_graphql() {
+    repeating_flags=()
+    non_repeating_flags=(--force --version -h --help)
+    repeating_options=(-H --header)
+    non_repeating_options=(--api --out --depth)
+    __apx_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--api')
+        return
+        ;;
+    '--out')
+        __apx_add_completions -d
+        return
+        ;;
+    '--depth')
+        return
+        ;;
+    '-H'|'--header')
         return
         ;;
     esac

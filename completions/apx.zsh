@@ -181,7 +181,7 @@ _apx_list() {
         '*--proto[gRPC URL\: take the schema from this .proto file, compiled with protoc (repeatable).]:FILE:'
         '*--import-path[gRPC URL\: a folder protoc searches for --proto files and their imports (repeatable).]:DIR:'
         '--protoset[gRPC URL\: take the schema from this FileDescriptorSet (default\: server reflection).]:FILE:'
-        '--graphql[The URL is a GraphQL server\: list its root fields (queries, mutations, subscriptions) with their arguments, by introspection or from --schema FILE.]'
+        '--graphql[List a GraphQL server'\''s root fields (queries, mutations, subscriptions) with their arguments, by introspection or from --schema FILE (http(s)\://HOST/PATH).]:URL:'
         '--schema[GraphQL\: read the schema from this file (.graphql SDL, or an introspection result as .json) instead of asking the server.]:FILE:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -267,12 +267,13 @@ _apx_import() {
         local -ar subcommands=(
             'openapi:Import an OpenAPI 3.0/3.1/3.2 or Swagger 2.0 description (JSON or YAML file, or http(s) URL).'
             'grpc:Import the services of a gRPC server (reflection), a .proto file or a .protoset.'
+            'graphql:Import a GraphQL server'\''s root fields (introspection), or those of a schema file (SDL or introspection JSON).'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        openapi|grpc)
+        openapi|grpc|graphql)
             "_apx_import_${words[1]}" && ret=0
             ;;
         esac
@@ -311,6 +312,23 @@ _apx_import_grpc() {
         '--timeout[Reflection\: give up after this many seconds.]:SECONDS:'
         '--insecure[grpcs\: skip TLS certificate verification (prints a warning).]'
         '--cacert[grpcs\: trust the CA certificates in this PEM file.]:FILE:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_import_graphql() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':URL | FILE:'
+        '--api[The API name (letters, digits, '\''-'\'', '\''_'\'')\: the file is NAME.json and calls are `apx call NAME.ENDPOINT` (default\: from the description'\''s info.title, or the gRPC package, else the service).]:NAME:'
+        '--out[The folder to write NAME.json into.]:DIR:_files -/'
+        '--force[Replace NAME.json when it exists with different content.]'
+        '--depth[Levels of the generated selection sets (1 to 10).]:N:'
+        '*'{-H,--header}'[URL\: a header for the introspection request, e.g. '\''Authorization\: Bearer TOKEN'\'' (repeatable).]:NAME\: VALUE:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

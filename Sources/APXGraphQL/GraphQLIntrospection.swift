@@ -1,4 +1,4 @@
-/// The introspection query apx sends (`apx list --graphql`, `apx describe --graphql`): the
+/// The introspection query apx sends (`apx list --graphql URL`, `apx describe URL --graphql NAME`): the
 /// schema's root types, and every type with its fields, arguments, input fields and enum values.
 public enum GraphQLIntrospection {
   public static let query = """

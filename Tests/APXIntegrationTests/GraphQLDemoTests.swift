@@ -1,4 +1,5 @@
 import APXDemoServer
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -103,7 +104,7 @@ struct GraphQLDemoTests {
 
   @Test func listShowsTheDemosRootFields() async throws {
     try await withDemoServer { server in
-      let r = try await APXProcess.run(["list", Self.url(server), "--graphql", "-o", "ndjson"])
+      let r = try await APXProcess.run(["list", "--graphql", Self.url(server), "-o", "ndjson"])
       #expect(r.status == 0, "\(r.stderr)")
       #expect(
         GraphQLStrawberryTests.listed(r.stdout) == [
@@ -131,6 +132,26 @@ struct GraphQLDemoTests {
       #expect(type.stdout == #"["QUEUED","PROCESSING","COMPLETE","FAILED"]"# + "\n", "\(type.stderr)")
       let typo = try await APXProcess.run(["describe", Self.url(server), "--graphql", "Query.bok"])
       #expect(typo.status == 2 && typo.stderr.contains(#""book""#), "\(typo.stderr)")
+    }
+  }
+
+  /// `apx import graphql URL`: a registry that validates, whose endpoints call the demo, and
+  /// that a second import leaves byte for byte as it was.
+  @Test func importWritesARegistryThatCallsTheDemoAndReimportsIdentically() async throws {
+    let out = TestScratch.root.appendingPathComponent("apx-graphql-import-\(UUID().uuidString)").path
+    try await withDemoServer { server in
+      let first = try await APXProcess.run(["import", "graphql", Self.url(server), "--api", "gql", "--out", out])
+      #expect(first.status == 0, "\(first.stderr)")
+      let file = out + "/gql.json"
+      let written = try String(contentsOfFile: file, encoding: .utf8)
+      #expect(written.contains(#""query": "query book($id: ID!) { book(id: $id) { id title } }""#), "\(written)")
+      let again = try await APXProcess.run(["import", "graphql", Self.url(server), "--api", "gql", "--out", out])
+      #expect(again.status == 0, "\(again.stderr)")
+      #expect(try String(contentsOfFile: file, encoding: .utf8) == written)
+      let valid = try await APXProcess.run(["validate", file])
+      #expect(valid.status == 0, "\(valid.stdout) \(valid.stderr)")
+      let call = try await APXProcess.run(["call", "gql.book", "id=3", "--registry", out])
+      #expect(call.stdout == #"{"book":{"id":"3","title":"Book 3"}}"# + "\n", "\(call.stderr)")
     }
   }
 }

@@ -147,7 +147,7 @@ struct GraphQLStrawberryTests {
 
   @Test func listShowsTheRootFieldsByIntrospection() async throws {
     try await StrawberryServer.run { base in
-      let r = try await APXProcess.run(["list", base + "/graphql", "--graphql", "-o", "ndjson"])
+      let r = try await APXProcess.run(["list", "--graphql", base + "/graphql", "-o", "ndjson"])
       #expect(r.status == 0, "\(r.stderr)")
       #expect(Self.listed(r.stdout) == Self.libraryFields, "\(r.stdout)")
     }
@@ -159,12 +159,12 @@ struct GraphQLStrawberryTests {
     let folder = TestScratch.root.appendingPathComponent("apx-graphql-schema-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     try await StrawberryServer.run { base in
-      let refused = try await APXProcess.run(["list", base + "/private/graphql", "--graphql"])
+      let refused = try await APXProcess.run(["list", "--graphql", base + "/private/graphql"])
       #expect(refused.status == 12 && refused.stderr.contains("--schema FILE"), "\(refused.stderr)")
       #expect(refused.stderr.contains("more"), "\(refused.stderr)")
       let sdl = APXProcess.packageRoot.appendingPathComponent("Tests/Fixtures/graphql/library.graphql").path
       let fromSDL = try await APXProcess.run([
-        "list", base + "/private/graphql", "--graphql", "--schema", sdl, "-o", "ndjson",
+        "list", "--graphql", base + "/private/graphql", "--schema", sdl, "-o", "ndjson",
       ])
       #expect(fromSDL.status == 0, "\(fromSDL.stderr)")
       // GraphQLSwift's schema builder orders each type's fields by name.
@@ -180,7 +180,7 @@ struct GraphQLStrawberryTests {
       let file = folder.appendingPathComponent("introspection.json")
       try saved.stdout.write(to: file, atomically: true, encoding: .utf8)
       let fromJSON = try await APXProcess.run([
-        "list", base + "/private/graphql", "--graphql", "--schema", file.path, "-o", "ndjson",
+        "list", "--graphql", base + "/private/graphql", "--schema", file.path, "-o", "ndjson",
       ])
       #expect(fromJSON.status == 0, "\(fromJSON.stderr)")
       #expect(Self.listed(fromJSON.stdout) == Self.libraryFields, "\(fromJSON.stdout)")
@@ -202,6 +202,30 @@ struct GraphQLStrawberryTests {
       #expect(fromFile.stdout == expected, "\(fromFile.stderr)")
       let type = try await APXProcess.run(["describe", base + "/graphql", "--graphql", "Author", "--select", ".kind"])
       #expect(type.stdout == "\"OBJECT\"\n", "\(type.stderr)")
+    }
+  }
+
+  /// The same registry from introspection and from the SDL file (the file has no base URL, so
+  /// only the endpoints are compared); the generated selection cuts Book -> Author -> books.
+  @Test func importFromTheServerOrItsSchemaFile() async throws {
+    let out = TestScratch.root.appendingPathComponent("apx-graphql-import-\(UUID().uuidString)").path
+    try await StrawberryServer.run { base in
+      let r = try await APXProcess.run(["import", "graphql", base + "/graphql", "--api", "library", "--out", out])
+      #expect(r.status == 0, "\(r.stderr)")
+      let call = try await APXProcess.run(["call", "library.book", "id=2", "--registry", out])
+      #expect(call.status == 0, "\(call.stderr)")
+      #expect(
+        call.stdout
+          == #"{"book":{"id":"2","title":"Kindred","year":1979,"author":{"id":"a2","name":"Octavia E. Butler"}}}"#
+          + "\n")
+      let sdl = APXProcess.packageRoot.appendingPathComponent("Tests/Fixtures/graphql/library.graphql").path
+      let fromFile = try await APXProcess.run([
+        "import", "graphql", sdl, "--api", "libfile", "--out", out, "--depth", "1",
+      ])
+      #expect(fromFile.status == 0, "\(fromFile.stderr)")
+      let text = try String(contentsOfFile: out + "/libfile.json", encoding: .utf8)
+      #expect(text.contains(#""query": "query book($id: ID!) { book(id: $id) { id title year } }""#), "\(text)")
+      #expect(text.contains(#""countdown": {"#) && text.contains(#""from": {"#), "\(text)")
     }
   }
 }

@@ -25,12 +25,12 @@ struct ListCommand: ContextCommand {
 
   @OptionGroup var schema: GRPCSchemaOptions
 
-  @Flag(
+  @Option(
     name: .customLong("graphql"),
     help: ArgumentHelp(
-      "The URL is a GraphQL server: list its root fields (queries, mutations, subscriptions) with their arguments, "
-        + "by introspection or from --schema FILE."))
-  var graphql = false
+      "List a GraphQL server's root fields (queries, mutations, subscriptions) with their arguments, by "
+        + "introspection or from --schema FILE (http(s)://HOST/PATH).", valueName: "URL"))
+  var graphql: String?
 
   @OptionGroup var graphQLSchema: GraphQLSchemaOptions
 
@@ -39,11 +39,11 @@ struct ListCommand: ContextCommand {
   }
 
   func run(in context: Context) async throws {
-    if graphql || graphQLSchema.schemaFile != nil {
-      guard graphql, let url = api else {
+    if graphql != nil || graphQLSchema.schemaFile != nil {
+      guard let url = graphql, api == nil else {
         throw APXError(
-          .usage, graphql ? "--graphql lists a GraphQL server: give its URL" : "--schema goes with --graphql",
-          hint: "apx list https://HOST/graphql --graphql [--schema FILE]")
+          .usage, graphql == nil ? "--schema goes with --graphql URL" : "give either an API or --graphql URL, not both",
+          hint: "apx list --graphql https://HOST/graphql [--schema FILE]")
       }
       try schema.requireGRPC("\(url) is a GraphQL server")
       let summary = try await graphQLSchema.load(url: url, global: global, context: context)
