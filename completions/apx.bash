@@ -567,7 +567,7 @@ _apx_import_openapi() {
     repeating_flags=()
     non_repeating_flags=(--force --insecure --version -h --help)
     repeating_options=()
-    non_repeating_options=(--api --out --timeout --cacert)
+    non_repeating_options=(--api --out --timeout --cacert --proxy --noproxy)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -585,6 +585,12 @@ _apx_import_openapi() {
     '--cacert')
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -600,7 +606,7 @@ _apx_import_grpc() {
     repeating_flags=()
     non_repeating_flags=(--force --insecure --version -h --help)
     repeating_options=(-I --import-path)
-    non_repeating_options=(--api --out --timeout --cacert)
+    non_repeating_options=(--api --out --timeout --cacert --proxy --noproxy)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -620,6 +626,12 @@ _apx_import_grpc() {
         return
         ;;
     '--cacert')
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
         return
         ;;
     esac

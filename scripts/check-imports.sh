@@ -7,10 +7,33 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
+# POSIX ERE only ([[:space:]], no \s or \b): GNU grep reads those escapes, BSD grep (macOS) may
+# not, and a pattern that never matches would pass every file silently. The self-test below
+# proves the pattern matches on the grep at hand.
+import_pattern() { # forbidden-regex
+  echo "^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*((public|package|internal|fileprivate|private)[[:space:]]+)?import[[:space:]]+((struct|class|enum|protocol|typealias|func|let|var)[[:space:]]+)?($1)([^A-Za-z0-9_]|$)"
+}
+self_test() {
+  local pattern matched
+  pattern=$(import_pattern 'Foundation')
+  matched=$(printf '%s\n' 'import Foundation' '  @testable import Foundation' 'public import Foundation' \
+    '@preconcurrency internal import Foundation // why' 'import struct Foundation.Data' | grep -cE "$pattern" || true)
+  if [ "$matched" != 5 ]; then
+    echo "check-imports.sh: the import pattern matched $matched of 5 forbidden imports on this grep"
+    exit 1
+  fi
+  matched=$(printf '%s\n' 'import FoundationEssentials' '// import Foundation' 'let importFoundation = 1' |
+    grep -cE "$pattern" || true)
+  if [ "$matched" != 0 ]; then
+    echo "check-imports.sh: the import pattern matched $matched allowed lines on this grep"
+    exit 1
+  fi
+}
+self_test
 check() { # target, forbidden-regex, reason
   local target=$1 forbidden=$2 reason=$3
   local hits
-  hits=$(grep -rnE "^\s*(@testable\s+)?(@_exported\s+)?import\s+(${forbidden})\b" "Sources/$target" || true)
+  hits=$(grep -rnE "$(import_pattern "$forbidden")" "Sources/$target" || true)
   if [ -n "$hits" ]; then
     echo "import rule broken in $target ($reason):"
     echo "$hits"

@@ -19,6 +19,25 @@ set -euo pipefail
 prefix="$1"
 apx="$prefix/bin/apx"
 failed=0
+
+# Runs a command with a time limit: coreutils `timeout` where there is one (Linux), else a
+# watchdog that sends SIGTERM (stock macOS has no `timeout`). The watchdog's output goes to
+# /dev/null so that a `$(...)` around this does not wait for its `sleep`.
+time_limited() { # seconds, command...
+  local limit=$1
+  shift
+  if command -v timeout > /dev/null 2>&1; then
+    timeout "$limit" "$@"
+    return
+  fi
+  "$@" &
+  local pid=$! status=0
+  (sleep "$limit" && kill -TERM "$pid") > /dev/null 2>&1 &
+  local watchdog=$!
+  wait "$pid" || status=$?
+  kill "$watchdog" 2> /dev/null || true
+  return "$status"
+}
 fail() { echo "check-installed: $*" >&2; failed=1; }
 
 for f in bin/apx share/bash-completion/completions/apx share/zsh/site-functions/_apx \
@@ -66,7 +85,7 @@ if [ -z "$http_url" ]; then
   fail "apx demo printed no URL within 10 s"
 else
   local_url="http://localhost:${http_url##*:}/api/v2/capabilities"
-  answer=$(timeout 20 "$apx" call "$local_url" --select .api) || fail "apx call $local_url failed"
+  answer=$(time_limited 20 "$apx" call "$local_url" --select .api) || fail "apx call $local_url failed"
   [ "$answer" = '"books"' ] || fail "apx call $local_url answered $answer, not \"books\""
 fi
 kill -TERM "$demo_pid" 2> /dev/null || fail "apx demo stopped before it was asked to"

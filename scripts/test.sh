@@ -24,6 +24,16 @@ if [ $# -gt 0 ]; then
   fi
 fi
 
+# The test process holds many sockets and pipes at once (servers, clients, up to 3 child
+# processes per core); macOS starts shells with a soft limit of 256 open files, which those
+# run out of. Raise the soft limit to 4096 where it is lower (the hard limit caps it).
+wanted=4096
+current=$(ulimit -n)
+if [ "$current" != unlimited ] && [ "$current" -lt "$wanted" ]; then
+  ulimit -Sn "$wanted" 2> /dev/null || ulimit -Sn "$(ulimit -Hn)" 2> /dev/null || true
+  echo "scripts/test.sh: open-file limit $current raised to $(ulimit -n) (wanted $wanted)"
+fi
+
 swift build --build-tests
 
 log="$(mktemp "${TMPDIR:-/tmp}/apx-test.XXXXXX")"

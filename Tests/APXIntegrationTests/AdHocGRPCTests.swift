@@ -6,7 +6,7 @@ import Testing
 
 /// `apx call grpc://HOST:PORT/package.Service/Method`, `apx list grpc://...` and
 /// `apx describe grpc://...` with no registry entry, against the demo gRPC server.
-@Suite("apx call grpc:// (ad hoc)", .timeLimit(.minutes(2)))
+@Suite("apx call grpc:// (ad hoc)", .timeLimit(.minutes(5)))
 struct AdHocGRPCTests {
   static let service = "classnotes.v1.ClassNotesAPI"
   static var protoset: String { APXProcess.packageRoot.appendingPathComponent("Protos/classnotes.protoset").path }

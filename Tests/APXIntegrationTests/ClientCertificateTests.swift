@@ -5,7 +5,7 @@ import Testing
 /// `--cert` / `--key` for REST and SSE against an HTTPS server that requires a client
 /// certificate (mutual TLS), with a CA and certificates made at test time; and the flags a
 /// call cannot use, refused instead of ignored.
-@Suite("Client certificates", .serialized, .timeLimit(.minutes(2)))
+@Suite("Client certificates", .serialized, .timeLimit(.minutes(5)))
 struct ClientCertificateTests {
   static func withMutualTLSServer<T>(
     _ body: (TestCertificateAuthority, TestCertificateAuthority.Issued, String) async throws -> T

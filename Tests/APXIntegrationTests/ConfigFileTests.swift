@@ -75,6 +75,30 @@ struct ConfigFileTests {
     #expect(overridden.stdout.contains("\"timeout\":{\"value\":5,\"from\":\"--timeout\"}"), "\(overridden.stdout)")
   }
 
+  /// One rule on every platform: `$XDG_CONFIG_HOME`, else `~/.config`; `$XDG_STATE_HOME/apx`,
+  /// else `~/.local/state/apx`. `apx config` names the files and folders it reads.
+  @Test func pathsFollowXDGThenHomeAndConfigNamesThem() async throws {
+    let home = TestScratch.root.appendingPathComponent("apx-home-\(UUID().uuidString)").path
+    let unset = ["APX_STATE_DIR": "", "XDG_STATE_HOME": "", "XDG_CONFIG_HOME": "", "APX_REGISTRY": "", "HOME": home]
+    #expect(
+      try await Self.paths(environment: unset)
+        == ["\(home)/.config/apx/config.json", "\(home)/.config/apx/endpoints", "\(home)/.local/state/apx"])
+    let xdg = ["XDG_CONFIG_HOME": "/xdg/config", "XDG_STATE_HOME": "/xdg/state"]
+    #expect(
+      try await Self.paths(environment: unset.merging(xdg) { $1 })
+        == ["/xdg/config/apx/config.json", "/xdg/config/apx/endpoints", "/xdg/state/apx"])
+  }
+
+  /// The config file, the last registry folder and the state folder that `apx config` reports.
+  static func paths(environment: [String: String]) async throws -> [String] {
+    let r = try await APXProcess.run(["config"], environment: environment)
+    #expect(r.status == 0, "\(r.stderr)")
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+    let settings = report["settings"] as? [String: Any]
+    let registry = (settings?["registry"] as? [String: Any])?["value"] as? [String]
+    return [report["config_file"] as? String, registry?.last, report["state_folder"] as? String].map { $0 ?? "-" }
+  }
+
   @Test func configRefusesFlagsItDoesNotReport() async throws {
     for flags in [["--demo"], ["-H", "A: b"], ["--insecure"], ["--base-url", "http://127.0.0.1:1"]] {
       let r = try await APXProcess.run(["config"] + flags)

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The real `apx` binary against the demo gRPC server on a free loopback port.
-@Suite("apx call (gRPC), list --grpc, describe", .timeLimit(.minutes(2)))
+@Suite("apx call (gRPC), list --grpc, describe", .timeLimit(.minutes(5)))
 struct GRPCCallTests {
   static func base(_ server: DemoServer) -> String { "grpc://127.0.0.1:\(server.grpcPort)" }
 

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// gRPC request messages read from stdin as they arrive (client and bidirectional streams).
-@Suite("gRPC request messages from stdin", .timeLimit(.minutes(2)))
+@Suite("gRPC request messages from stdin", .timeLimit(.minutes(5)))
 struct GRPCRequestStdinTests {
   /// A pretty-printed document (`jq . messages.json | apx call ...`) is parsed once, when its
   /// brackets close: the whole pending text was parsed again after every line, so these 20,000

@@ -6,7 +6,7 @@ import Testing
 /// `--protoset`, `--proto` and `--import-path` on `apx call`, `apx describe` and `apx list` with
 /// a gRPC URL: `list` and `describe` read the files without asking the server, and a file the
 /// command line names that cannot be used is a usage error about the flag, not about a registry.
-@Suite("gRPC schema flags: list, describe, errors", .timeLimit(.minutes(2)))
+@Suite("gRPC schema flags: list, describe, errors", .timeLimit(.minutes(5)))
 struct GRPCSchemaFlagTests {
   static let service = "classnotes.v1.ClassNotesAPI"
   static var protoset: String { APXProcess.packageRoot.appendingPathComponent("Protos/classnotes.protoset").path }

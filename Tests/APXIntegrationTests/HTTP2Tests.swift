@@ -5,7 +5,7 @@ import Testing
 
 /// REST and SSE over TLS speak HTTP/2 when the server offers it through ALPN; `--http1.1`
 /// keeps them on HTTP/1.1; `-v` shows the version of each answer.
-@Suite("HTTP/2", .serialized, .timeLimit(.minutes(2)))
+@Suite("HTTP/2", .serialized, .timeLimit(.minutes(5)))
 struct HTTP2Tests {
   @Test func restAndSSEUseHTTP2WhenOfferedAndHTTP11WhenAsked() async throws {
     let ca = try TestCertificateAuthority()

@@ -5,7 +5,7 @@ import Testing
 /// REST and SSE say which certificate problem failed the handshake (expired, self-signed,
 /// unknown CA, name mismatch) and the flag that fixes it, never BoringSSL's text with the
 /// build machine's source paths. Certificates are made by the test; servers on 127.0.0.1.
-@Suite("TLS failures of REST and SSE calls", .serialized, .timeLimit(.minutes(2)))
+@Suite("TLS failures of REST and SSE calls", .serialized, .timeLimit(.minutes(5)))
 struct HTTPTLSMessageTests {
   enum Make { case expired, selfSigned, unknownCA, nameMismatch }
 

@@ -61,34 +61,28 @@ struct OutputFormattingTests {
     }
   }
 
-  /// Runs apx with a pseudo-terminal as stdout and stderr; the terminal turns "\n" into "\r\n".
+  /// Runs apx with a pseudo-terminal as stdout and stderr (`PseudoTerminal`); the terminal turns
+  /// "\n" into "\r\n". Nil, having said why, where script(1) is missing.
   static func onTerminal(_ arguments: [String], environment: [String: String] = [:]) async throws -> APXResult? {
-    let script = URL(fileURLWithPath: "/usr/bin/script")
-    guard FileManager.default.isExecutableFile(atPath: script.path) else { return nil }
-    let command = ([APXProcess.binary.path] + arguments).map {
-      "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    if let why = PseudoTerminal.unavailable {
+      print(why)
+      return nil
     }
-    .joined(separator: " ")
-    var result = try await APXProcess.run(
-      ["-qec", command, "/dev/null"], environment: environment.merging(["NO_COLOR": "1"]) { $1 }, executable: script)
+    var result = try await PseudoTerminal.run(
+      PseudoTerminal.shellQuoted([APXProcess.binary.path] + arguments),
+      environment: environment.merging(["NO_COLOR": "1"]) { $1 })
     result.stdout = result.stdout.replacingOccurrences(of: "\r\n", with: "\n")
     return result
   }
 
   @Test func grpcUnaryAnswerIsPrettyOnATerminal() async throws {
-    guard let r = try await Self.onTerminal(["call", "--demo", "classnotes.lessons.get", "id=les_0001"]) else {
-      print("skipped: script(1) is not installed (util-linux)")
-      return
-    }
+    guard let r = try await Self.onTerminal(["call", "--demo", "classnotes.lessons.get", "id=les_0001"]) else { return }
     #expect(r.status == 0, "\(r.stdout)")
     #expect(r.stdout.hasPrefix("{\n  \""), "not pretty: \(r.stdout)")
   }
 
   @Test func tablesFitTheTerminalWidth() async throws {
-    guard let r = try await Self.onTerminal(["list", "books"], environment: ["COLUMNS": "50"]) else {
-      print("skipped: script(1) is not installed (util-linux)")
-      return
-    }
+    guard let r = try await Self.onTerminal(["list", "books"], environment: ["COLUMNS": "50"]) else { return }
     #expect(r.status == 0, "\(r.stdout)")
     let lines = r.stdout.split(separator: "\n").filter { !$0.hasPrefix("apx:") }
     #expect(lines.count > 3, "\(r.stdout)")

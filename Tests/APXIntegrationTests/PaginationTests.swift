@@ -255,9 +255,9 @@ import Testing
     }
   }
 
-  /// On a terminal (util-linux `script` gives apx a pseudo-terminal for stderr; stdout goes
-  /// to a file), the item count is drawn and erased; the items go to stdout untouched.
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+  /// On a terminal (`PseudoTerminal` gives apx a pseudo-terminal for stderr; stdout goes to a
+  /// file), the item count is drawn and erased; the items go to stdout untouched.
+  @Test(.enabled(if: PseudoTerminal.unavailable == nil, "script(1) is not installed at /usr/bin/script"))
   func itemProgressIsDrawnOnATerminalOnly() async throws {
     try await withDemoServer { server in
       let out = TestScratch.root.appendingPathComponent("apx-pages-\(UUID().uuidString)").path
@@ -265,8 +265,7 @@ import Testing
       let command =
         "'\(APXProcess.binary.path)' call books.catalogue.list per_page=10 total=30 --all "
         + "--base-url \(server.httpBaseURL) > '\(out)'"
-      let terminal = try await APXProcess.run(
-        ["-q", "-e", "-c", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
+      let terminal = try await PseudoTerminal.run(command)
       #expect(terminal.status == 0, "\(terminal.stdout)")
       // The first count is always drawn (later ones at most ten times a second).
       #expect(terminal.stdout.contains("10 done"), "the item count on the terminal: \(terminal.stdout)")

@@ -6,7 +6,7 @@ import Testing
 /// Calls through a forward proxy (`ConnectProxyServer`, a CONNECT proxy on loopback): the proxy
 /// variables as curl reads them, `--proxy` / `--noproxy`, the config file's keys, credentials
 /// and a proxy's refusals. apx runs as a real process; every server is on 127.0.0.1 port 0.
-@Suite("Proxies", .serialized, .timeLimit(.minutes(2)))
+@Suite("Proxies", .serialized, .timeLimit(.minutes(5)))
 struct ProxyTests {
   static func withProxy<T>(
     credentials: (user: String, password: String)? = nil, behaviour: ConnectProxyServer.Behaviour = .tunnel,
@@ -129,6 +129,31 @@ struct ProxyTests {
         #expect(!right.stderr.contains("s3cret-pw"), "\(right.stderr)")
         let expected = "Basic " + Data("alice:s3cret-pw".utf8).base64EncodedString()
         #expect(proxy.authorizations.last == expected, "\(proxy.authorizations)")
+      }
+    }
+  }
+
+  /// `apx import` fetches a URL through the proxy too; a dead proxy fails it, and --noproxy
+  /// goes direct.
+  @Test func importFetchesItsURLThroughTheProxy() async throws {
+    try await withDemoServer { server in
+      try await Self.withProxy { proxy in
+        let url = server.httpBaseURL + "/openapi.json"
+        let out = TestScratch.root.appendingPathComponent("apx-import-\(UUID().uuidString)").path
+        let through = try await APXProcess.run(
+          ["import", "openapi", url, "--api", "viaproxy", "--out", out, "--proxy", proxy.url()])
+        #expect(through.status == 0, "\(through.stderr)")
+        #expect(proxy.targets == ["127.0.0.1:\(server.httpPort)"], "\(proxy.targets)")
+        let dead = try await APXProcess.run(
+          ["import", "openapi", url, "--api", "dead", "--out", out], environment: ["HTTP_PROXY": Self.deadProxy])
+        #expect(dead.status == 6, "\(dead.stderr)")
+        let direct = try await APXProcess.run(
+          ["import", "openapi", url, "--api", "direct", "--out", out, "--noproxy", "127.0.0.1"],
+          environment: ["HTTP_PROXY": Self.deadProxy])
+        #expect(direct.status == 0, "\(direct.stderr)")
+        let file = try await APXProcess.run(
+          ["import", "openapi", "spec.json", "--api", "x", "--out", out, "--proxy", proxy.url()])
+        #expect(file.status == 2, "--proxy with a file is refused: \(file.stderr)")
       }
     }
   }

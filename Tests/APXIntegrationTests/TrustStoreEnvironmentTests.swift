@@ -7,7 +7,7 @@ import Testing
 /// `SSL_CERT_FILE` and `SSL_CERT_DIR` choose the CA certificates apx trusts
 /// for REST, SSE and gRPC, as curl, Python and OpenSSL tools do; `--cacert` adds to them. The
 /// CA is made at test time; the servers listen on 127.0.0.1 port 0.
-@Suite("SSL_CERT_FILE / SSL_CERT_DIR", .serialized, .timeLimit(.minutes(2)))
+@Suite("SSL_CERT_FILE / SSL_CERT_DIR", .serialized, .timeLimit(.minutes(5)))
 struct TrustStoreEnvironmentTests {
   /// A registry for the HTTPS test server: a REST endpoint and an SSE one.
   static func registry(_ server: TLSTestServer) throws -> String {

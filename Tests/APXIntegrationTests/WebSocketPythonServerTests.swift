@@ -21,6 +21,28 @@ struct WebSocketPythonServerTests {
     }
   }
 
+  /// A registry bearer token with `"in": "subprotocol"` is offered as `bookstrack-auth.<token>`.
+  @Test func aRegistryBearerTokenTravelsInTheSubprotocol() async throws {
+    try await WebSocketPythonServer.run { base in
+      let registry = try temporaryFile(
+        "v1.json",
+        """
+        {"api": "v1", "environments": {"py": {"base_url": "\(base.replacingOccurrences(of: "ws://", with: "http://"))"}},
+         "endpoints": {"progress": {"kind": "websocket", "path": "/progress",
+           "params": {"jobId": {"in": "query", "required": true}},
+           "auth": {"type": "bearer", "token": "${env:V1_TOKEN}", "in": "subprotocol", "prefix": "bookstrack-auth."},
+           "until": {"path": ".type", "equals": "complete"}}}}
+        """)
+      let r = try await APXProcess.run(
+        ["call", "v1.progress", "jobId=imp_2", "--registry", registry, "-v"], environment: ["V1_TOKEN": "s3cr3tT0ken"])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(try SSEWatchTests.lines(r.stdout).last?["type"] as? String == "complete")
+      #expect(!r.stderr.contains("s3cr3tT0ken"), "\(r.stderr)")
+      let without = try await APXProcess.run(["call", "v1.progress", "jobId=imp_2", "--registry", registry])
+      #expect(without.status == 8, "an empty token is an auth failure: \(without.stderr)")
+    }
+  }
+
   @Test func aRefusedHandshakeExitsByItsStatus() async throws {
     try await WebSocketPythonServer.run { base in
       let r = try await APXProcess.run(["call", base + "/progress", "jobId==imp_1"])

@@ -8,7 +8,7 @@ import Testing
 
 /// apx's own descriptor decoder (`RawDescriptor`) against SwiftProtobuf's generated one: the same
 /// values from every file SwiftProtobuf accepts, and a clear failure, never a trap, otherwise.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct RawDescriptorTests {
   static let count = ProcessInfo.processInfo.environment["APX_FUZZ_COUNT"].flatMap(Int.init) ?? 150
 

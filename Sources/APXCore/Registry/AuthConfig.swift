@@ -1,6 +1,6 @@
 /// How an API (or one endpoint) authenticates. String fields may hold
 /// `${env:NAME}` templates, resolved only when a call needs them.
-public enum AuthConfig: Sendable, Hashable {
+public indirect enum AuthConfig: Sendable, Hashable {
   /// No auth (also switches an API's auth off for one endpoint).
   case none
   case bearer(token: String)
@@ -9,6 +9,10 @@ public enum AuthConfig: Sendable, Hashable {
   case oauth2ClientCredentials(OAuth2Config)
   /// Runs `command` and uses its output (trimmed) as a bearer token.
   case tokenCommand(command: [String], lifetime: Double?)
+  /// The token of `token` (a bearer, OAuth2 or `token_command` token, or an API key) offered
+  /// as the WebSocket subprotocol `prefix + token` instead of a header (`"in": "subprotocol"`).
+  /// The token is fetched, cached and refreshed as `token` says.
+  case subprotocol(prefix: String, token: AuthConfig)
 
   /// The `{name}` path placeholder an `api_key` auth with `"in": "path"` fills.
   var pathPlaceholder: String? {
@@ -25,7 +29,14 @@ public enum AuthConfig: Sendable, Hashable {
     case .basic: "basic"
     case .oauth2ClientCredentials: "oauth2_client_credentials"
     case .tokenCommand: "token_command"
+    case .subprotocol(_, let token): token.typeName
     }
+  }
+
+  /// The prefix of an auth carried in a WebSocket subprotocol, else nil.
+  public var subprotocolPrefix: String? {
+    if case .subprotocol(let prefix, _) = self { return prefix }
+    return nil
   }
 }
 

@@ -1,6 +1,40 @@
 /// Decodes the `auth` block of a registry file or endpoint.
 enum AuthConfigDecoder {
+  /// Types whose token may travel in a WebSocket subprotocol (`"in": "subprotocol"`).
+  static let subprotocolTypes = ["bearer", "api_key", "oauth2_client_credentials", "token_command"]
+
   static func decode(_ value: JSONValue, at p: [JSONPathComponent], _ r: inout DocumentReader) -> AuthConfig? {
+    guard case .object(var f) = value else {
+      r.fail(
+        p, "expected an auth object such as {\"type\": \"bearer\", \"token\": \"${env:TOKEN}\"}, got \(value.typeName)")
+      return nil
+    }
+    guard f.first(where: { $0.key == "in" })?.value == .string("subprotocol") else {
+      return decodeToken(value, at: p, &r)
+    }
+    let type = r.requiredString(f, "type", at: p) ?? ""
+    guard subprotocolTypes.contains(type) else {
+      r.fail(
+        p + [.key("in")], "\(type) auth cannot travel in a WebSocket subprotocol",
+        hint: "\"in\": \"subprotocol\" applies to \(subprotocolTypes.joined(separator: ", "))")
+      return nil
+    }
+    let prefix = r.optionalString(f, "prefix", at: p) ?? ""
+    if prefix.contains(where: { $0 == "," || $0 == " " }) {
+      r.fail(p + [.key("prefix")], "a subprotocol prefix holds no comma or space", hint: "e.g. \"bookstrack-auth.\"")
+    }
+    f.removeAll { $0.key == "in" || $0.key == "prefix" }
+    if type == "api_key" {
+      // A key in a subprotocol needs no header name.
+      guard let key = r.requiredString(f, "value", at: p) else { return nil }
+      _ = r.object(.object(f), at: p, allowed: ["type", "value"])
+      return .subprotocol(prefix: prefix, token: .bearer(token: key))
+    }
+    return decodeToken(.object(f), at: p, &r).map { .subprotocol(prefix: prefix, token: $0) }
+  }
+
+  /// Every type's own keys, `in` being a header, query or path location.
+  static func decodeToken(_ value: JSONValue, at p: [JSONPathComponent], _ r: inout DocumentReader) -> AuthConfig? {
     guard case .object(let f) = value else {
       r.fail(
         p, "expected an auth object such as {\"type\": \"bearer\", \"token\": \"${env:TOKEN}\"}, got \(value.typeName)")

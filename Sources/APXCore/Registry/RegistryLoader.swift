@@ -3,7 +3,7 @@
 public enum RegistryLoader {
   static let topKeys = [
     "$schema", "api", "title", "description", "environments", "default_environment", "headers", "auth", "retry",
-    "endpoints",
+    "tls", "endpoints",
   ]
   static let endpointKeys = [
     "kind", "description", "method", "path", "params", "headers", "expect_status", "body", "body_example", "auth",
@@ -131,11 +131,11 @@ public enum RegistryLoader {
         if case .object(let members) = env.value, members.contains(where: { $0.key == "variables" }) {
           r.fail(
             p + [.key("variables")], "an environment has no \"variables\"",
-            hint: "an environment holds base_url and description; a value that changes per environment "
+            hint: "an environment holds base_url, description and tls; a value that changes per environment "
               + "comes from the process environment: ${env:NAME} in base_url, headers or auth")
           envValue = .object(members.filter { $0.key != "variables" })
         }
-        guard let fields = r.object(envValue, at: p, allowed: ["base_url", "description"]) else { continue }
+        guard let fields = r.object(envValue, at: p, allowed: ["base_url", "description", "tls"]) else { continue }
         let description = r.optionalString(fields, "description", at: p)
         guard let base = r.requiredString(fields, "base_url", at: p) else { continue }
         if !isSupportedBaseURL(base) {
@@ -153,7 +153,10 @@ public enum RegistryLoader {
             "base_url \(JSONValue.string(URLUserInfo.masked(base)).compactJSON) carries a user name or password",
             hint: "give credentials with the API's auth (\"auth\": {\"type\": \"basic\", ...})")
         }
-        api.environments.append(NamedEnvironment(name: env.key, baseURL: base, description: description))
+        let tls = fields.first { $0.key == "tls" }.flatMap {
+          TLSFilesDecoder.decode($0.value, at: p + [.key("tls")], &r)
+        }
+        api.environments.append(NamedEnvironment(name: env.key, baseURL: base, description: description, tls: tls))
       }
     }
     api.defaultEnvironment = r.optionalString(top, "default_environment", at: root)
@@ -168,6 +171,9 @@ public enum RegistryLoader {
     }
     if let value = top.first(where: { $0.key == "retry" })?.value {
       api.retry = RetryConfigDecoder.decode(value, at: [.key("retry")], &r)
+    }
+    if let value = top.first(where: { $0.key == "tls" })?.value {
+      api.tls = TLSFilesDecoder.decode(value, at: [.key("tls")], &r)
     }
     if let value = top.first(where: { $0.key == "endpoints" })?.value,
       let entries = r.object(value, at: [.key("endpoints")])
@@ -308,6 +314,14 @@ public enum RegistryLoader {
       e.auth = AuthConfigDecoder.decode(auth, at: p + [.key("auth")], &r)
     }
     checkPathPlaceholders(e, authPlaceholder: (e.auth ?? apiAuth)?.pathPlaceholder, at: p, &r)
+    if (e.auth ?? apiAuth)?.subprotocolPrefix != nil, e.kind != .websocket {
+      r.fail(
+        e.auth == nil ? p : p + [.key("auth")],
+        "the auth is carried in a WebSocket subprotocol (\"in\": \"subprotocol\"), but this is a \(e.kind.rawValue) endpoint",
+        hint:
+          "give the websocket endpoint its own auth with \"in\": \"subprotocol\", and the API the auth its other endpoints use"
+      )
+    }
     if let retry = f.first(where: { $0.key == "retry" })?.value {
       e.retry = RetryConfigDecoder.decode(retry, at: p + [.key("retry")], &r)
     }

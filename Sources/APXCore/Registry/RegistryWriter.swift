@@ -27,6 +27,7 @@ public enum RegistryWriter {
             api.environments.map { env in
               var f = [JSONMember("base_url", .string(env.baseURL))]
               if let d = env.description { f.append(JSONMember("description", .string(d))) }
+              if let t = env.tls { f.append(JSONMember("tls", tls(t))) }
               return JSONMember(env.name, .object(f))
             })))
     }
@@ -34,8 +35,18 @@ public enum RegistryWriter {
     if !api.headers.isEmpty { m.append(JSONMember("headers", headers(api.headers))) }
     if let a = api.auth { m.append(JSONMember("auth", auth(a))) }
     if let r = api.retry { m.append(JSONMember("retry", retry(r))) }
+    if let t = api.tls { m.append(JSONMember("tls", tls(t))) }
     m.append(JSONMember("endpoints", .object(api.endpoints.map { JSONMember($0.name, endpoint($0)) })))
     return .object(m)
+  }
+
+  /// A `tls` block, paths as written.
+  static func tls(_ t: TLSFiles) -> JSONValue {
+    .object(
+      [
+        ("ca", t.ca), ("client_cert", t.clientCertificate), ("client_key", t.clientKey),
+        ("client_key_passphrase_env", t.clientKeyPassphraseEnv),
+      ].compactMap { key, value in value.map { JSONMember(key, .string($0)) } })
   }
 
   /// One endpoint's registry object (without its name), keys in canonical order.
@@ -135,6 +146,10 @@ public enum RegistryWriter {
   /// An `auth` block.
   public static func auth(_ a: AuthConfig) -> JSONValue {
     var m = [JSONMember("type", .string(a.typeName))]
+    if case .subprotocol(let prefix, let token) = a {
+      guard case .object(let inner) = auth(token) else { return auth(token) }
+      return .object(inner + [JSONMember("in", .string("subprotocol")), JSONMember("prefix", .string(prefix))])
+    }
     switch a {
     case .none: break
     case .bearer(let token): m.append(JSONMember("token", .string(token)))
@@ -157,6 +172,7 @@ public enum RegistryWriter {
     case .tokenCommand(let command, let lifetime):
       m.append(JSONMember("command", .array(command.map(JSONValue.string))))
       if let l = lifetime { m.append(JSONMember("lifetime", .double(l))) }
+    case .subprotocol: break
     }
     return .object(m)
   }

@@ -14,6 +14,7 @@ import NIOWebSocket
 /// or `error` (closed with 1011). A missing or unknown token is answered, as many servers do,
 /// by accepting the connection and closing it with 1008 (policy violation) and the reason.
 /// Fault: `drop_every=K` cuts the connection without a close frame after K progress messages.
+/// The client's pings are answered while the job is watched.
 struct ProgressV1Route: Sendable {
   static let path = "ws/progress"
   /// The subprotocol prefix that carries the token.
@@ -74,7 +75,7 @@ struct ProgressV1Route: Sendable {
           return .dontUpgrade
         }
       },
-      onUpgrade: { _, outbound, context in
+      onUpgrade: { inbound, outbound, context in
         let checked: (job: ImportJob, subprotocol: String, dropEvery: Int?)
         do {
           checked = try check(context.request)
@@ -82,8 +83,18 @@ struct ProgressV1Route: Sendable {
           return try await outbound.close(.policyViolation, reason: error.message)
         }
         stats.update { $0.streamConnections += 1 }
-        try await watch(
-          checked.job, dropEvery: checked.dropEvery, outbound: outbound, channel: context.requestContext.channel)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+          // Reading the client's frames is what answers its pings (swift-websocket handles
+          // control frames as they are read), as any server does; their content is ignored.
+          group.addTask {
+            do {
+              for try await _ in inbound {}
+            } catch {}
+          }
+          defer { group.cancelAll() }
+          try await watch(
+            checked.job, dropEvery: checked.dropEvery, outbound: outbound, channel: context.requestContext.channel)
+        }
       })
   }
 

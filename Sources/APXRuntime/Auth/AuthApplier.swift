@@ -33,6 +33,7 @@ public struct AuthApplier: Sendable {
   public static func isRefreshable(_ auth: AuthConfig) -> Bool {
     switch auth {
     case .oauth2ClientCredentials, .tokenCommand: true
+    case .subprotocol(_, let token): isRefreshable(token)
     default: false
     }
   }
@@ -75,7 +76,11 @@ public struct AuthApplier: Sendable {
   ) async throws {
     if let tokenOverride {
       mask.add(tokenOverride)
-      plan.setHeader("Authorization", "Bearer \(tokenOverride)")
+      if let prefix = auth.subprotocolPrefix {
+        plan.setHeader(WebSocketSubprotocolCredential.header, prefix + tokenOverride)
+      } else {
+        plan.setHeader("Authorization", "Bearer \(tokenOverride)")
+      }
       return
     }
     switch auth {
@@ -118,6 +123,14 @@ public struct AuthApplier: Sendable {
         plan.url = plan.url.replacing(
           placeholder, with: PercentEncoding.encode(key, allowed: .pathSegment))
       }
+    case .subprotocol(let prefix, let inner):
+      // The token as a header would carry it, then moved into the subprotocol the server reads.
+      var carrier = HTTPRequestPlan(method: plan.method, url: plan.url, headers: [], body: .none)
+      try await apply(
+        inner, to: &carrier, mask: &mask, api: api, environmentName: environmentName, baseURL: baseURL,
+        forceRefresh: forceRefresh, rejectedToken: rejectedToken)
+      guard let token = Self.bearerToken(in: carrier) else { return }
+      plan.setHeader(WebSocketSubprotocolCredential.header, prefix + token)
     case .oauth2ClientCredentials, .tokenCommand:
       guard let tokens else {
         throw APXError(
@@ -149,5 +162,20 @@ public struct AuthApplier: Sendable {
         hint: "set it in \(api.sourceFile) (\"auth\"), usually through an environment variable")
     }
     return value
+  }
+}
+
+/// Where a subprotocol-carried token travels between the auth layer and the WebSocket transport:
+/// in the handshake's own `Sec-WebSocket-Protocol` header, which the transport joins with the
+/// endpoint's other subprotocols.
+enum WebSocketSubprotocolCredential {
+  static let header = "Sec-WebSocket-Protocol"
+
+  /// Takes the auth's subprotocol out of `plan`'s headers: the subprotocol and the token in it
+  /// (after `prefix`), or nil when `auth` does not carry one.
+  static func take(from plan: inout HTTPRequestPlan, auth: AuthConfig) -> (subprotocol: String, token: String)? {
+    guard let prefix = auth.subprotocolPrefix, let value = plan.header(header) else { return nil }
+    plan.headers.removeAll { $0.name.lowercased() == header.lowercased() }
+    return (value, String(value.dropFirst(prefix.count)))
   }
 }

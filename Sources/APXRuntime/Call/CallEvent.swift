@@ -37,6 +37,11 @@ public enum CallEvent: Sendable {
   case progress(fraction: Double?, done: Double?, total: Double?)
   /// A human-readable note for stderr (warnings, state changes).
   case note(String)
+  /// The secrets of the attempt just sent, for what keeps answers beside the call's output: an
+  /// HTTP archive masks the bodies it records with them (a server may echo a credential).
+  case secrets(SecretMask)
+  /// A WebSocket frame went out (`sent`) or came in, for `-v`: its opcode and payload size.
+  case webSocketFrame(sent: Bool, opcode: WebSocketFrameKind, bytes: Int)
   /// The transport has handed on everything it received so far (one network
   /// chunk's worth of stream items): a good moment to flush output. Streams
   /// that send it let printers flush once per chunk instead of once per item.
@@ -54,4 +59,9 @@ public enum CallEvent: Sendable {
 public protocol CallEventSink: AnyObject, Sendable {
   /// Handles one event; throwing stops the call (e.g. stdout closed).
   func receive(_ event: CallEvent) throws
+}
+
+/// A WebSocket frame's opcode, as `-v` names it.
+public enum WebSocketFrameKind: String, Sendable {
+  case text, binary, ping, pong, close, continuation
 }

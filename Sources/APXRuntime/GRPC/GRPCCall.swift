@@ -131,6 +131,7 @@ struct GRPCCall: Transport {
     try sink.receive(
       .requestSent(
         method: "POST", url: attempt.url, headers: attempt.mask.mask(attempt.fields), attempt: context.number))
+    try sink.receive(.secrets(attempt.mask))
     var options = CallOptions.defaults
     options.maxRequestMessageBytes = session.settings.maxMessageSize
     options.maxResponseMessageBytes = session.settings.maxMessageSize

@@ -108,44 +108,57 @@ enum GRPCConnection {
         throw APXError(.usage, "cannot read \(path)", hint: "pass the path of a PEM file")
       }
     }
-    try checkPEMFiles(settings)
+    let key = try checkPEMFiles(settings)
     var tls = GRPCTransport.TransportSecurity.TLS.defaults
-    if let cert = settings.clientCertificatePath, let key = settings.clientKeyPath {
+    if let cert = settings.clientCertificatePath, let key {
       tls.certificateChain = [.file(path: cert, format: .pem)]
-      tls.privateKey = .file(path: key, format: .pem)
+      // As DER bytes: grpc-swift reads a key file without a passphrase.
+      guard let der = try? key.derBytes else {
+        throw APXError(
+          .usage, "cannot use the client key \(settings.clientKeyPath ?? "")", hint: "pass a PEM private key")
+      }
+      tls.privateKey = .bytes(der, format: .der)
     }
-    // grpc-swift trusts either the system store or a list: SSL_CERT_FILE / SSL_CERT_DIR make
-    // the list, and --cacert joins it.
-    let replaced = try settings.trust.load()?.map { TLSConfig.CertificateSource.file(path: $0.path, format: .pem) }
-    let extra = settings.caCertificatePath.map { [TLSConfig.CertificateSource.file(path: $0, format: .pem)] }
-    if replaced != nil || extra != nil {
-      tls.trustRoots = .certificates((replaced ?? []) + (extra ?? []))
-    }
+    tls.trustRoots = try trustRoots(settings)
     if settings.insecure { tls.serverCertificateVerification = .noVerification }
     return .tls(tls)
   }
 
-  /// Parses the PEM files up front: grpc-swift would only report "couldn't create SSL context"
-  /// for any of them, without saying which file is wrong.
-  static func checkPEMFiles(_ settings: GRPCSettings) throws(APXError) {
-    let certificates = [("--cacert", settings.caCertificatePath), ("--cert", settings.clientCertificatePath)]
-    for case (let flag, let path?) in certificates {
+  /// The rule of `TrustStore.roots(adding:)`, as for REST: the system store, or exactly the
+  /// same certificates (as DER, which grpc-swift takes as bytes).
+  static func trustRoots(_ settings: GRPCSettings) throws(APXError) -> TLSConfig.TrustRootsSource {
+    guard let roots = try settings.trust.roots(adding: settings.caCertificatePath) else { return .systemDefault }
+    var sources: [TLSConfig.CertificateSource] = []
+    for certificate in roots { sources.append(.bytes(try der(certificate), format: .der)) }
+    return .certificates(sources)
+  }
+
+  /// A trusted certificate's DER bytes.
+  private static func der(_ certificate: NIOSSLCertificate) throws(APXError) -> [UInt8] {
+    do {
+      return try certificate.toDERBytes()
+    } catch {
+      throw APXError(
+        .usage, "a trusted CA certificate cannot be encoded",
+        hint: "check the files of --cacert, SSL_CERT_FILE and SSL_CERT_DIR",
+        underlying: error)
+    }
+  }
+
+  /// Parses the client's PEM files up front: grpc-swift would only report "couldn't create SSL
+  /// context" for any of them, without saying which file is wrong. (`--cacert` is read by
+  /// `TrustStore.roots(adding:)`.) Returns the client key, decrypted.
+  static func checkPEMFiles(_ settings: GRPCSettings) throws(APXError) -> NIOSSLPrivateKey? {
+    if let path = settings.clientCertificatePath {
       let parsed = try? NIOSSLCertificate.fromPEMFile(path)
       if parsed?.isEmpty ?? true {
         throw APXError(
-          .usage, "\(flag) \(path) holds no PEM certificate",
+          .usage, "--cert \(path) holds no PEM certificate",
           hint: "pass a file with one or more -----BEGIN CERTIFICATE----- blocks")
       }
     }
-    if let key = settings.clientKeyPath {
-      do {
-        _ = try NIOSSLPrivateKey(file: key, format: .pem)
-      } catch {
-        throw APXError(
-          .usage, "--key \(key) is not a PEM private key",
-          hint: "pass the unencrypted private key of --cert in PEM form",
-          underlying: error)
-      }
+    return try settings.clientKeyPath.map { path throws(APXError) in
+      try ClientCertificate.key(path, passphrase: settings.clientKeyPassphrase)
     }
   }
 }

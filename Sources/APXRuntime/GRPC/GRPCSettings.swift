@@ -14,8 +14,8 @@ public struct GRPCSettings: Sendable, Hashable {
   public static let defaultMaxMessageSize = 4 * 1_048_576
   /// Skip TLS certificate verification.
   public var insecure: Bool
-  /// Trust the CA certificates in this PEM file: instead of the system's, or on top of `trust`
-  /// when that replaces the system store.
+  /// Trust the CA certificates in this PEM file: with `trust`'s, instead of the system store
+  /// (`TrustStore.roots(adding:)`).
   public var caCertificatePath: String?
   /// The system store, or what `SSL_CERT_FILE` / `SSL_CERT_DIR` name.
   public var trust = TrustStore()
@@ -23,6 +23,8 @@ public struct GRPCSettings: Sendable, Hashable {
   public var clientCertificatePath: String?
   /// Private key (PEM) of the client certificate.
   public var clientKeyPath: String?
+  /// The key's passphrase, when it is encrypted (a registry's `tls` block names its variable).
+  public var clientKeyPassphrase: ClientKeyPassphrase?
   /// Which targets go through which proxy (`https_proxy`, as grpc-go reads it, for grpc:// too).
   public var proxy = ProxyRules()
   /// Seconds to connect to a proxy and have it open a tunnel.

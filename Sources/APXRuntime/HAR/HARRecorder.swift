@@ -12,7 +12,8 @@ import Synchronization
 /// redirect hop and retry is its own), with the answer's head, its body as text (base64 when
 /// it is not UTF-8), an event stream's events in the text, and a gRPC call's messages and
 /// trailers in an `_apx` field. Headers and URLs arrive masked (as `-v` shows them), request
-/// bodies masked by the call's secrets (`.requestBody`).
+/// bodies masked by the call's secrets (`.requestBody`), and answers are masked here with the
+/// attempt's secrets (`.secrets`).
 public final class HARRecorder: Sendable {
   /// The most body bytes an entry keeps; the rest is counted, and noted in its comment.
   public static let bodyLimit = 16 * 1_048_576
@@ -37,6 +38,8 @@ public final class HARRecorder: Sendable {
     var bodySize = 0
     var messages: [JSONValue] = []
     var trailers: [HeaderField] = []
+    /// The attempt's secrets: masked in the recorded answer too.
+    var mask = SecretMask()
   }
 
   /// Takes one event of the call.
@@ -51,6 +54,8 @@ public final class HARRecorder: Sendable {
       finished.map(add)
     case .requestBody(let summary):
       current.withLock { $0?.requestBody = summary }
+    case .secrets(let mask):
+      current.withLock { $0?.mask = mask }
     case .responseHead(let status, let version, let headers):
       current.withLock {
         $0?.status = status
@@ -113,10 +118,10 @@ public final class HARRecorder: Sendable {
     ]
     let isGRPC = contentType.lowercased().hasPrefix("application/grpc")
     if !x.messages.isEmpty, !isGRPC {
-      content.append(JSONMember("text", .string(eventText(x.messages))))
+      content.append(JSONMember("text", .string(x.mask.mask(eventText(x.messages)))))
     } else if !x.body.isEmpty {
       if let text = String(validating: x.body, as: UTF8.self) {
-        content.append(JSONMember("text", .string(text)))
+        content.append(JSONMember("text", .string(x.mask.mask(text))))
       } else {
         content.append(JSONMember("text", .string(Data(x.body).base64EncodedString())))
         content.append(JSONMember("encoding", .string("base64")))
@@ -152,10 +157,21 @@ public final class HARRecorder: Sendable {
         JSONMember(
           "_apx",
           .object([
-            JSONMember("messages", .array(x.messages)), JSONMember("trailers", headers(x.trailers)),
+            JSONMember("messages", .array(x.messages.map { masked($0, x.mask) })),
+            JSONMember("trailers", headers(x.trailers)),
           ])))
     }
     return .object(members)
+  }
+
+  /// `value` with each string masked (a gRPC message may echo a credential).
+  private static func masked(_ value: JSONValue, _ mask: SecretMask) -> JSONValue {
+    switch value {
+    case .string(let s): .string(mask.mask(s))
+    case .array(let items): .array(items.map { masked($0, mask) })
+    case .object(let members): .object(members.map { JSONMember($0.key, masked($0.value, mask)) })
+    default: value
+    }
   }
 
   private static let iso8601 = Date.ISO8601FormatStyle(includingFractionalSeconds: true)

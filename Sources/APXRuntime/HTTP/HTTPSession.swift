@@ -18,7 +18,7 @@ public struct HTTPSessionOptions: Sendable {
   public var connectTimeout: Double = 10
   /// Skip TLS certificate verification (`--insecure`).
   public var insecure = false
-  /// Extra trusted CA certificates in PEM (`--cacert`), on top of `trust`.
+  /// Trusted CA certificates in PEM (`--cacert`): with `trust`'s, instead of the system store.
   public var caCertificatePath: String?
   /// The system store, or what `SSL_CERT_FILE` / `SSL_CERT_DIR` name.
   public var trust: TrustStore

@@ -37,13 +37,7 @@ final class LazyTLSConfiguration: Sendable {
       tls.privateKey = .privateKey(client.key)
     }
     if options.insecure { tls.certificateVerification = .none }
-    if let replaced = try options.trust.load() { tls.trustRoots = .certificates(replaced.flatMap(\.certificates)) }
-    if let ca = options.caCertificatePath {
-      guard let certs = try? NIOSSLCertificate.fromPEMFile(ca), !certs.isEmpty else {
-        throw APXError(.usage, "cannot read the CA certificate \(ca)", hint: "pass a PEM file to --cacert")
-      }
-      tls.additionalTrustRoots = [.certificates(certs)]
-    }
+    if let roots = try options.trust.roots(adding: options.caCertificatePath) { tls.trustRoots = .certificates(roots) }
     return tls
   }
 }

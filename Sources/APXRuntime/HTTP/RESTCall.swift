@@ -136,6 +136,7 @@ public struct RESTCall: Transport {
         try sink.receive(
           .requestSent(
             method: sent.method, url: mask.mask(sent.url), headers: mask.mask(sent.headersSent), attempt: attempt))
+        try sink.receive(.secrets(mask))
         if let body = RequestBodySummary(sent.body, mask: mask) { try sink.receive(.requestBody(body)) }
         // Closed however the send ends: after it, the sink gets only this task's events.
         let upload = UploadProgress(sink: sink)

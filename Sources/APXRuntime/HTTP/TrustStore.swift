@@ -7,9 +7,9 @@ import NIOSSL
   import Foundation
 #endif
 
-/// The CA certificates apx trusts. By default the system's store; when `SSL_CERT_FILE` or
-/// `SSL_CERT_DIR` is set (as corporate networks do for their own CA), the certificates they
-/// name instead, as curl, Python and OpenSSL tools do. `--cacert` adds to either.
+/// The CA certificates apx trusts, by one rule for REST, SSE, JSON-RPC, WebSocket and gRPC
+/// (`roots(adding:)`): the system's store, unless `--cacert`, `SSL_CERT_FILE` or `SSL_CERT_DIR`
+/// names certificates (as corporate networks do for their own CA); then exactly those, together.
 public struct TrustStore: Sendable, Hashable {
   /// A PEM bundle to trust instead of the system store (`SSL_CERT_FILE`).
   public var bundleFile: String?
@@ -32,6 +32,25 @@ public struct TrustStore: Sendable, Hashable {
 
   /// Whether the system store is replaced.
   public var replacesSystemStore: Bool { bundleFile != nil || !directories.isEmpty }
+
+  /// The trust roots of every TLS connection apx makes: nil for the system store, else the
+  /// certificates of `SSL_CERT_FILE`, `SSL_CERT_DIR` and `--cacert` together, and none of the
+  /// system's. A list is verified by BoringSSL on every platform; only the system store goes to
+  /// the platform's verifier (NIOSSL's rule on macOS), so a certificate passes or fails alike
+  /// for every protocol.
+  func roots(adding caCertificatePath: String?) throws(APXError) -> [NIOSSLCertificate]? {
+    let replaced = try load()?.flatMap(\.certificates)
+    guard let ca = caCertificatePath else { return replaced }
+    guard FileManager.default.isReadableFile(atPath: ca) else {
+      throw APXError(.usage, "cannot read \(ca)", hint: "pass the path of a PEM file to --cacert")
+    }
+    guard let certificates = try? NIOSSLCertificate.fromPEMFile(ca), !certificates.isEmpty else {
+      throw APXError(
+        .usage, "--cacert \(ca) holds no PEM certificate",
+        hint: "pass a file with one or more -----BEGIN CERTIFICATE----- blocks")
+    }
+    return (replaced ?? []) + certificates
+  }
 
   /// The PEM files to trust and their certificates: the bundle, then every file in the folders
   /// that holds a certificate (hashed links such as `a1b2c3d4.0` and their targets counted

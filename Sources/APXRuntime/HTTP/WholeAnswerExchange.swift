@@ -27,6 +27,7 @@ struct WholeAnswerExchange {
     try sink.receive(
       .requestSent(
         method: plan.method, url: mask.mask(plan.url), headers: mask.mask(plan.headersSent), attempt: context.number))
+    try sink.receive(.secrets(mask))
     if let body = RequestBodySummary(plan.body, mask: mask) { try sink.receive(.requestBody(body)) }
     let response: HTTPClientResponse
     let body: [UInt8]

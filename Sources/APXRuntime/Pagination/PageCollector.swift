@@ -54,7 +54,8 @@ final class PageCollector: CallEventSink, RawLinkReceiver, @unchecked Sendable {
           hint: "ask for smaller pages (a per-page or limit parameter), or call the endpoint without --all")
       }
       chunk.withUnsafeBytes { body.append(contentsOf: $0) }
-    case .retrying, .note, .trailers, .reconnecting, .fellBackToPolling, .bodySent, .requestBody, .proxy:
+    case .retrying, .note, .trailers, .reconnecting, .fellBackToPolling, .bodySent, .requestBody, .proxy,
+      .webSocketFrame, .secrets:
       try downstream.receive(event)
     case .message(let value):
       guard message == nil else {

@@ -27,7 +27,7 @@ public struct RegistryFiles: Sendable {
   public init(directories: [String]) { self.directories = directories }
 
   /// The default search path: `./Endpoints`, then `$XDG_CONFIG_HOME/apx/endpoints`
-  /// (or `~/.config/apx/endpoints`; `~/Library/Application Support/apx/endpoints` on macOS).
+  /// (or `~/.config/apx/endpoints`), on every platform.
   public static func defaultDirectories(environment: [String: String]) -> [String] {
     var dirs = ["Endpoints"]
     if let config = UserDirectories.configHome(environment: environment) { dirs.append(config + "/apx/endpoints") }
@@ -115,29 +115,21 @@ public struct RegistryFiles: Sendable {
   }
 }
 
-/// Per-user folders (XDG on Linux, the usual places on macOS).
+/// Per-user folders, by the XDG rule on every platform (macOS included): command-line tools
+/// there keep their settings under `~/.config` too, and one rule keeps the docs true everywhere.
 public enum UserDirectories {
-  /// Configuration home: `$XDG_CONFIG_HOME`, else `~/.config` (macOS: `~/Library/Application Support`).
+  /// Configuration home: `$XDG_CONFIG_HOME`, else `~/.config`.
   public static func configHome(environment: [String: String]) -> String? {
     if let x = environment["XDG_CONFIG_HOME"], !x.isEmpty { return x }
     guard let home = environment["HOME"], !home.isEmpty else { return nil }
-    #if os(macOS)
-      return home + "/Library/Application Support"
-    #else
-      return home + "/.config"
-    #endif
+    return home + "/.config"
   }
 
-  /// State home for tokens and journals: `$APX_STATE_DIR`, `$XDG_STATE_HOME/apx`, else `~/.local/state/apx`
-  /// (macOS: `~/Library/Application Support/apx/state`).
+  /// State home for tokens and journals: `$APX_STATE_DIR`, `$XDG_STATE_HOME/apx`, else `~/.local/state/apx`.
   public static func stateDirectory(environment: [String: String]) -> String? {
     if let x = environment["APX_STATE_DIR"], !x.isEmpty { return x }
     if let x = environment["XDG_STATE_HOME"], !x.isEmpty { return x + "/apx" }
     guard let home = environment["HOME"], !home.isEmpty else { return nil }
-    #if os(macOS)
-      return home + "/Library/Application Support/apx/state"
-    #else
-      return home + "/.local/state/apx"
-    #endif
+    return home + "/.local/state/apx"
   }
 }

@@ -57,12 +57,16 @@ struct WebSocketConnection: Transport {
       }
     }
     var subprotocols: [String] = []
+    var token = AuthApplier.bearerToken(in: plan)
+    if let carried = WebSocketSubprotocolCredential.take(from: &plan, auth: credentials.auth) {
+      subprotocols.append(carried.subprotocol)
+      token = carried.token
+    }
     for template in options.subprotocols {
       let value = try TemplateResolver.resolveText(template, environment: environment, mask: &mask)
       WebSocketSecrets.register(subprotocol: value, in: &mask)
       subprotocols.append(value)
     }
-    let token = AuthApplier.bearerToken(in: plan)
     return WebSocketAttempt(plan: plan, subprotocols: subprotocols, messages: messages, mask: mask, token: token)
   }
 
@@ -88,6 +92,7 @@ struct WebSocketConnection: Transport {
     try sink.receive(
       .requestSent(
         method: "GET", url: mask.mask(attempt.plan.url), headers: mask.mask(headers), attempt: context.number))
+    try sink.receive(.secrets(mask))
     let result: WebSocketHandshakeResult
     do {
       let tls = target.tls ? try session.tls.configuration() : nil
@@ -97,6 +102,8 @@ struct WebSocketConnection: Transport {
     } catch let error as APXError {
       throw AttemptFailure(error)
     } catch WebSocketHandshakeError.closedBeforeAnswer {
+      // Cancelled (the deadline, Ctrl-C): apx closed it, not the server.
+      try Task.checkCancellation()
       throw interrupted(
         "the server closed the connection before answering the handshake",
         APXError(.network, "\(endpointName): the server closed the connection before answering the handshake"))
@@ -185,7 +192,7 @@ struct WebSocketConnection: Transport {
     do {
       for try await batch in inbound {
         for frame in batch {
-          writer.noteReceived(frame)
+          try writer.noteReceived(frame)
           switch frame.opcode {
           case .text, .binary:
             let value =

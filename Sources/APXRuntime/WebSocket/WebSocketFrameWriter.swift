@@ -9,6 +9,7 @@ struct WebSocketFrameWriter: Sendable {
   let sink: any CallEventSink
 
   func send(_ opcode: WebSocketOpcode, _ data: ByteBuffer) async throws {
+    try sink.receive(.webSocketFrame(sent: true, opcode: Self.kind(opcode), bytes: data.readableBytes))
     try await outbound.write(WebSocketFrame(fin: true, opcode: opcode, maskKey: .random(), data: data))
   }
 
@@ -20,8 +21,21 @@ struct WebSocketFrameWriter: Sendable {
     try await send(.connectionClose, data)
   }
 
-  /// A frame arrived (a hook for per-frame reporting).
-  func noteReceived(_ frame: WebSocketFrame) {}
+  /// A frame arrived: reported for `-v`.
+  func noteReceived(_ frame: WebSocketFrame) throws {
+    try sink.receive(.webSocketFrame(sent: false, opcode: Self.kind(frame.opcode), bytes: frame.length))
+  }
+
+  static func kind(_ opcode: WebSocketOpcode) -> WebSocketFrameKind {
+    switch opcode {
+    case .text: .text
+    case .binary: .binary
+    case .ping: .ping
+    case .pong: .pong
+    case .connectionClose: .close
+    default: .continuation
+    }
+  }
 }
 
 /// Secrets a WebSocket handshake carries outside the places `SecretMask` already knows.

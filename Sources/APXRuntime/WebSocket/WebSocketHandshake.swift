@@ -85,6 +85,7 @@ enum WebSocketHandshake {
               ? nil : target.host
             try sync.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
           }
+          try sync.addHandler(InactiveAfterUpgrade())
           let encoder = HTTPRequestEncoder()
           let decoder = ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .forwardBytes))
           let observer = HandshakeObserver(head: head, promise: promise)
@@ -182,6 +183,19 @@ private final class HandshakeObserver: ChannelInboundHandler, RemovableChannelHa
   func errorCaught(context: ChannelHandlerContext, error: any Error) {
     finish(.failure(error))
     context.close(promise: nil)
+  }
+}
+
+/// Passes the end of the connection on one event-loop turn late. A server that answers the
+/// upgrade, sends its messages and closes at once puts it all in one read: the HTTP decoder's
+/// removal, and with it the upgrade and the replay of the frames it buffered, waits for the
+/// next turn, while the end of the connection would pass before the frame handlers exist and
+/// the frames would be lost.
+private final class InactiveAfterUpgrade: ChannelInboundHandler, @unchecked Sendable {
+  typealias InboundIn = NIOAny
+
+  func channelInactive(context: ChannelHandlerContext) {
+    context.eventLoop.assumeIsolated().execute { context.fireChannelInactive() }
   }
 }
 

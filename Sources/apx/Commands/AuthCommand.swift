@@ -17,7 +17,7 @@ struct AuthCommand: AsyncParsableCommand {
     abstract: "Manage stored tokens (OAuth2 client credentials, token commands).",
     discussion: """
       Tokens are kept per API and environment in the state folder ($APX_STATE_DIR, else \
-      $XDG_STATE_HOME/apx, else ~/.local/state/apx; macOS: ~/Library/Application Support/apx/state), \
+      $XDG_STATE_HOME/apx, else ~/.local/state/apx; `apx config` names it), \
       in files only you can read (mode 0600). `apx call` fetches, reuses and refreshes them by itself.
 
       Only `apx auth token` ever prints a token.
@@ -169,7 +169,8 @@ struct AuthTarget {
           hint: "set APX_STATE_DIR (or XDG_STATE_HOME) to a folder of your own")
       }
       let target = AuthTarget(api: api, environment: resolved.environmentName, baseURL: resolved.baseURL)
-      try await HTTPSession.with(global.applyingConfig(context).sessionOptions(context.environment)) {
+      let tls = RegistryTLS.files(api: api, environment: resolved.environmentName, baseURL: resolved.baseURL)
+      try await HTTPSession.with(global.applyingConfig(context).sessionOptions(context.environment, tls: tls)) {
         session in
         try await body(
           target,

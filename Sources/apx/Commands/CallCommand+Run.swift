@@ -175,7 +175,8 @@ extension CallCommand {
     _ requests: [CallRequest], global: GlobalOptions, context: Context, tokenOverride: String?, printer: CallPrinter,
     paging: Paging?, cookies: SharedCookieJar, har: HARLog?
   ) async throws {
-    var options = try global.sessionOptions(context.environment)
+    let tls = try RegistryTLS.one(of: requests.map { ($0.api, $0.environmentName, $0.baseURL) })
+    var options = try global.sessionOptions(context.environment, tls: tls)
     options.cookies = cookies
     try await HTTPSession.with(options, closing: .atProcessExit) { session in
       // One token manager per run: concurrent calls share one refresh; the store persists tokens.
@@ -185,7 +186,7 @@ extension CallCommand {
         warn: { context.warn($0) },
         observe: VerboseLines.tokenRequests(context, verbose: global.verbose, har: har))
       _ = try await GRPCSession.with(
-        global.grpcSettings(context.environment), sharing: session, closing: .atProcessExit
+        global.grpcSettings(context.environment, tls: tls), sharing: session, closing: .atProcessExit
       ) { grpc in
         var executor = Executor(
           session: session, grpc: grpc, environment: context.environment, tokens: tokens,

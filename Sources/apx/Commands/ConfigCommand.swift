@@ -9,7 +9,8 @@ struct ConfigCommand: ContextCommand {
     commandName: "config",
     abstract: "Show the effective settings and where each comes from (flag, environment, config file, default).",
     discussion: """
-      The config file is $XDG_CONFIG_HOME/apx/config.json (else ~/.config/apx/config.json):
+      The config file is $XDG_CONFIG_HOME/apx/config.json (else ~/.config/apx/config.json),
+      on macOS too. The report names it, the registry folders and the state folder:
         {"registry": ["~/apis"], "environments": {"books": "staging"}, "output": "json",
          "color": "never", "timeout": 30, "retry": 3}
       Flags override environment variables, which override the file, which overrides the defaults.
@@ -90,6 +91,7 @@ struct ConfigCommand: ContextCommand {
     ]
     let report = JSONValue.object([
       JSONMember("config_file", context.configPath.map(JSONValue.string) ?? .null),
+      JSONMember("state_folder", UserDirectories.stateDirectory(environment: env).map(JSONValue.string) ?? .null),
       JSONMember("settings", .object(settings)),
     ])
     try ValuePrinter.print(report, global: global, context: context)

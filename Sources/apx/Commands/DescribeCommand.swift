@@ -75,7 +75,8 @@ enum GRPCDescription {
         api: api, environment: global.environment, override: global.baseURL, demo: demo,
         processEnvironment: context.environment,
         configured: context.configuredEnvironment(for: api.name))
-      return try await GRPCSession.with(global.grpcSettings(context.environment)) { grpc in
+      let tls = RegistryTLS.files(api: api, environment: resolved.environmentName, baseURL: resolved.baseURL)
+      return try await GRPCSession.with(global.grpcSettings(context.environment, tls: tls)) { grpc in
         try await GRPCInspector.describe(
           api: api, endpoint: endpoint, baseURL: resolved.baseURL, environment: context.environment, session: grpc,
           headers: global.headerFields, timeout: global.timeout ?? 10)

@@ -152,8 +152,16 @@ struct ImportOpenAPICommand: ContextCommand {
     help: ArgumentHelp("Fetching a URL: trust the CA certificates in this PEM file.", valueName: "FILE"))
   var cacert: String?
 
+  @OptionGroup var proxyOptions: ProxyOptions
+
   func validate() throws {
     if !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
+    let lower = source.lowercased()
+    if !(lower.hasPrefix("http://") || lower.hasPrefix("https://")),
+      proxyOptions.proxy != nil || proxyOptions.noproxy != nil
+    {
+      throw ValidationError("--proxy and --noproxy apply only to an http(s) URL SOURCE")
+    }
   }
 
   func run(in context: Context) async throws {
@@ -179,7 +187,8 @@ struct ImportOpenAPICommand: ContextCommand {
       let fetched = try await DocumentFetcher.fetch(
         source,
         options: HTTPSessionOptions(
-          insecure: insecure, caCertificatePath: cacert, trust: TrustStore.from(environment: context.environment)),
+          insecure: insecure, caCertificatePath: cacert, trust: TrustStore.from(environment: context.environment),
+          proxy: try proxyOptions.rules(context)),
         timeout: timeout,
         maxBytes: DescriptionReader.maxBytes)
       bytes = fetched.bytes
@@ -238,6 +247,8 @@ struct ImportGRPCCommand: ContextCommand {
     help: ArgumentHelp("grpcs: trust the CA certificates in this PEM file.", valueName: "FILE"))
   var cacert: String?
 
+  @OptionGroup var proxyOptions: ProxyOptions
+
   func validate() throws {
     let lower = target.lowercased()
     let isAddress = lower.hasPrefix("grpc://") || lower.hasPrefix("grpcs://")
@@ -249,6 +260,9 @@ struct ImportGRPCCommand: ContextCommand {
     }
     if isAddress == false, insecure || cacert != nil {
       throw ValidationError("--insecure and --cacert apply only to a grpcs:// TARGET")
+    }
+    if isAddress == false, proxyOptions.proxy != nil || proxyOptions.noproxy != nil {
+      throw ValidationError("--proxy and --noproxy apply only to a grpc:// or grpcs:// TARGET")
     }
     if !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
   }
@@ -263,6 +277,8 @@ struct ImportGRPCCommand: ContextCommand {
       var settings = GRPCSettings()
       settings.insecure = insecure
       settings.caCertificatePath = cacert
+      settings.trust = TrustStore.from(environment: context.environment)
+      settings.proxy = try proxyOptions.rules(context)
       summaries = try await GRPCInspector.listServices(at: target, settings: settings, timeout: timeout)
       schema = .reflection
       baseURL = target.hasSuffix("/") ? String(target.dropLast()) : target

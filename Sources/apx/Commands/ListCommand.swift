@@ -136,7 +136,8 @@ struct ListCommand: ContextCommand {
         api: api, environment: global.environment, override: global.baseURL, demo: demo,
         processEnvironment: context.environment,
         configured: context.configuredEnvironment(for: api.name))
-      return try await GRPCSession.with(global.grpcSettings(context.environment)) { grpc in
+      let tls = base.flatMap { RegistryTLS.files(api: api, environment: $0.environmentName, baseURL: $0.baseURL) }
+      return try await GRPCSession.with(global.grpcSettings(context.environment, tls: tls)) { grpc in
         var shapes: [String: String] = [:]
         var unreachable: String?
         for e in endpoints {

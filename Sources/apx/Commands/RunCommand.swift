@@ -148,7 +148,9 @@ struct RunCommand: ContextCommand {
       if setup.resume != nil { context.warn("apx: resuming run \(setup.runID)") }
       return try await harOption.recording { har in
         try await CookieSession.with(cookieSession.name, context) { jar in
-          var sessionOptions = try configured.sessionOptions(environment)
+          let tls = try RegistryTLS.one(
+            of: targets.values.sorted { $0.api.name < $1.api.name }.map { ($0.api, $0.environmentName, $0.baseURL) })
+          var sessionOptions = try configured.sessionOptions(environment, tls: tls)
           sessionOptions.cookies = jar
           return try await HTTPSession.with(sessionOptions, closing: .atProcessExit) { session in
             // One token manager per run: every step shares one token and one refresh.
@@ -170,7 +172,7 @@ struct RunCommand: ContextCommand {
                 }
               } ?? tokenLog)
             return try await GRPCSession.with(
-              configured.grpcSettings(environment), sharing: session, closing: .atProcessExit
+              configured.grpcSettings(environment, tls: tls), sharing: session, closing: .atProcessExit
             ) { grpc in
               var executor = Executor(session: session, grpc: grpc, environment: environment, tokens: tokens)
               executor.har = har

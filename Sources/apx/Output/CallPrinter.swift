@@ -115,7 +115,7 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     defer { progressDisplay.didHandle(event) }
     // --- end progress display ---
     switch event {
-    case .requestSent, .proxy:
+    case .requestSent, .proxy, .webSocketFrame:
       guard settings.verbose, let text = VerboseLines.text(for: event) else { return }
       context.stderr.write(text)
       context.stderr.flush()
@@ -155,6 +155,8 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       context.warn("apx: the stream keeps failing; polling \(endpoint) every \(Self.seconds(interval)) instead")
     case .progress, .bodySent, .requestBody:
       break  // drawn by the progress display when stderr is a terminal
+    case .secrets:
+      break  // for recorders of answers (HAR); stdout is the user's own
     case .note(let text):
       context.warn("apx: \(text)")
     case .finished(_, let attempts, let failure):

@@ -95,7 +95,10 @@ struct ConnectionOptions: ParsableArguments {
   var insecure = false
 
   @Option(
-    name: .customLong("cacert"), help: ArgumentHelp("Trust the CA certificates in this PEM file.", valueName: "FILE"))
+    name: .customLong("cacert"),
+    help: ArgumentHelp(
+      "Trust the CA certificates in this PEM file (and SSL_CERT_FILE/SSL_CERT_DIR's) instead of the system store.",
+      valueName: "FILE"))
   var cacert: String?
 
   @Option(
@@ -107,20 +110,6 @@ struct ConnectionOptions: ParsableArguments {
     name: .customLong("key"),
     help: ArgumentHelp("Mutual TLS: the client certificate's private key (PEM).", valueName: "FILE"))
   var key: String?
-
-  @Option(
-    name: .customLong("proxy"),
-    help: ArgumentHelp(
-      "Go through this proxy: http://[USER:PASSWORD@]HOST:PORT or socks5://HOST:PORT (default: HTTPS_PROXY, HTTP_PROXY, ALL_PROXY; \"\" for none).",
-      valueName: "URL"))
-  var proxy: String?
-
-  @Option(
-    name: .customLong("noproxy"),
-    help: ArgumentHelp(
-      "Hosts to reach directly, comma-separated: names (and names under them), IP addresses, CIDR ranges, or * (default: NO_PROXY).",
-      valueName: "LIST"))
-  var noproxy: String?
 
   @Flag(name: .customLong("http1.1"), help: "Use HTTP/1.1 only (else HTTP/2 when a TLS server offers it).")
   var http1Only = false

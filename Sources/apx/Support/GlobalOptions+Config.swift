@@ -10,14 +10,8 @@ extension GlobalOptions {
     values.outputOptions = outputOptions.filled(from: config, environment: context.environment)
     values.connectionOptions.timeout = self.timeout ?? config.timeout
     if self.retry == nil, !self.noRetry { values.connectionOptions.retry = config.retry }
-    // The proxy environment variables outrank the file, as they outrank it for every other key.
-    let proxyVariables = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
-    if self.proxy == nil, !proxyVariables.contains(where: { !(context.environment[$0] ?? "").isEmpty }) {
-      values.connectionOptions.proxy = config.proxy
-    }
-    if self.noproxy == nil, (context.environment["no_proxy"] ?? context.environment["NO_PROXY"] ?? "").isEmpty {
-      values.connectionOptions.noproxy = config.noproxy
-    }
+    (values.proxyOptions.proxy, values.proxyOptions.noproxy) = try ProxyChoice.filled(
+      proxy: self.proxy, noproxy: self.noproxy, context: context)
     if let problem = values.problem {
       throw APXError(.invalidDefinition, "\(context.configPath ?? "config"): \(problem)")
     }

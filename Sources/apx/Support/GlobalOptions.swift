@@ -21,6 +21,7 @@ struct GlobalOptions: ParsableArguments {
   @OptionGroup(title: "Registry options") var targetOptions: TargetOptions
   @OptionGroup(title: "Output options") var outputOptions: OutputOptions
   @OptionGroup(title: "Connection options") var connectionOptions: ConnectionOptions
+  @OptionGroup(title: "Connection options") var proxyOptions: ProxyOptions
   @OptionGroup(title: "gRPC options") var grpcOptions: GRPCOptions
 
   /// A flag of any group, read by its own name (`global.registry`, `global.timeout`).
@@ -31,6 +32,7 @@ struct GlobalOptions: ParsableArguments {
     connectionOptions[keyPath: path]
   }
   subscript<Value>(dynamicMember path: KeyPath<GRPCOptions, Value>) -> Value { grpcOptions[keyPath: path] }
+  subscript<Value>(dynamicMember path: KeyPath<ProxyOptions, Value>) -> Value { proxyOptions[keyPath: path] }
 
   func validate() throws {
     if let problem { throw ValidationError(problem) }
@@ -76,11 +78,13 @@ struct GlobalOptions: ParsableArguments {
 
   /// The gRPC flags as runtime settings; `SSL_CERT_FILE` / `SSL_CERT_DIR` in `environment` choose the trust store.
   /// Exit 2 for a proxy URL apx cannot use.
-  func grpcSettings(_ environment: [String: String]) throws(APXError) -> GRPCSettings {
+  func grpcSettings(_ environment: [String: String], tls: TLSFiles? = nil) throws(APXError) -> GRPCSettings {
+    let files = try TLSChoice(flags: self, registry: tls, environment: environment)
     var settings = GRPCSettings(
       authority: self.authority, emitDefaults: self.emitDefaults, maxMessageSize: self.maxMessageSize,
-      insecure: self.insecure, caCertificatePath: self.cacert, clientCertificatePath: self.cert,
-      clientKeyPath: self.key)
+      insecure: self.insecure, caCertificatePath: files.ca, clientCertificatePath: files.certificate?.certificatePath,
+      clientKeyPath: files.certificate?.keyPath)
+    settings.clientKeyPassphrase = files.certificate?.passphrase
     settings.trust = TrustStore.from(environment: environment)
     settings.proxy = try ProxyRules(flag: self.proxy, noProxyFlag: self.noproxy, environment: environment)
     settings.connectTimeout = self.connectTimeout
@@ -90,13 +94,11 @@ struct GlobalOptions: ParsableArguments {
   /// The HTTP transport flags as session options; `SSL_CERT_FILE` / `SSL_CERT_DIR` in `environment`
   /// choose the trust store, and its proxy variables the proxies (`ProxyRules`). Exit 2 for a
   /// proxy URL apx cannot use.
-  func sessionOptions(_ environment: [String: String]) throws(APXError) -> HTTPSessionOptions {
-    HTTPSessionOptions(
-      connectTimeout: self.connectTimeout, insecure: self.insecure, caCertificatePath: self.cacert,
-      trust: TrustStore.from(environment: environment),
-      clientCertificate: self.cert.flatMap { cert in
-        self.key.map { ClientCertificate(certificatePath: cert, keyPath: $0) }
-      },
+  func sessionOptions(_ environment: [String: String], tls: TLSFiles? = nil) throws(APXError) -> HTTPSessionOptions {
+    let files = try TLSChoice(flags: self, registry: tls, environment: environment)
+    return HTTPSessionOptions(
+      connectTimeout: self.connectTimeout, insecure: self.insecure, caCertificatePath: files.ca,
+      trust: TrustStore.from(environment: environment), clientCertificate: files.certificate,
       proxy: try ProxyRules(flag: self.proxy, noProxyFlag: self.noproxy, environment: environment),
       http1Only: self.http1Only)
   }

@@ -115,15 +115,10 @@ final class OutputStream: @unchecked Sendable {
   }
 }
 
+/// The C library's `write`: outside the type, whose own `write` methods would hide it.
 @inline(__always)
 private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
-  #if canImport(Glibc)
-    return Glibc.write(fd, p, n)
-  #elseif canImport(Musl)
-    return Musl.write(fd, p, n)
-  #else
-    return Darwin.write(fd, p, n)
-  #endif
+  write(fd, p, n)
 }
 
 /// A minimal mutex over pthread (portable to macOS and Linux).

@@ -6,7 +6,7 @@ import Testing
 /// Property and mutation tests of APXCore's parsers: for mutated inputs, no trap,
 /// no hang (the time limit turns one into a failure) and, for bad input, an error
 /// that says where.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct ParserFuzzTests {
   static let jsonCorpus = [
     #"{"a": [1, 2.5e3, -0, true, false, null], "b": {"c": "d\u00e9\n"}}"#, "[]", "{}", #""text""#,

@@ -127,7 +127,7 @@ import Testing
     expectError(
       text, message: "an environment has no \"variables\"", path: ".environments.demo.variables",
       at: "{\"tenant\"",
-      hint: "an environment holds base_url and description; a value that changes per environment "
+      hint: "an environment holds base_url, description and tls; a value that changes per environment "
         + "comes from the process environment: ${env:NAME} in base_url, headers or auth")
   }
 

@@ -14,6 +14,8 @@ final class HostileHTTPServer: Sendable {
     case bytes([UInt8])
     /// `bytes` written `count` times, one write at a time.
     case repeated([UInt8], count: Int)
+    /// Nothing more, and the connection kept open: a server that never answers.
+    case silence
 
     static func text(_ s: String) -> Part { .bytes(Array(s.utf8)) }
   }
@@ -104,6 +106,8 @@ final class HostileHTTPServer: Sendable {
             if case .failure = result { return context.close(promise: nil) }
             self.write(rest, context: context)
           }
+      case .silence:
+        return
       case .repeated(let bytes, let count):
         guard count > 0 else { return write(rest, context: context) }
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)))

@@ -8,7 +8,7 @@ import Testing
 /// decode or fail with an error, never a trap or a hang; mutated JSON encodes or fails
 /// with a message; what decodes encodes again. `APX_FUZZ_COUNT` sets the cases per
 /// property (scripts/fuzz.sh); PropertyBased prints a failing case's seed.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct CodecFuzzTests {
   static let count = ProcessInfo.processInfo.environment["APX_FUZZ_COUNT"].flatMap(Int.init) ?? 150
   static let types = ["apxtest.v1.Everything", "apxtest.v1.Lesson", "apxtest.v1.Nested"]

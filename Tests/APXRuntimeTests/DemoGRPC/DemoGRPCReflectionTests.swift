@@ -4,7 +4,7 @@ import GRPCCore
 import SwiftProtobuf
 import Testing
 
-@Suite("Demo gRPC server: server reflection", .timeLimit(.minutes(1)))
+@Suite("Demo gRPC server: server reflection", .timeLimit(.minutes(5)))
 struct DemoGRPCReflectionTests {
   private static let expectedServices = [
     "classnotes.v1.ClassNotesAPI",

@@ -4,7 +4,7 @@ import GRPCCore
 import SwiftProtobuf
 import Testing
 
-@Suite("Demo gRPC server: streaming calls", .timeLimit(.minutes(1)))
+@Suite("Demo gRPC server: streaming calls", .timeLimit(.minutes(5)))
 struct DemoGRPCStreamingTests {
   @Test func processingStatusWalksThroughTheFourStages() async throws {
     try await DemoGRPCHarness.run { client, _ in

@@ -6,7 +6,7 @@ import Testing
 
 /// Mutation tests of the multipart reader behind the demo's upload route: any body, cut into any chunks, is read or refused with a
 /// message; never a trap, a hang, or more content bytes than the body holds.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct MultipartFuzzTests {
   static let count = ProcessInfo.processInfo.environment["APX_FUZZ_COUNT"].flatMap(Int.init) ?? 150
   static let body = Array(

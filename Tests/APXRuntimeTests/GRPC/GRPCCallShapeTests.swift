@@ -2,7 +2,7 @@ import APXCore
 import APXRuntime
 import Testing
 
-@Suite("gRPC calls through the Executor: every call shape over real HTTP/2", .timeLimit(.minutes(1)))
+@Suite("gRPC calls through the Executor: every call shape over real HTTP/2", .timeLimit(.minutes(5)))
 struct GRPCCallShapeTests {
   @Test func unaryOverAProtoset() async throws {
     try await GRPCHarness.run { h in

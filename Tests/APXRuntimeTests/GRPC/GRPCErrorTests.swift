@@ -3,7 +3,7 @@ import APXRuntime
 import Foundation
 import Testing
 
-@Suite("gRPC failures: status, exit code, hint, retries, auth", .timeLimit(.minutes(1)))
+@Suite("gRPC failures: status, exit code, hint, retries, auth", .timeLimit(.minutes(5)))
 struct GRPCErrorTests {
   @Test func notFoundIsExit69WithTheServersMessage() async throws {
     try await GRPCHarness.run { h in

@@ -10,7 +10,7 @@ import Testing
 ///
 /// The broken answers come from the demo server's test option `reflectionFault`, so the real
 /// reflection client and call path meet them.
-@Suite("gRPC reflection answers apx cannot use", .timeLimit(.minutes(1)))
+@Suite("gRPC reflection answers apx cannot use", .timeLimit(.minutes(5)))
 struct GRPCReflectionFaultTests {
   static func withServer<T: Sendable>(
     _ fault: DemoReflectionFault, _ body: (GRPCHarness) async throws -> T

@@ -15,7 +15,7 @@ import Testing
 /// strips `json_name` from the very files it serves, rather than from a reflection service
 /// written here: the real server, its real reflection code and the real call path are then
 /// what is tested, with one difference only, and the first test checks that difference.
-@Suite("gRPC reflection without json_name", .timeLimit(.minutes(1)))
+@Suite("gRPC reflection without json_name", .timeLimit(.minutes(5)))
 struct GRPCReflectionWithoutJSONNamesTests {
   /// Starts the demo gRPC server (descriptors stripped or not), runs `body`, stops it.
   static func withServer<T: Sendable>(

@@ -5,7 +5,7 @@ import Testing
 
 @testable import APXRuntime
 
-@Suite("gRPC schema sources: protoset, reflection, .proto via protoc", .timeLimit(.minutes(1)))
+@Suite("gRPC schema sources: protoset, reflection, .proto via protoc", .timeLimit(.minutes(5)))
 struct GRPCSchemaSourceTests {
   @Test func reflectionAndProtosetGiveTheSameAnswer() async throws {
     try await GRPCHarness.run { h in

@@ -6,7 +6,7 @@ import Testing
 
 /// A session opens one client (connection) per target, shared by reflection and by calls of
 /// every shape (`GRPCSession.client`).
-@Suite("gRPC session: one client per target", .timeLimit(.minutes(1)))
+@Suite("gRPC session: one client per target", .timeLimit(.minutes(5)))
 struct GRPCSessionClientsTests {
   private func request(_ h: GRPCHarness, _ endpoint: Endpoint, values: [(String, JSONValue)] = [], data: String? = nil)
     -> CallRequest
