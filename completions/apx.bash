@@ -324,9 +324,9 @@ _apx_call() {
 
 _apx_list() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --graphql --version -h --help)
     repeating_options=(--registry -H --header --proto --import-path)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size --grpc --protoset --graphql --schema)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size --grpc --protoset --schema)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -396,9 +396,6 @@ _apx_list() {
         return
         ;;
     '--protoset')
-        return
-        ;;
-    '--graphql')
         return
         ;;
     '--schema')

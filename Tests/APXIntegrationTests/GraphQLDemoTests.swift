@@ -104,7 +104,7 @@ struct GraphQLDemoTests {
 
   @Test func listShowsTheDemosRootFields() async throws {
     try await withDemoServer { server in
-      let r = try await APXProcess.run(["list", "--graphql", Self.url(server), "-o", "ndjson"])
+      let r = try await APXProcess.run(["list", Self.url(server), "--graphql", "-o", "ndjson"])
       #expect(r.status == 0, "\(r.stderr)")
       #expect(
         GraphQLStrawberryTests.listed(r.stdout) == [
@@ -113,6 +113,11 @@ struct GraphQLDemoTests {
         ], "\(r.stdout)")
       let misuse = try await APXProcess.run(["list", "books", "--schema", "x.graphql"])
       #expect(misuse.status == 2, "\(misuse.stderr)")
+      // --graphql is a flag: the server is the positional URL, and an API name is not one.
+      let noURL = try await APXProcess.run(["list", "--graphql"])
+      #expect(noURL.status == 2, "\(noURL.stderr)")
+      let notURL = try await APXProcess.run(["list", "books", "--graphql"])
+      #expect(notURL.status == 2 && notURL.stderr.contains("not an http"), "\(notURL.stderr)")
     }
   }
 

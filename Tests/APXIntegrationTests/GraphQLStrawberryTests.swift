@@ -147,7 +147,7 @@ struct GraphQLStrawberryTests {
 
   @Test func listShowsTheRootFieldsByIntrospection() async throws {
     try await StrawberryServer.run { base in
-      let r = try await APXProcess.run(["list", "--graphql", base + "/graphql", "-o", "ndjson"])
+      let r = try await APXProcess.run(["list", base + "/graphql", "--graphql", "-o", "ndjson"])
       #expect(r.status == 0, "\(r.stderr)")
       #expect(Self.listed(r.stdout) == Self.libraryFields, "\(r.stdout)")
     }
@@ -159,12 +159,12 @@ struct GraphQLStrawberryTests {
     let folder = TestScratch.root.appendingPathComponent("apx-graphql-schema-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     try await StrawberryServer.run { base in
-      let refused = try await APXProcess.run(["list", "--graphql", base + "/private/graphql"])
+      let refused = try await APXProcess.run(["list", base + "/private/graphql", "--graphql"])
       #expect(refused.status == 12 && refused.stderr.contains("--schema FILE"), "\(refused.stderr)")
       #expect(refused.stderr.contains("more"), "\(refused.stderr)")
       let sdl = APXProcess.packageRoot.appendingPathComponent("Tests/Fixtures/graphql/library.graphql").path
       let fromSDL = try await APXProcess.run([
-        "list", "--graphql", base + "/private/graphql", "--schema", sdl, "-o", "ndjson",
+        "list", base + "/private/graphql", "--graphql", "--schema", sdl, "-o", "ndjson",
       ])
       #expect(fromSDL.status == 0, "\(fromSDL.stderr)")
       // GraphQLSwift's schema builder orders each type's fields by name.
@@ -180,7 +180,7 @@ struct GraphQLStrawberryTests {
       let file = folder.appendingPathComponent("introspection.json")
       try saved.stdout.write(to: file, atomically: true, encoding: .utf8)
       let fromJSON = try await APXProcess.run([
-        "list", "--graphql", base + "/private/graphql", "--schema", file.path, "-o", "ndjson",
+        "list", base + "/private/graphql", "--graphql", "--schema", file.path, "-o", "ndjson",
       ])
       #expect(fromJSON.status == 0, "\(fromJSON.stderr)")
       #expect(Self.listed(fromJSON.stdout) == Self.libraryFields, "\(fromJSON.stdout)")

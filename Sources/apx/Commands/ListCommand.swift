@@ -12,8 +12,8 @@ struct ListCommand: ContextCommand {
 
   @Argument(
     help: ArgumentHelp(
-      "Only this API's endpoints; or a gRPC server's services and methods over reflection, or from --protoset/--proto (grpc://HOST:PORT, grpcs://HOST:PORT).",
-      valueName: "API | GRPC-URL"), completion: .custom(APICompletion.complete))
+      "Only this API's endpoints; or a gRPC server's services and methods over reflection, or from --protoset/--proto (grpc://HOST:PORT, grpcs://HOST:PORT); or, with --graphql, a GraphQL server's URL.",
+      valueName: "API | GRPC-URL | URL"), completion: .custom(APICompletion.complete))
   var api: String?
 
   @Option(
@@ -25,12 +25,12 @@ struct ListCommand: ContextCommand {
 
   @OptionGroup var schema: GRPCSchemaOptions
 
-  @Option(
+  @Flag(
     name: .customLong("graphql"),
     help: ArgumentHelp(
-      "List a GraphQL server's root fields (queries, mutations, subscriptions) with their arguments, by "
-        + "introspection or from --schema FILE (http(s)://HOST/PATH).", valueName: "URL"))
-  var graphql: String?
+      "URL is a GraphQL server (http(s)://HOST/PATH): list its root fields (queries, mutations, subscriptions) "
+        + "with their arguments, by introspection or from --schema FILE."))
+  var graphql = false
 
   @OptionGroup var graphQLSchema: GraphQLSchemaOptions
 
@@ -39,11 +39,20 @@ struct ListCommand: ContextCommand {
   }
 
   func run(in context: Context) async throws {
-    if graphql != nil || graphQLSchema.schemaFile != nil {
-      guard let url = graphql, api == nil else {
+    if graphql || graphQLSchema.schemaFile != nil {
+      guard graphql, let url = api, grpcAddress == nil else {
         throw APXError(
-          .usage, graphql == nil ? "--schema goes with --graphql URL" : "give either an API or --graphql URL, not both",
-          hint: "apx list --graphql https://HOST/graphql [--schema FILE]")
+          .usage,
+          !graphql
+            ? "--schema goes with --graphql"
+            : grpcAddress != nil
+              ? "give either --grpc or --graphql, not both" : "--graphql lists a server: give its URL",
+          hint: "apx list https://HOST/graphql --graphql [--schema FILE]")
+      }
+      guard url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") else {
+        throw APXError(
+          .usage, "--graphql lists a GraphQL server, and \(url) is not an http:// or https:// URL",
+          hint: "apx list https://HOST/graphql --graphql [--schema FILE]")
       }
       try schema.requireGRPC("\(url) is a GraphQL server")
       let summary = try await graphQLSchema.load(url: url, global: global, context: context)
