@@ -16,8 +16,11 @@
 #   ASLR, and its relative relocations shrink to a bitmap the loader applies quickly;
 # - no dynamic symbol table of apx's own symbols (--no-export-dynamic): nothing loads apx as a
 #   library, and the table was a tenth of the binary (over 5 MB of .dynsym and .dynstr);
-# - full Foundation and ICU's data are linked in: GraphQLSwift's parser, which apx's GraphQL calls
-#   and the demo's GraphQL API need, uses NSRegularExpression (docs/architecture.md, Release build).
+# - full Foundation and ICU's data are linked in: GraphQLSwift, which apx's GraphQL calls and the
+#   demo's GraphQL API need, requires Foundation. The autolink guard that kept Foundation out
+#   acted on this one link, not per module, so it cannot spare GraphQLSwift alone and is gone;
+#   scripts/check-imports.sh keeps apx's own modules on FoundationEssentials
+#   (docs/architecture.md, "Foundation and the size cap").
 # The executable stays position-independent and keeps its unwind tables (debuggers, crash
 # reports and C++ exceptions need them). macOS has the Swift runtime in the OS and its own linker:
 # none of the Linux options apply there.
