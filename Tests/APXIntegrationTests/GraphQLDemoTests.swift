@@ -110,6 +110,7 @@ struct GraphQLDemoTests {
         GraphQLStrawberryTests.listed(r.stdout) == [
           "query book(id: ID!): Book", "query books(first: Int = 20, offset: Int = 0): [Book!]!",
           "query importJob(id: ID!): ImportJob", "mutation startImport(csv: String!, rowDelayMs: Int): ImportJob!",
+          "subscription importProgress(id: ID!): ImportJob!",
         ], "\(r.stdout)")
       let misuse = try await APXProcess.run(["list", "books", "--schema", "x.graphql"])
       #expect(misuse.status == 2, "\(misuse.stderr)")

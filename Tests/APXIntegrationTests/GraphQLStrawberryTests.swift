@@ -59,6 +59,41 @@ struct GraphQLStrawberryTests {
     }
   }
 
+  /// strawberry serves graphql-transport-ws at the GraphQL path itself: each result's data is one line.
+  @Test func aSubscriptionGoesOverGraphQLTransportWS() async throws {
+    try await StrawberryServer.run { base in
+      let r = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql", "subscription($n: Int!) { countdown(from: $n) }", "n:=3", "-o",
+        "ndjson",
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout == "{\"countdown\":3}\n{\"countdown\":2}\n{\"countdown\":1}\n{\"countdown\":0}\n")
+      let two = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql", "subscription { countdown(from: 9) }", "--max-messages", "2",
+      ])
+      #expect(two.status == 0, "\(two.stderr)")
+      #expect(two.stdout.split(separator: "\n").count == 2, "\(two.stdout)")
+    }
+  }
+
+  /// The credentials go into connection_init's payload, where strawberry's on_ws_connect reads
+  /// them; a server that rejects them closes with 4403: exit 8.
+  @Test func connectionInitCarriesTheAuthorization() async throws {
+    try await StrawberryServer.run { base in
+      let r = try await APXProcess.run([
+        "call", base + "/auth/graphql", "--graphql", "subscription { whoami }", "-H",
+        "Authorization: Bearer s3cret-token",
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout == #"{"whoami":"Bearer s3cret-token"}"# + "\n")
+      let refused = try await APXProcess.run([
+        "call", base + "/auth/graphql", "--graphql", "subscription { whoami }", "-H", "Authorization: Bearer wrong",
+      ])
+      #expect(refused.status == 8, "\(refused.stderr)")
+      #expect(refused.stderr.contains("4403") && !refused.stderr.contains("Bearer wrong"), "\(refused.stderr)")
+    }
+  }
+
   @Test func aPartialAnswerPrintsTheDataAndExits12UnlessAllowed() async throws {
     try await StrawberryServer.run { base in
       let document = "{ shaky { title author { name } } }"
@@ -142,7 +177,7 @@ struct GraphQLStrawberryTests {
   static let libraryFields = [
     "query book(id: ID!): Book", "query books(first: Int! = 10): [Book!]!", "query shaky(): Book",
     "query broken(): String!", "mutation addBook(title: String!, authorId: ID!): Book!",
-    "subscription countdown(from: Int!): Int!",
+    "subscription countdown(from: Int!): Int!", "subscription whoami(): String",
   ]
 
   @Test func listShowsTheRootFieldsByIntrospection() async throws {

@@ -85,5 +85,10 @@ extension EndpointKind {
 
 extension Endpoint {
   /// The result shape of a call of this endpoint.
-  public var resultShape: EndpointResultShape { followPages ? .pages : kind.resultShape }
+  public var resultShape: EndpointResultShape {
+    if followPages { return .pages }
+    // A GraphQL subscription's results are a stream of messages, as a WebSocket endpoint's.
+    if graphql?.subscription == true { return EndpointKind.websocket.resultShape }
+    return kind.resultShape
+  }
 }

@@ -10,7 +10,7 @@ public enum RegistryLoader {
     "retry",
     "idempotent", "idempotency_key", "timeout", "until_event", "fail_on_event", "reconnect", "fallback", "progress",
     "service", "schema", "retry_codes", "rpc_method", "params_by", "notification", "pagination", "subprotocols",
-    "send", "until", "max_messages", "ping_interval", "query", "operation_name",
+    "send", "until", "max_messages", "ping_interval", "query", "operation_name", "transport",
   ]
   static let paramKeys = [
     "in", "type", "required", "default", "description", "content_type", "secret", "enum", "name", "style", "explode",
@@ -255,10 +255,21 @@ public enum RegistryLoader {
       }
       if kind == .graphql {
         let document = r.requiredString(f, "query", at: p) ?? ""
-        e.options = .graphql(
-          GraphQLOptions(document: document, operationName: r.optionalString(f, "operation_name", at: p)))
+        var options = GraphQLOptions(document: document, operationName: r.optionalString(f, "operation_name", at: p))
+        if let transport = r.optionalString(f, "transport", at: p) {
+          options.transport = GraphQLStreamTransport(rawValue: transport)
+          if options.transport == nil {
+            r.fail(
+              p + [.key("transport")], "unknown transport \"\(transport)\"",
+              hint: "a subscription goes over \"ws\" (graphql-transport-ws, the default) or \"sse\"")
+          }
+        }
+        if let value = f.first(where: { $0.key == "reconnect" })?.value {
+          SSEOptionsDecoder.decodeReconnect(value, at: p + [.key("reconnect")], into: &options.reconnect, &r)
+        }
+        e.options = .graphql(options)
       } else {
-        for key in ["query", "operation_name"] where f.contains(where: { $0.key == key }) {
+        for key in ["query", "operation_name", "transport"] where f.contains(where: { $0.key == key }) {
           r.fail(p + [.key(key)], "\"\(key)\" applies only to kind \"graphql\"")
         }
       }
@@ -337,6 +348,8 @@ public enum RegistryLoader {
       }
     } else {
       for key in ["until_event", "fail_on_event", "reconnect", "fallback"] where f.contains(where: { $0.key == key }) {
+        // A GraphQL subscription reconnects too.
+        if kind == .graphql, key == "reconnect" { continue }
         r.fail(p + [.key(key)], "\"\(key)\" applies only to kind \"sse\"")
       }
     }

@@ -11,6 +11,7 @@ import OrderedCollections
 ///   importJob(id: ID!): ImportJob                 # null for an unknown job
 /// }
 /// type Mutation { startImport(csv: String!, rowDelayMs: Int): ImportJob! }
+/// type Subscription { importProgress(id: ID!): ImportJob! }  # the job now, then each change
 /// type Book { id: ID!  title: String! }
 /// type ImportJob { id: ID!  status: ImportStatus!  progress: Float!  processedRows: Int!
 ///                  totalRows: Int!  error: String }
@@ -94,7 +95,52 @@ enum BooksGraphQLSchema {
             return jobObject(created.job)
           })
       ])
-    return try GraphQLSchema(query: query, mutation: mutation)
+    let subscription = try GraphQLObjectType(
+      name: "Subscription",
+      fields: [
+        "importProgress": GraphQLField(
+          type: GraphQLNonNull(job),
+          description: "An import's state now, then at each change, until it completes or fails.",
+          args: ["id": GraphQLArgument(type: GraphQLNonNull(GraphQLID))],
+          resolve: { source, _, _, _ in source },
+          subscribe: { _, args, _, _ in
+            let id = args["id"].string ?? ""
+            // A GraphQLError keeps its message where the subscription is refused (a plain error would not).
+            guard let found = imports.job(id: id) else { throw GraphQLError(message: "no import job with id '\(id)'") }
+            return progress(of: found)
+          })
+      ])
+    return try GraphQLSchema(query: query, mutation: mutation, subscription: subscription)
+  }
+
+  /// The job's state as `jobObject`s: now, then each time its status or row count changes,
+  /// ending with its final state.
+  static func progress(of job: ImportJob) -> AsyncThrowingStream<any Sendable, any Error> {
+    AsyncThrowingStream { continuation in
+      let task = Task {
+        var last: (String, Int)?
+        var cursor = 0
+        while !Task.isCancelled {
+          let (events, finished) = job.events(after: cursor)
+          cursor += events.count
+          let state = job.snapshot
+          if last == nil || last! != (state.status.rawValue, state.processedRows) {
+            last = (state.status.rawValue, state.processedRows)
+            continuation.yield(jobObject(job))
+          }
+          if finished { break }
+          if events.isEmpty {
+            do {
+              try await Task.sleep(for: ImportStream.pollInterval)
+            } catch {
+              break
+            }
+          }
+        }
+        continuation.finish()
+      }
+      continuation.onTermination = { _ in task.cancel() }
+    }
   }
 
   static func bookObject(_ id: Int) -> [String: any Sendable] {

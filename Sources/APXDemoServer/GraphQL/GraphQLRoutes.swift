@@ -14,7 +14,9 @@ import Hummingbird
 /// `operationName` (else 400); a body over 1 MiB is 413. With `Accept:
 /// application/graphql-response+json` a request that fails before execution (a syntax or
 /// validation error) is answered 400 in that media type; with `application/json` every GraphQL
-/// answer is 200. Introspection is allowed. Bearer auth applies as on the rest of `/api/v2`.
+/// answer is 200. With `Accept: text/event-stream` the answer is GraphQL over SSE
+/// (`GraphQLEventStream`), which is how a subscription is served over HTTP. Introspection is
+/// allowed. Bearer auth applies as on the rest of `/api/v2`.
 struct GraphQLRoutes: Sendable {
   static let maxBodyBytes = 1024 * 1024
   static let responseType = "application/graphql-response+json"
@@ -33,7 +35,12 @@ struct GraphQLRoutes: Sendable {
     var request = request
     let accept = request.headers[.accept]?.lowercased() ?? "*/*"
     let modern = accept.contains(Self.responseType)
-    guard modern || accept.contains("application/json") || accept.contains("*/*") || accept.contains("application/*")
+    // GraphQL over SSE when the client asks for an event stream rather than a JSON answer (a
+    // client that takes either, as apx's ad-hoc calls do, gets JSON).
+    let eventStream = accept.contains("text/event-stream") && !modern && !accept.contains("application/json")
+    guard
+      modern || eventStream || accept.contains("application/json") || accept.contains("*/*")
+        || accept.contains("application/*")
     else {
       return failure("Accept must allow application/graphql-response+json or application/json", .notAcceptable, modern)
     }
@@ -69,6 +76,16 @@ struct GraphQLRoutes: Sendable {
     let invalid = validate(schema: schema, ast: document)
     guard invalid.isEmpty else {
       return answer(GraphQLResult(errors: invalid), status: modern ? .badRequest : .ok, modern: modern)
+    }
+    let subscription = document.definitions.contains {
+      guard let operation = $0 as? OperationDefinition else { return false }
+      return operation.operation == .subscription
+        && (graphQLRequest.operationName == nil || operation.name?.value == graphQLRequest.operationName)
+    }
+    if eventStream { return GraphQLEventStream.answer(graphQLRequest, subscription: subscription, schema: schema) }
+    if subscription {
+      return failure(
+        "a subscription is a stream: ask for text/event-stream, or subscribe over WebSocket", .badRequest, modern)
     }
     var result: GraphQLResult
     do {

@@ -32,62 +32,49 @@ struct GraphQLCall: Transport {
   }
 
   func resolve(_ request: CallRequest, credentials: Credentials) async throws -> Attempt {
-    let name = request.targetIsURL ? "the GraphQL call" : "\(request.api.name).\(request.endpoint.name)"
-    guard let options = request.endpoint.graphql else {
-      throw APXError(.usage, "\(name) is \(request.endpoint.kind.withArticle) endpoint, not GraphQL")
-    }
-    let document = try GraphQLDocument(parsing: try Self.documentText(request, options: options), origin: name)
-    let operation = try document.operation(named: options.operationName)
-    if operation.kind == .subscription {
+    let envelope = try GraphQLEnvelope(request)
+    let options = request.endpoint.graphql ?? GraphQLOptions(document: "")
+    if envelope.isSubscription {
       throw APXError(
-        .usage, "\(name): a subscription is a stream, not one POST",
-        hint: "run queries and mutations over HTTP; subscriptions are not sent by apx yet")
+        .usage, "\(envelope.name): a subscription is a stream, not one POST",
+        hint: "apx carries subscriptions over WebSocket or SSE (--graphql-transport ws|sse)")
     }
+    try Self.refuseStreamOptions(options, name: envelope.name, operation: envelope.operation.kind)
     var http = try await HTTPAttempt.resolve(request, environment: environment, credentials: credentials)
-    var variables: [JSONMember] = []
-    switch http.plan.body {
-    case .none: break
-    case .bytes(let bytes, _):
-      let parsed: JSONValue
-      do {
-        parsed = try JSONParser.parse(bytes)
-      } catch {
-        throw APXError(.usage, "\(name): the variables are not valid JSON", underlying: error)
-      }
-      guard case .object(let members) = parsed else {
-        throw APXError(
-          .usage, "\(name): the variables must be a JSON object, not \(parsed.typeName)",
-          hint: "give them as items (id=1, count:=3) or -d '{\"id\": \"1\"}'")
-      }
-      variables = members
-    default:
-      throw APXError(
-        .usage, "\(name): GraphQL variables are JSON", hint: "give them as items or -d JSON text, not a form or a file")
-    }
-    try operation.check(variables: variables.map(\.key), origin: name)
-    var envelope = [JSONMember("query", .string(document.text))]
-    if !variables.isEmpty { envelope.append(JSONMember("variables", .object(variables))) }
-    if let operationName = operation.name { envelope.append(JSONMember("operationName", .string(operationName))) }
-    http.plan.body = .bytes(Array(JSONValue.object(envelope).compactJSON.utf8), contentType: "application/json")
-    http.plan.headers.removeAll { $0.name.lowercased() == "content-type" }
-    http.plan.headers.append(HeaderField("Content-Type", "application/json"))
-    if http.plan.header("Accept") == nil { http.plan.setHeader("Accept", Self.accept) }
+    try envelope.apply(to: &http.plan, accept: Self.accept)
     return Attempt(
-      http: http, name: name, options: options, readOnly: operation.kind == .query,
+      http: http, name: envelope.name, options: options, readOnly: envelope.operation.kind == .query,
       idempotent: request.endpoint.idempotent)
+  }
+
+  /// `--graphql-transport`, `--until` and `--max-messages` (and a registry's `transport`) say
+  /// how a subscription streams: on a query or mutation they would be ignored, so they are refused.
+  static func refuseStreamOptions(
+    _ options: GraphQLOptions, name: String, operation: GraphQLDocument.Operation.Kind
+  ) throws(APXError) {
+    guard options.hasStreamOptions else { return }
+    let given =
+      options.transport != nil ? "--graphql-transport (transport)" : options.until != nil ? "--until" : "--max-messages"
+    throw APXError(
+      .usage, "\(name): \(given) applies to a subscription, and this operation is a \(operation.rawValue)",
+      hint: "a query or mutation is one POST: drop \(given)")
   }
 
   /// The endpoint's document: its `query` text, or the file `@PATH` names (relative to the
   /// registry file). A document never starts with `@`, so the prefix is unambiguous.
   static func documentText(_ request: CallRequest, options: GraphQLOptions) throws(APXError) -> String {
+    try documentText(api: request.api, endpoint: request.endpoint.name, options: options)
+  }
+
+  /// `documentText(_:options:)` for `endpoint` of `api`.
+  static func documentText(api: APIDefinition, endpoint: String, options: GraphQLOptions) throws(APXError) -> String {
     guard options.document.hasPrefix("@") else { return options.document }
     let path = SchemaPaths.resolve(
-      String(options.document.dropFirst()), against: SchemaPaths.folder(of: request.api.sourceFile))
+      String(options.document.dropFirst()), against: SchemaPaths.folder(of: api.sourceFile))
     let bytes = try FileBytes.read(path)
     guard let text = String(validating: bytes, as: UTF8.self) else {
       throw APXError(
-        .invalidDefinition, "\(request.api.name).\(request.endpoint.name): \(path) is not UTF-8 text",
-        file: request.api.sourceFile)
+        .invalidDefinition, "\(api.name).\(endpoint): \(path) is not UTF-8 text", file: api.sourceFile)
     }
     return text
   }

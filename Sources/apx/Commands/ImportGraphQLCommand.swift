@@ -72,9 +72,6 @@ struct ImportGraphQLCommand: ContextCommand {
       api: GraphQLImporter.importSchema(schema, apiName: name, baseURL: baseURL, path: path, depth: depth),
       format: "GraphQL")
     report.operationCount = schema.rootFields.count
-    if schema.subscriptionType != nil {
-      report.notes.append("subscription endpoints are written, but apx sends only queries and mutations")
-    }
     try output.write(report, source: target, context: context)
   }
 }

@@ -27,6 +27,13 @@ struct GraphQLOptionGroup: ParsableArguments {
     help: ArgumentHelp("GraphQL: print the whole answer (data, errors, extensions) rather than its data."))
   var rawResponse = false
 
+  @Option(
+    name: .customLong("graphql-transport"),
+    help: ArgumentHelp(
+      "GraphQL subscription: carry it over ws (graphql-transport-ws, the default) or sse (GraphQL over SSE).",
+      valueName: "ws|sse"))
+  var transport: String?
+
   /// The document `--graphql` gives: its text, or the file's after `@`.
   func documentText() throws(APXError) -> String? {
     guard let document else { return nil }
@@ -47,7 +54,7 @@ struct GraphQLOptionGroup: ParsableArguments {
     guard var options = endpoint.graphql else {
       let given = [
         (document != nil, "--graphql"), (operation != nil, "--operation"), (allowPartial, "--allow-partial"),
-        (rawResponse, "--raw-response"),
+        (rawResponse, "--raw-response"), (transport != nil, "--graphql-transport"),
       ].first { $0.0 }
       if let flag = given?.1 {
         throw APXError(
@@ -61,6 +68,14 @@ struct GraphQLOptionGroup: ParsableArguments {
     if let operation { options.operationName = operation }
     if allowPartial { options.allowPartial = true }
     if rawResponse { options.rawResponse = true }
+    if let transport {
+      guard let chosen = GraphQLStreamTransport(rawValue: transport.lowercased()) else {
+        throw APXError(
+          .usage, "--graphql-transport \(transport): a subscription goes over ws or sse",
+          hint: "--graphql-transport ws (graphql-transport-ws, the default) or --graphql-transport sse")
+      }
+      options.transport = chosen
+    }
     endpoint.graphql = options
   }
 }

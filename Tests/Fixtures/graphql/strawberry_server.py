@@ -10,6 +10,9 @@ Schema: a small library of authors and books.
   query   broken: String!              (no data: the non-null field fails)
   mutation addBook(title: String!, authorId: ID!): Book!
   subscription countdown(from: Int!): Int!
+  subscription whoami: String          (the Authorization of connection_init's payload)
+/auth/graphql closes a WebSocket whose connection_init payload lacks
+"Authorization": "Bearer s3cret-token" with 4403, as strawberry's on_ws_connect rejection does.
 """
 
 import argparse
@@ -21,6 +24,7 @@ import typing
 import strawberry
 from aiohttp import web
 from strawberry.aiohttp.views import GraphQLView
+from strawberry.exceptions import ConnectionRejectionError
 from strawberry.extensions import AddValidationRules
 from graphql.validation import NoSchemaIntrospectionCustomRule
 
@@ -94,6 +98,17 @@ class Subscription:
         for i in range(from_, -1, -1):
             yield i
 
+    @strawberry.subscription
+    async def whoami(self, info: strawberry.Info) -> typing.AsyncGenerator[typing.Optional[str], None]:
+        yield (info.context.get("connection_params") or {}).get("Authorization")
+
+
+class AuthView(GraphQLView):
+    async def on_ws_connect(self, context):
+        if (context.get("connection_params") or {}).get("Authorization") != "Bearer s3cret-token":
+            raise ConnectionRejectionError()
+        return await super().on_ws_connect(context)
+
 
 schema = strawberry.Schema(query=Query, mutation=Mutation, subscription=Subscription)
 private_schema = strawberry.Schema(
@@ -108,6 +123,7 @@ async def main():
     app = web.Application()
     app.router.add_route("*", "/graphql", GraphQLView(schema=schema))
     app.router.add_route("*", "/private/graphql", GraphQLView(schema=private_schema))
+    app.router.add_route("*", "/auth/graphql", AuthView(schema=schema))
     runner = web.AppRunner(app)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
