@@ -68,6 +68,16 @@ public enum RegistryWriter {
     if let graphql = e.graphql {
       m.append(JSONMember("query", .string(graphql.document)))
       if let name = graphql.operationName { m.append(JSONMember("operation_name", .string(name))) }
+      if let transport = graphql.transport { m.append(JSONMember("transport", .string(transport.rawValue))) }
+      if graphql.reconnect != ReconnectConfig() {
+        m.append(
+          JSONMember(
+            "reconnect",
+            .object([
+              JSONMember("delays", .array(graphql.reconnect.delays.map(JSONValue.double))),
+              JSONMember("max_failures", .int(graphql.reconnect.maxFailures)),
+            ])))
+      }
     }
     if let rpc = e.jsonrpc {
       m.append(JSONMember("rpc_method", .string(rpc.rpcMethod)))

@@ -29,4 +29,24 @@ struct GraphQLRegistryTests {
       RegistryFixture.document(endpoints: #"    "e": { "kind": "rest", "path": "/", "query": "{ a }" }"#))
     #expect(misplaced?.message == "\"query\" applies only to kind \"graphql\"")
   }
+
+  @Test func aSubscriptionsTransportAndReconnectLoadAndAreWrittenBack() throws {
+    let text = RegistryFixture.document(
+      endpoints: #"""
+            "progress": { "kind": "graphql", "query": "subscription { p }", "transport": "sse",
+              "reconnect": { "delays": [1, 2], "max_failures": 4 } }
+        """#)
+    let endpoint = try #require(RegistryFixture.load(text)?.endpoints.first)
+    #expect(endpoint.graphql?.transport == .sse)
+    #expect(endpoint.graphql?.reconnect == ReconnectConfig(delays: [1, 2], maxFailures: 4))
+    let written = RegistryWriter.endpoint(endpoint)
+    #expect(written["transport"] == .string("sse"))
+    #expect(written["reconnect"]?["max_failures"] == .int(4))
+    let unknown = RegistryFixture.error(
+      RegistryFixture.document(endpoints: #"    "e": { "kind": "graphql", "query": "{ a }", "transport": "pigeon" }"#))
+    #expect(unknown?.message == "unknown transport \"pigeon\"")
+    let misplaced = RegistryFixture.error(
+      RegistryFixture.document(endpoints: #"    "e": { "kind": "rest", "path": "/", "transport": "ws" }"#))
+    #expect(misplaced?.message == "\"transport\" applies only to kind \"graphql\"")
+  }
 }
