@@ -213,13 +213,16 @@ struct WebSocketConnection: Transport {
       for try await batch in inbound {
         for frame in batch {
           try writer.noteReceived(frame)
-          switch frame.opcode {
-          case .text where graphQL != nil:
-            if try await converse(graphQL!, frame: frame, writer: writer, sink: sink) == .stop {
+          // A GraphQL subscription's text messages are graphql-transport-ws, not output.
+          if frame.opcode == .text, let graphQL {
+            if try await step(graphQL, frame: frame, writer: writer, sink: sink) == .stop {
               try sink.receive(.batchEnd)
               try? await writer.close(code: 1000, reason: nil)
               return outcome
             }
+            continue
+          }
+          switch frame.opcode {
           case .text, .binary:
             let value =
               frame.opcode == .text
@@ -264,12 +267,12 @@ struct WebSocketConnection: Transport {
   }
 
   /// One graphql-transport-ws message: answered, delivered, or the end of the subscription.
-  private func converse(
-    _ protocol: GraphQLTransportWS, frame: WebSocketFrame, writer: WebSocketFrameWriter, sink: any CallEventSink
+  private func step(
+    _ graphQL: GraphQLTransportWS, frame: WebSocketFrame, writer: WebSocketFrameWriter, sink: any CallEventSink
   ) async throws -> WebSocketDelivery.Verdict {
     let step: GraphQLTransportWS.Step
     do {
-      step = try `protocol`.step(Array(frame.unmaskedData.readableBytesView))
+      step = try graphQL.step(Array(frame.unmaskedData.readableBytesView))
     } catch {
       throw AttemptFailure(error)
     }
