@@ -35,6 +35,18 @@ struct GraphQLSubscriptionTests {
     }
   }
 
+  /// `ping=1`: the demo pings after connection_ack and completes only once apx answered `pong`.
+  @Test func theServersPingIsAnsweredWithPong() async throws {
+    try await withDemoServer { server in
+      let job = try await SSEWatchTests.createImport(server, rows: 2, [])
+      let r = try await APXProcess.run([
+        "call", GraphQLDemoTests.url(server) + "?ping=1", "--graphql", Self.progress, "id=\(job)", "-o", "ndjson",
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(try Self.statuses(r.stdout).last == "COMPLETE", "\(r.stdout)")
+    }
+  }
+
   @Test(arguments: ["ws", "sse"])
   func maxMessagesAndUntilStopTheSubscription(_ transport: String) async throws {
     try await withDemoServer { server in

@@ -19,8 +19,10 @@ import Synchronization
 /// answered `connection_ack`, and then `subscribe`s: each result is a `next`, the end a
 /// `complete`, and a subscription the server refuses (syntax, validation, an unknown job) an
 /// `error`. `ping` is answered with `pong`. A subscription runs until it ends, or until the
-/// client sends `complete` or goes. Fault: `drop_after=K` cuts the connection without a close
-/// frame after K `next` messages.
+/// client sends `complete` or goes. Faults: `drop_after=K` cuts the connection without a close
+/// frame after K `next` messages; `ping=1` sends a `ping` after `connection_ack` and holds each
+/// subscription's `complete` until the client's `pong` arrived (without one, a close with 4408
+/// after 10 seconds).
 struct GraphQLWebSocketRoute: Sendable {
   static let path = "api/v2/graphql"
   static let subprotocol = "graphql-transport-ws"
@@ -41,6 +43,7 @@ struct GraphQLWebSocketRoute: Sendable {
         let dropAfter = context.request.uri.queryParameters["drop_after"].flatMap { Int(String($0)) }
         stats.update { $0.streamConnections += 1 }
         let sent = SentCounter()
+        let pong: PongFlag? = context.request.uri.queryParameters["ping"] == "1" ? PongFlag() : nil
         try await withThrowingTaskGroup(of: Void.self) { group in
           var acknowledged = false
           defer { group.cancelAll() }
@@ -60,8 +63,11 @@ struct GraphQLWebSocketRoute: Sendable {
               }
               acknowledged = true
               try await outbound.write(.text(#"{"type":"connection_ack"}"#))
+              if pong != nil { try await outbound.write(.text(#"{"type":"ping"}"#)) }
             case "ping":
               try await outbound.write(.text(#"{"type":"pong"}"#))
+            case "pong":
+              pong?.set()
             case "subscribe":
               guard acknowledged else {
                 return try await outbound.close(.init(codeNumber: 4401), reason: "Unauthorized")
@@ -71,7 +77,8 @@ struct GraphQLWebSocketRoute: Sendable {
                   .init(codeNumber: 4400), reason: "a subscribe message needs an id and a payload")
               }
               group.addTask {
-                try await run(subscribe, outbound: outbound, sent: sent, dropAfter: dropAfter, context: context)
+                try await run(
+                  subscribe, outbound: outbound, sent: sent, dropAfter: dropAfter, pong: pong, context: context)
               }
             case "complete":
               // The client is done with its subscription: the connection stays open until it closes it.
@@ -96,7 +103,7 @@ struct GraphQLWebSocketRoute: Sendable {
 
   /// One subscription: its results as `next` messages, then `complete`; or `error`.
   private func run(
-    _ subscribe: Subscribe, outbound: WebSocketOutboundWriter, sent: SentCounter, dropAfter: Int?,
+    _ subscribe: Subscribe, outbound: WebSocketOutboundWriter, sent: SentCounter, dropAfter: Int?, pong: PongFlag?,
     context: WebSocketRouterContext<DemoWebSocketContext>
   ) async throws {
     let id = subscribe.id
@@ -122,6 +129,14 @@ struct GraphQLWebSocketRoute: Sendable {
           stats.update { $0.streamsDropped += 1 }
           try? await context.requestContext.channel.close()
           return
+        }
+      }
+      if let pong {
+        var waited = 0
+        while !pong.isSet {
+          guard waited < 1000 else { return try await outbound.close(.init(codeNumber: 4408), reason: "no pong") }
+          try await Task.sleep(for: .milliseconds(10))
+          waited += 1
         }
       }
       try await outbound.write(.text(#"{"id":"# + Self.quoted(id) + #","type":"complete"}"#))
@@ -151,4 +166,11 @@ private final class SentCounter: Sendable {
       return $0
     }
   }
+}
+
+/// The client answered the server's `ping`, for `ping=1`.
+private final class PongFlag: Sendable {
+  private let answered = Mutex(false)
+  var isSet: Bool { answered.withLock { $0 } }
+  func set() { answered.withLock { $0 = true } }
 }
