@@ -41,7 +41,10 @@ struct CallCommandParsingTests {
     ["x.y", "--session", "work", "-O", "f", "--continue", "--har", "x.har"],
     ["x.y", "--proxy", "http://p:3128", "--noproxy", "a.example,10.0.0.0/8", "--http1.1"],
     ["ws://h:1/p", "--subprotocol", "a", "--subprotocol", "b.t", "--max-messages", "2", "--until", ".type==done"],
-    ["http://h:1/g", "--graphql", "query Q { a }", "--operation", "Q", "--allow-partial", "--raw-response"],
+    [
+      "http://h:1/g", "--graphql", "query Q { a }", "--operation", "Q", "--allow-partial", "--raw-response",
+      "--graphql-transport", "sse",
+    ],
   ]
 
   @Test func theGlobalOptionsReachTheCommand() throws {
@@ -75,7 +78,7 @@ struct CallCommandParsingTests {
       c.webSocket.subprotocols == ["a", "b.t"] && c.webSocket.maxMessages == 2 && c.webSocket.until == ".type==done")
     c = try Self.parse(Self.lines[16])
     #expect(c.graphQL.document == "query Q { a }" && c.graphQL.operation == "Q")
-    #expect(c.graphQL.allowPartial && c.graphQL.rawResponse)
+    #expect(c.graphQL.allowPartial && c.graphQL.rawResponse && c.graphQL.transport == "sse")
   }
 
   @Test func theDefaultsAreTheDeclaredOnes() throws {
