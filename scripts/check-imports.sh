@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fails when a target imports what the layering forbids:
-#   apx -> APXRuntime -> (APXCore, APXProtobuf); apx -> APXImport -> APXCore; APXDemoServer stands alone.
+#   apx -> APXRuntime -> (APXCore, APXProtobuf); apx -> APXImport -> APXCore; APXDemoServer stands alone;
+#   apx -> APXGRPCMock -> (APXCore, APXProtobuf, APXDemoServer's gRPC plumbing).
 # APXCore is pure (no networking, no files, no environment); APXDemoServer must
 # not see apx's own modules, so it behaves like an independent API.
 set -euo pipefail
@@ -44,6 +45,7 @@ check APXProtobuf 'APXRuntime|APXDemoServer|ArgumentParser|AsyncHTTPClient|NIO[A
 check APXImport 'APXProtobuf|APXRuntime|APXDemoServer|ArgumentParser|AsyncHTTPClient|NIO[A-Za-z]*|GRPC[A-Za-z]*|Hummingbird[A-Za-z]*|Logging|Foundation|FoundationNetworking' "APXImport is pure: a description in, registry values out (LibYAML reads YAML)"
 check APXRuntime 'ArgumentParser|APXDemoServer|Hummingbird[A-Za-z]*' "the runtime never parses command lines or embeds the demo"
 check APXDemoServer 'APXCore|APXProtobuf|APXRuntime|APXImport|ArgumentParser' "the demo backend is an independent API"
+check APXGRPCMock 'APXRuntime|APXImport|ArgumentParser|AsyncHTTPClient|Hummingbird[A-Za-z]*|Foundation|FoundationNetworking' "the gRPC mock serves descriptors: codec, server plumbing and values only"
 # Full Foundation links ICU's 34 MB of data into apx: outside APXCore and APXImport
 # (which may not import it at all) it may only be the fallback where FoundationEssentials is
 # missing (macOS), i.e. in the #else of `#if canImport(FoundationEssentials)`. Generated code too.
