@@ -174,7 +174,7 @@ let package = Package(
     .testTarget(
       name: "APXRuntimeTests",
       dependencies: [
-        "APXRuntime", "APXCore", "APXDemoServer", "APXTestSupport",
+        "APXRuntime", "APXCore", "APXProtobuf", "APXDemoServer", "APXTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -190,7 +190,8 @@ let package = Package(
     .testTarget(
       name: "APXIntegrationTests",
       dependencies: [
-        "APXDemoServer", "APXGRPCMock", "APXProtobuf", "APXCore", "APXTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+        "APXDemoServer", "APXGRPCMock", "APXProtobuf", "APXCore", "APXTestSupport",
+        .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "Subprocess", package: "swift-subprocess"),
         // The hostile HTTP test server (Support/HostileHTTPServer.swift).
         .product(name: "NIOPosix", package: "swift-nio"),
