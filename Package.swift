@@ -128,6 +128,15 @@ let package = Package(
       ],
       swiftSettings: internalImports
     ),
+    // gRPC services mocked from their descriptors (`apx mock`): examples, reflection, auth in form.
+    .target(
+      name: "APXGRPCMock",
+      dependencies: [
+        "APXCore", "APXProtobuf", "APXDemoServer",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+      ],
+      swiftSettings: internalImports
+    ),
     // The embedded demo backend (REST, SSE, gRPC) with fault injection.
     .target(
       name: "APXDemoServer",
@@ -188,7 +197,7 @@ let package = Package(
     .testTarget(
       name: "APXRuntimeTests",
       dependencies: [
-        "APXRuntime", "APXCore", "APXDemoServer", "APXTestSupport",
+        "APXRuntime", "APXCore", "APXProtobuf", "APXDemoServer", "APXTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -204,7 +213,8 @@ let package = Package(
     .testTarget(
       name: "APXIntegrationTests",
       dependencies: [
-        "APXDemoServer", "APXCore", "APXTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+        "APXDemoServer", "APXGRPCMock", "APXProtobuf", "APXCore", "APXTestSupport",
+        .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "Subprocess", package: "swift-subprocess"),
         // The hostile HTTP test server (Support/HostileHTTPServer.swift).
         .product(name: "NIOPosix", package: "swift-nio"),

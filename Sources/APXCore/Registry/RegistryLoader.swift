@@ -141,7 +141,7 @@ public enum RegistryLoader {
         if !isSupportedBaseURL(base) {
           r.fail(
             p + [.key("base_url")],
-            "base_url \(JSONValue.string(URLUserInfo.masked(base)).compactJSON) must start with http://, https://, grpc:// or grpcs://"
+            "base_url \(JSONValue.string(URLUserInfo.masked(base)).compactJSON) must start with http://, https://, grpc://, grpcs://, ws:// or wss://"
           )
         } else if !hasTemplate(base), let problem = BaseURLCheck.problem(base) {
           // Templated URLs are checked once resolved, at call time.
@@ -197,6 +197,7 @@ public enum RegistryLoader {
       r.fail(root, "missing required key \"endpoints\"")
     }
     checkFallbacks(api, &r)
+    checkWebSocketBaseURLs(api, &r)
     return api
   }
 
@@ -543,7 +544,22 @@ public enum RegistryLoader {
     }
   }
 
+  /// A `ws://` or `wss://` base URL serves websocket endpoints only: the other kinds speak
+  /// HTTP or gRPC, and an `http(s)://` base URL serves websocket endpoints too.
+  static func checkWebSocketBaseURLs(_ api: APIDefinition, _ r: inout DocumentReader) {
+    guard let other = api.endpoints.first(where: { $0.kind != .websocket }) else { return }
+    for env in api.environments where BaseURLCheck.isWebSocket(env.baseURL) {
+      r.fail(
+        [.key("environments"), .key(env.name), .key("base_url")],
+        "base_url \(JSONValue.string(URLUserInfo.masked(env.baseURL)).compactJSON) is a WebSocket URL, but the endpoint "
+          + "\"\(other.name)\" is a \(other.kind.rawValue) endpoint",
+        hint:
+          "write http:// or https://: websocket endpoints map it to ws:// or wss://, and the other kinds use it as it is"
+      )
+    }
+  }
+
   static func isSupportedBaseURL(_ s: String) -> Bool {
-    ["http://", "https://", "grpc://", "grpcs://"].contains { s.hasPrefix($0) } || s.hasPrefix("${")
+    ["http://", "https://", "grpc://", "grpcs://", "ws://", "wss://"].contains { s.hasPrefix($0) } || s.hasPrefix("${")
   }
 }
