@@ -35,6 +35,21 @@ struct GraphQLSubscriptionTests {
     }
   }
 
+  /// The registry's `"transport": "sse"` carries books.graphql.import_progress_sse, and describe shows it.
+  @Test func aRegistryEndpointNamesItsCarrier() async throws {
+    try await withDemoServer { server in
+      let job = try await SSEWatchTests.createImport(server, rows: 2, [])
+      let r = try await APXProcess.run([
+        "call", "books.graphql.import_progress_sse", "id=\(job)", "--base-url", server.httpBaseURL, "-v",
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stderr.contains("Accept: text/event-stream"), "\(r.stderr)")
+      #expect(try Self.statuses(r.stdout).last == "COMPLETE", "\(r.stdout)")
+      let described = try await APXProcess.run(["describe", "books.graphql.import_progress_sse"])
+      #expect(described.stdout.contains(#""transport":"sse""#), "\(described.stdout)")
+    }
+  }
+
   /// `ping=1`: the demo pings after connection_ack and completes only once apx answered `pong`.
   @Test func theServersPingIsAnsweredWithPong() async throws {
     try await withDemoServer { server in

@@ -124,6 +124,7 @@ enum EndpointDescription {
     if let graphql = e.graphql {
       m.append(JSONMember("query", .string(graphql.document)))
       if let name = graphql.operationName { m.append(JSONMember("operation_name", .string(name))) }
+      if let transport = graphql.transport { m.append(JSONMember("transport", .string(transport.rawValue))) }
     }
     if let rpc = e.jsonrpc {
       m.append(JSONMember("rpc_method", .string(rpc.rpcMethod)))
