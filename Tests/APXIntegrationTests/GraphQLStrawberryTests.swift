@@ -76,6 +76,24 @@ struct GraphQLStrawberryTests {
     }
   }
 
+  /// A result with data and errors: the data is a line, the error goes to stderr, and the call
+  /// ends with exit 12 once the subscription completes, or 0 with --allow-partial.
+  @Test func aSubscriptionsErrorsGoToStderrAndExit12UnlessAllowed() async throws {
+    try await StrawberryServer.run { base in
+      let document = "subscription { shakyBooks { title author { name } } }"
+      let r = try await APXProcess.run(["call", base + "/graphql", "--graphql", document, "-o", "ndjson"])
+      #expect(r.status == 12, "\(r.stderr)")
+      #expect(
+        r.stdout == #"{"shakyBooks":{"title":"The Dispossessed","author":{"name":"Ursula K. Le Guin"}}}"# + "\n"
+          + #"{"shakyBooks":{"title":"Orphan","author":null}}"# + "\n", "\(r.stdout)")
+      #expect(r.stderr.contains("GraphQL error: author record is missing"), "\(r.stderr)")
+      let allowed = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql", document, "-o", "ndjson", "--allow-partial",
+      ])
+      #expect(allowed.status == 0, "\(allowed.stderr)")
+    }
+  }
+
   /// The credentials go into connection_init's payload, where strawberry's on_ws_connect reads
   /// them; a server that rejects them closes with 4403: exit 8.
   @Test func connectionInitCarriesTheAuthorization() async throws {
@@ -177,7 +195,7 @@ struct GraphQLStrawberryTests {
   static let libraryFields = [
     "query book(id: ID!): Book", "query books(first: Int! = 10): [Book!]!", "query shaky(): Book",
     "query broken(): String!", "mutation addBook(title: String!, authorId: ID!): Book!",
-    "subscription countdown(from: Int!): Int!", "subscription whoami(): String",
+    "subscription countdown(from: Int!): Int!", "subscription shakyBooks(): Book!", "subscription whoami(): String",
   ]
 
   @Test func listShowsTheRootFieldsByIntrospection() async throws {

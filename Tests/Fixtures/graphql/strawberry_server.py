@@ -10,6 +10,7 @@ Schema: a small library of authors and books.
   query   broken: String!              (no data: the non-null field fails)
   mutation addBook(title: String!, authorId: ID!): Book!
   subscription countdown(from: Int!): Int!
+  subscription shakyBooks: Book!       (two books; the second's author field fails)
   subscription whoami: String          (the Authorization of connection_init's payload)
 /auth/graphql closes a WebSocket whose connection_init payload lacks
 "Authorization": "Bearer s3cret-token" with 4403, as strawberry's on_ws_connect rejection does.
@@ -97,6 +98,11 @@ class Subscription:
     ) -> typing.AsyncGenerator[int, None]:
         for i in range(from_, -1, -1):
             yield i
+
+    @strawberry.subscription
+    async def shaky_books(self) -> typing.AsyncGenerator[Book, None]:
+        yield BOOKS["1"]
+        yield Book(id="9", title="Orphan", year=2000, author_id="missing")
 
     @strawberry.subscription
     async def whoami(self, info: strawberry.Info) -> typing.AsyncGenerator[typing.Optional[str], None]:
