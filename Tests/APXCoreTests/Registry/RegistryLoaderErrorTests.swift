@@ -304,7 +304,7 @@ import Testing
     expectError(
       RegistryFixture.document(endpoints: #"    "e": { "kind": "soap", "path": "/" }"#),
       message: "unknown kind \"soap\"", path: ".endpoints.e.kind", at: "\"soap\"",
-      hint: "use one of rest, sse, grpc, jsonrpc, websocket")
+      hint: "use one of rest, sse, grpc, jsonrpc, websocket, graphql")
     expectError(
       RegistryFixture.document(endpoints: #"    "e": { "path": "/" }"#),
       message: "missing required key \"kind\"", path: ".endpoints.e", at: "{ \"path\"")
