@@ -52,6 +52,14 @@ let package = Package(
     // Tests/APXIntegrationTests/Support/ChildProcess.swift). Its Foundation trait is off:
     // FoundationEssentials is enough and keeps ICU out of the binary.
     .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2", traits: []),
+    // GraphQL documents and schemas: the reference parser, schema types and building a schema
+    // from an introspection result (APXGraphQL); the demo's GraphQL API executes with it too.
+    // It imports full Foundation (NSRegularExpression for source locations), which links ICU's
+    // data into apx: docs/architecture.md says why that is accepted. apx's own modules still
+    // import FoundationEssentials only.
+    .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
+    // GraphQLSwift's maps are OrderedDictionary (the demo's schema, introspection results in APXGraphQL).
+    .package(url: "https://github.com/apple/swift-collections.git", from: "1.0.0"),
     // Tests only: property-based and mutation tests of every parser and decoder (Tests/*/Fuzz).
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
@@ -81,12 +89,23 @@ let package = Package(
       dependencies: ["APXCore", "CLibYAML"],
       swiftSettings: internalImports
     ),
+    // GraphQL documents: GraphQLSwift's parser wrapped in apx's errors, operation picking,
+    // variables, and schemas from introspection or SDL. Pure, like APXCore.
+    .target(
+      name: "APXGraphQL",
+      dependencies: [
+        "APXCore", .product(name: "GraphQL", package: "GraphQL"),
+        .product(name: "OrderedCollections", package: "swift-collections"),
+      ],
+      swiftSettings: internalImports
+    ),
     // Side effects: HTTP, SSE sessions, gRPC, auth, executor, recipe runner.
     .target(
       name: "APXRuntime",
       dependencies: [
         "APXCore",
         "APXProtobuf",
+        "APXGraphQL",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "GRPCCore", package: "grpc-swift-2"),
         .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
@@ -109,12 +128,23 @@ let package = Package(
       ],
       swiftSettings: internalImports
     ),
+    // gRPC services mocked from their descriptors (`apx mock`): examples, reflection, auth in form.
+    .target(
+      name: "APXGRPCMock",
+      dependencies: [
+        "APXCore", "APXProtobuf", "APXDemoServer",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+      ],
+      swiftSettings: internalImports
+    ),
     // The embedded demo backend (REST, SSE, gRPC) with fault injection.
     .target(
       name: "APXDemoServer",
       dependencies: [
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        .product(name: "GraphQL", package: "GraphQL"),
+        .product(name: "OrderedCollections", package: "swift-collections"),
         .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "GRPCCore", package: "grpc-swift-2"),
         .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
@@ -151,6 +181,7 @@ let package = Package(
         "APXCore",
         "APXRuntime",
         "APXImport",
+        "APXGraphQL",
         "APXDemoServer",
         "APXMock",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -169,9 +200,10 @@ let package = Package(
     .target(
       name: "APXTestSupport", dependencies: ["APXRuntime"], path: "Tests/APXTestSupport",
       swiftSettings: internalImports),
+    // APXGraphQL's tests live here too: its fuzz tests share Fuzz/FuzzSupport.swift.
     .testTarget(
       name: "APXCoreTests",
-      dependencies: ["APXCore", .product(name: "PropertyBased", package: "swift-property-based")]),
+      dependencies: ["APXCore", "APXGraphQL", .product(name: "PropertyBased", package: "swift-property-based")]),
     .testTarget(
       name: "APXProtobufTests",
       dependencies: ["APXProtobuf", "APXCore", .product(name: "PropertyBased", package: "swift-property-based")],
@@ -180,7 +212,7 @@ let package = Package(
     .testTarget(
       name: "APXRuntimeTests",
       dependencies: [
-        "APXRuntime", "APXCore", "APXDemoServer", "APXTestSupport",
+        "APXRuntime", "APXCore", "APXProtobuf", "APXDemoServer", "APXTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -196,7 +228,8 @@ let package = Package(
     .testTarget(
       name: "APXIntegrationTests",
       dependencies: [
-        "APXDemoServer", "APXCore", "APXTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+        "APXDemoServer", "APXGRPCMock", "APXProtobuf", "APXCore", "APXTestSupport",
+        .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "Subprocess", package: "swift-subprocess"),
         // The hostile HTTP test server (Support/HostileHTTPServer.swift).
         .product(name: "NIOPosix", package: "swift-nio"),

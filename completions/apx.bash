@@ -186,9 +186,9 @@ _apx() {
 
 _apx_call() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --all --token-stdin --form --no-auth --sse --continue --dry-run --curl --show-secrets --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --all --token-stdin --form --no-auth --sse --allow-partial --raw-response --continue --dry-run --curl --show-secrets --version -h --help)
     repeating_options=(--registry -H --header --until-event --subprotocol --proto --import-path)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size -d --data --max-events --max-items --max-pages -a --auth --bearer --max-messages --until --protoset --session --har --save -O --output-file)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size -d --data --max-events --max-items --max-pages -a --auth --bearer --max-messages --until --graphql --operation --graphql-transport --protoset --session --har --save -O --output-file)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -279,6 +279,15 @@ _apx_call() {
     '--until')
         return
         ;;
+    '--graphql')
+        return
+        ;;
+    '--operation')
+        return
+        ;;
+    '--graphql-transport')
+        return
+        ;;
     '--proto')
         return
         ;;
@@ -318,9 +327,9 @@ _apx_call() {
 
 _apx_list() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --graphql --version -h --help)
     repeating_options=(--registry -H --header --proto --import-path)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size --grpc --protoset)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size --grpc --protoset --schema)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -392,6 +401,9 @@ _apx_list() {
     '--protoset')
         return
         ;;
+    '--schema')
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -407,7 +419,7 @@ _apx_describe() {
     repeating_flags=()
     non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
     repeating_options=(--registry -H --header --proto --import-path)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size --protoset)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size --protoset --graphql --schema)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -476,6 +488,12 @@ _apx_describe() {
     '--protoset')
         return
         ;;
+    '--graphql')
+        return
+        ;;
+    '--schema')
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -534,13 +552,13 @@ _apx_import() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    openapi|grpc)
+    openapi|grpc|graphql)
         # Offer subcommand argument completions
         "_apx_import_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'openapi grpc' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'openapi grpc graphql' -- "${cur}"))
         ;;
     esac
 }
@@ -614,6 +632,31 @@ _apx_import_grpc() {
         return
         ;;
     '--noproxy')
+        return
+        ;;
+    esac
+}
+
+_apx_import_graphql() {
+    repeating_flags=()
+    non_repeating_flags=(--force --version -h --help)
+    repeating_options=(-H --header)
+    non_repeating_options=(--api --out --depth)
+    __apx_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--api')
+        return
+        ;;
+    '--out')
+        __apx_add_completions -d
+        return
+        ;;
+    '--depth')
+        return
+        ;;
+    '-H'|'--header')
         return
         ;;
     esac

@@ -123,8 +123,13 @@ _apx_call() {
         '--sse[Follow the URL as a server-sent-events stream (reconnecting with Last-Event-ID), one JSON object per event, whatever the answer'\''s type (a text/event-stream answer is followed without --sse).]'
         '*--until-event[Stop an event stream successfully after an event of this type (repeatable; a REST answer that is not text/event-stream is then a usage error).]:NAME:'
         '*--subprotocol[WebSocket\: offer this subprotocol in the handshake (repeatable; name.TOKEN masks TOKEN).]:NAME:'
-        '--max-messages[WebSocket\: stop after N received messages.]:N:'
-        '--until[WebSocket\: stop after the first message whose value at PATH equals VALUE (JSON when it parses, else text), e.g. --until '\''.type==complete'\''.]:PATH==VALUE:'
+        '--max-messages[WebSocket, GraphQL subscription\: stop after N received messages.]:N:'
+        '--until[WebSocket, GraphQL subscription\: stop after the first message whose value at PATH equals VALUE (JSON when it parses, else text), e.g. --until '\''.type==complete'\''.]:PATH==VALUE:'
+        '--graphql[URL\: send this GraphQL document (text, or @file.graphql) as a GraphQL POST; items are its variables.]:DOCUMENT:'
+        '--operation[GraphQL\: the operation to run when the document holds several.]:NAME:'
+        '--allow-partial[GraphQL\: accept data that came with errors (the errors go to stderr; exit 0, not 12).]'
+        '--raw-response[GraphQL\: print the whole answer (data, errors, extensions) rather than its data.]'
+        '--graphql-transport[GraphQL subscription\: carry it over ws (graphql-transport-ws, the default) or sse (GraphQL over SSE).]:ws|sse:'
         '*--proto[gRPC URL\: take the schema from this .proto file, compiled with protoc (repeatable).]:FILE:'
         '*--import-path[gRPC URL\: a folder protoc searches for --proto files and their imports (repeatable).]:DIR:'
         '--protoset[gRPC URL\: take the schema from this FileDescriptorSet (default\: server reflection).]:FILE:'
@@ -173,11 +178,13 @@ _apx_list() {
         '--authority[gRPC\: send this \:authority (and TLS server name) instead of the host.]:HOST\[\:PORT\]:'
         '--max-message-size[gRPC and WebSocket\: the largest message sent or received, in bytes (default 4 MiB for gRPC, 16 MiB for WebSocket; a larger WebSocket message exits 9).]:BYTES:'
         '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
-        ':API | GRPC-URL:{__apx_custom_complete ---completion list -- positional@0 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
+        ':API | GRPC-URL | URL:{__apx_custom_complete ---completion list -- positional@0 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--grpc[List the services and methods a gRPC server offers over reflection, without a registry entry (HOST\:PORT or grpc\://HOST\:PORT plaintext, grpcs\://HOST\:PORT TLS).]:ADDRESS:'
         '*--proto[gRPC URL\: take the schema from this .proto file, compiled with protoc (repeatable).]:FILE:'
         '*--import-path[gRPC URL\: a folder protoc searches for --proto files and their imports (repeatable).]:DIR:'
         '--protoset[gRPC URL\: take the schema from this FileDescriptorSet (default\: server reflection).]:FILE:'
+        '--graphql[URL is a GraphQL server (http(s)\://HOST/PATH)\: list its root fields (queries, mutations, subscriptions) with their arguments, by introspection or from --schema FILE.]'
+        '--schema[GraphQL\: read the schema from this file (.graphql SDL, or an introspection result as .json) instead of asking the server.]:FILE:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -219,6 +226,8 @@ _apx_describe() {
         '*--proto[gRPC URL\: take the schema from this .proto file, compiled with protoc (repeatable).]:FILE:'
         '*--import-path[gRPC URL\: a folder protoc searches for --proto files and their imports (repeatable).]:DIR:'
         '--protoset[gRPC URL\: take the schema from this FileDescriptorSet (default\: server reflection).]:FILE:'
+        '--graphql[The target is a GraphQL server'\''s URL\: describe this field (Type.field, e.g. Query.book) or type (TypeName), by introspection or from --schema FILE.]:NAME:'
+        '--schema[GraphQL\: read the schema from this file (.graphql SDL, or an introspection result as .json) instead of asking the server.]:FILE:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -260,12 +269,13 @@ _apx_import() {
         local -ar subcommands=(
             'openapi:Import an OpenAPI 3.0/3.1/3.2 or Swagger 2.0 description (JSON or YAML file, or http(s) URL).'
             'grpc:Import the services of a gRPC server (reflection), a .proto file or a .protoset.'
+            'graphql:Import a GraphQL server'\''s root fields (introspection), or those of a schema file (SDL or introspection JSON).'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        openapi|grpc)
+        openapi|grpc|graphql)
             "_apx_import_${words[1]}" && ret=0
             ;;
         esac
@@ -308,6 +318,23 @@ _apx_import_grpc() {
         '--cacert[grpcs\: trust the CA certificates in this PEM file.]:FILE:'
         '--proxy[Go through this proxy\: http\://\[USER\:PASSWORD@\]HOST\:PORT or socks5\://HOST\:PORT (default\: HTTPS_PROXY, HTTP_PROXY, ALL_PROXY; "" for none).]:URL:'
         '--noproxy[Hosts to reach directly, comma-separated\: names (and names under them), IP addresses, CIDR ranges, or * (default\: NO_PROXY).]:LIST:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_import_graphql() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':URL | FILE:'
+        '--api[The API name (letters, digits, '\''-'\'', '\''_'\'')\: the file is NAME.json and calls are `apx call NAME.ENDPOINT` (default\: from the description'\''s info.title, or the gRPC package, else the service).]:NAME:'
+        '--out[The folder to write NAME.json into.]:DIR:_files -/'
+        '--force[Replace NAME.json when it exists with different content.]'
+        '--depth[Levels of the generated selection sets (1 to 10).]:N:'
+        '*'{-H,--header}'[URL\: a header for the introspection request, e.g. '\''Authorization\: Bearer TOKEN'\'' (repeatable).]:NAME\: VALUE:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

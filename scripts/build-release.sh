@@ -16,7 +16,11 @@
 #   ASLR, and its relative relocations shrink to a bitmap the loader applies quickly;
 # - no dynamic symbol table of apx's own symbols (--no-export-dynamic): nothing loads apx as a
 #   library, and the table was a tenth of the binary (over 5 MB of .dynsym and .dynstr);
-# - full Foundation is kept out (below).
+# - full Foundation and ICU's data are linked in: GraphQLSwift, which apx's GraphQL calls and the
+#   demo's GraphQL API need, requires Foundation. The autolink guard that kept Foundation out
+#   acted on this one link, not per module, so it cannot spare GraphQLSwift alone and is gone;
+#   scripts/check-imports.sh keeps apx's own modules on FoundationEssentials
+#   (docs/architecture.md, "Foundation and the size cap").
 # The executable stays position-independent and keeps its unwind tables (debuggers, crash
 # reports and C++ exceptions need them). macOS has the Swift runtime in the OS and its own linker:
 # none of the Linux options apply there.
@@ -40,14 +44,6 @@ if [ "$(uname -s)" = Linux ]; then
   else
     echo "build-release.sh: no libstdc++.a found; linking libstdc++ dynamically" >&2
   fi
-  # The Foundation autolink guard. apx's code imports FoundationEssentials only, but
-  # SwiftProtobuf and other packages import Foundation, and each such import asks the linker for
-  # libFoundation.a and, through it, ICU's data (about 40 MB). Nothing apx runs needs them, so
-  # those autolink requests are dropped; a later use of a Foundation-only API then fails this
-  # link loudly with an undefined symbol (scripts/check-imports.sh catches it sooner).
-  for lib in Foundation FoundationInternationalization _FoundationICU CoreFoundation; do
-    OPTIONS+=(-Xswiftc -Xfrontend -Xswiftc -disable-autolink-library -Xswiftc -Xfrontend -Xswiftc "$lib")
-  done
 fi
 swift build -c release --scratch-path "$scratch" --product apx ${OPTIONS[@]+"${OPTIONS[@]}"}
 echo "$scratch/release/apx"

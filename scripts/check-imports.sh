@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fails when a target imports what the layering forbids:
-#   apx -> APXRuntime -> (APXCore, APXProtobuf); apx -> APXImport -> APXCore; APXDemoServer stands alone.
+#   apx -> APXRuntime -> (APXCore, APXProtobuf, APXGraphQL -> APXCore); apx -> APXImport -> APXCore;
+#   APXDemoServer stands alone; apx -> APXGRPCMock -> (APXCore, APXProtobuf, APXDemoServer's gRPC plumbing).
 # APXCore is pure (no networking, no files, no environment); APXDemoServer must
 # not see apx's own modules, so it behaves like an independent API.
 set -euo pipefail
@@ -42,12 +43,16 @@ check() { # target, forbidden-regex, reason
 check APXCore 'APXProtobuf|APXRuntime|APXDemoServer|ArgumentParser|AsyncHTTPClient|NIO[A-Za-z]*|GRPC[A-Za-z]*|Hummingbird[A-Za-z]*|Logging|Foundation|FoundationNetworking' "APXCore is pure: bytes and values in, values out"
 check APXProtobuf 'APXRuntime|APXDemoServer|ArgumentParser|AsyncHTTPClient|NIO[A-Za-z]*|GRPC[A-Za-z]*|Hummingbird[A-Za-z]*' "APXProtobuf is pure codec code"
 check APXImport 'APXProtobuf|APXRuntime|APXDemoServer|ArgumentParser|AsyncHTTPClient|NIO[A-Za-z]*|GRPC[A-Za-z]*|Hummingbird[A-Za-z]*|Logging|Foundation|FoundationNetworking' "APXImport is pure: a description in, registry values out (LibYAML reads YAML)"
+check APXGraphQL 'APXProtobuf|APXRuntime|APXImport|APXDemoServer|ArgumentParser|AsyncHTTPClient|NIO[A-Za-z]*|GRPC[A-Za-z]*|Hummingbird[A-Za-z]*|Logging|Foundation|FoundationNetworking' "APXGraphQL is pure: GraphQLSwift's parser and schema types in, apx's values and errors out"
 check APXRuntime 'ArgumentParser|APXDemoServer|Hummingbird[A-Za-z]*' "the runtime never parses command lines or embeds the demo"
 check APXMock 'APXProtobuf|APXRuntime|APXImport|ArgumentParser|AsyncHTTPClient|GRPC[A-Za-z]*|Foundation|FoundationNetworking' "the mock serves registry values; the executable loads them"
 check APXDemoServer 'APXCore|APXProtobuf|APXRuntime|APXImport|ArgumentParser' "the demo backend is an independent API"
-# Full Foundation links ICU's 34 MB of data into apx: outside APXCore and APXImport
-# (which may not import it at all) it may only be the fallback where FoundationEssentials is
-# missing (macOS), i.e. in the #else of `#if canImport(FoundationEssentials)`. Generated code too.
+check APXGRPCMock 'APXRuntime|APXImport|ArgumentParser|AsyncHTTPClient|Hummingbird[A-Za-z]*|Foundation|FoundationNetworking' "the gRPC mock serves descriptors: codec, server plumbing and values only"
+# Full Foundation links ICU's 34 MB of data into apx. GraphQLSwift brings it in for now, but
+# apx's own code must not come to need it (docs/architecture.md, "Foundation and the size
+# cap"): outside APXCore, APXImport, APXGraphQL and APXGRPCMock (which may not import it at
+# all) it may only be the fallback where FoundationEssentials is missing (macOS), i.e. in the
+# #else of `#if canImport(FoundationEssentials)`. The demo's GraphQL routes too. Generated code too.
 hits=$(find Sources/APXRuntime Sources/APXProtobuf Sources/APXDemoServer Sources/apx -name '*.swift' -print0 |
   xargs -0 awk '
     FNR == 1 { depth = 0 }

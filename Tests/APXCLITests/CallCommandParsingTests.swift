@@ -41,6 +41,10 @@ struct CallCommandParsingTests {
     ["x.y", "--session", "work", "-O", "f", "--continue", "--har", "x.har"],
     ["x.y", "--proxy", "http://p:3128", "--noproxy", "a.example,10.0.0.0/8", "--http1.1"],
     ["ws://h:1/p", "--subprotocol", "a", "--subprotocol", "b.t", "--max-messages", "2", "--until", ".type==done"],
+    [
+      "http://h:1/g", "--graphql", "query Q { a }", "--operation", "Q", "--allow-partial", "--raw-response",
+      "--graphql-transport", "sse",
+    ],
   ]
 
   @Test func theGlobalOptionsReachTheCommand() throws {
@@ -72,6 +76,9 @@ struct CallCommandParsingTests {
     c = try Self.parse(Self.lines[15])
     #expect(
       c.webSocket.subprotocols == ["a", "b.t"] && c.webSocket.maxMessages == 2 && c.webSocket.until == ".type==done")
+    c = try Self.parse(Self.lines[16])
+    #expect(c.graphQL.document == "query Q { a }" && c.graphQL.operation == "Q")
+    #expect(c.graphQL.allowPartial && c.graphQL.rawResponse && c.graphQL.transport == "sse")
   }
 
   @Test func theDefaultsAreTheDeclaredOnes() throws {

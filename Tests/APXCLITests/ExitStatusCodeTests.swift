@@ -11,7 +11,7 @@ struct ExitStatusCodeTests {
   static let fixed: [(APXCore.ExitStatus, Int32)] = [
     (.success, 0), (.internalFailure, 1), (.usage, 2), (.invalidDefinition, 3), (.httpClientError, 4),
     (.httpServerError, 5), (.network, 6), (.timeout, 7), (.auth, 8), (.expectation, 9), (.remoteFailure, 10),
-    (.jsonrpcError, 11), (.interrupted, 130),
+    (.jsonrpcError, 11), (.graphqlError, 12), (.interrupted, 130),
   ]
 
   @Test func everyStatusHasItsNumber() {

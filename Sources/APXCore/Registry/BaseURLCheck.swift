@@ -3,8 +3,15 @@
 /// client (`UInt16` conversion), so flags, registry files and redirect
 /// targets all pass through here.
 public enum BaseURLCheck {
-  /// The schemes of base URLs: REST and SSE over HTTP, gRPC.
-  public static let baseURLSchemes = ["http", "https", "grpc", "grpcs"]
+  /// The schemes of base URLs: REST and SSE over HTTP, gRPC, and WebSocket (for APIs
+  /// whose endpoints are all websocket ones).
+  public static let baseURLSchemes = ["http", "https", "grpc", "grpcs", "ws", "wss"]
+
+  /// True for `ws://` and `wss://` URLs, which only websocket endpoints can use.
+  public static func isWebSocket(_ url: String) -> Bool {
+    let lower = url.prefix(6).lowercased()
+    return lower.hasPrefix("ws://") || lower.hasPrefix("wss://")
+  }
 
   /// Why `url` cannot be used, or nil when it can. The text reads after the
   /// thing checked, e.g. "--base-url " + problem.

@@ -1,6 +1,6 @@
 /// The protocol an endpoint speaks.
 public enum EndpointKind: String, Sendable, Hashable, CaseIterable {
-  case rest, sse, grpc, jsonrpc, websocket
+  case rest, sse, grpc, jsonrpc, websocket, graphql
 }
 
 /// One callable endpoint of an API.
@@ -232,6 +232,7 @@ extension EndpointKind {
     case .grpc: "a gRPC"
     case .jsonrpc: "a JSON-RPC"
     case .websocket: "a WebSocket"
+    case .graphql: "a GraphQL"
     }
   }
 }

@@ -12,6 +12,8 @@ public enum EndpointOptions: Sendable, Hashable {
   case jsonrpc(JSONRPCOptions)
   /// `kind: "websocket"`.
   case websocket(WebSocketOptions)
+  /// `kind: "graphql"`.
+  case graphql(GraphQLOptions)
 
   /// The protocol, without its options.
   public var kind: EndpointKind {
@@ -21,6 +23,7 @@ public enum EndpointOptions: Sendable, Hashable {
     case .grpc: .grpc
     case .jsonrpc: .jsonrpc
     case .websocket: .websocket
+    case .graphql: .graphql
     }
   }
 }
@@ -33,14 +36,14 @@ extension Endpoint {
       switch options {
       case .sse(let o): o
       case .rest(let events): events
-      case .grpc, .jsonrpc, .websocket: nil
+      case .grpc, .jsonrpc, .websocket, .graphql: nil
       }
     }
     set {
       switch options {
       case .sse: if let newValue { options = .sse(newValue) }
       case .rest: options = .rest(events: newValue)
-      case .grpc, .jsonrpc, .websocket: break
+      case .grpc, .jsonrpc, .websocket, .graphql: break
       }
     }
   }
@@ -65,5 +68,14 @@ extension Endpoint {
   public var websocket: WebSocketOptions? {
     get { if case .websocket(let o) = options { o } else { nil } }
     set { if let newValue, case .websocket = options { options = .websocket(newValue) } }
+  }
+}
+
+extension Endpoint {
+  /// A GraphQL endpoint's document and operation; nil for other kinds. Setting it changes them
+  /// only on a GraphQL endpoint.
+  public var graphql: GraphQLOptions? {
+    get { if case .graphql(let o) = options { o } else { nil } }
+    set { if let newValue, case .graphql = options { options = .graphql(newValue) } }
   }
 }

@@ -40,7 +40,7 @@ extension EndpointKind {
   /// The result shape of this kind of endpoint.
   public var resultShape: EndpointResultShape {
     switch self {
-    case .rest, .jsonrpc: EndpointResultShape(body: .responseBytes, stream: false)
+    case .rest, .jsonrpc, .graphql: EndpointResultShape(body: .responseBytes, stream: false)
     case .sse, .websocket: EndpointResultShape(body: nil, stream: true)
     case .grpc: EndpointResultShape(body: .lastMessage, stream: true)
     }
@@ -50,7 +50,7 @@ extension EndpointKind {
   public var batches: Bool {
     switch self {
     case .jsonrpc: true
-    case .rest, .sse, .grpc, .websocket: false
+    case .rest, .sse, .grpc, .websocket, .graphql: false
     }
   }
 
@@ -59,7 +59,7 @@ extension EndpointKind {
   /// (A gRPC call is a message on a channel: neither holds.)
   public var isHTTPRequest: Bool {
     switch self {
-    case .rest, .sse, .jsonrpc, .websocket: true
+    case .rest, .sse, .jsonrpc, .websocket, .graphql: true
     case .grpc: false
     }
   }
@@ -69,7 +69,7 @@ extension EndpointKind {
   public var mayAnswerWithEvents: Bool {
     switch self {
     case .rest, .sse: true
-    case .jsonrpc, .grpc, .websocket: false
+    case .jsonrpc, .grpc, .websocket, .graphql: false
     }
   }
 
@@ -78,12 +78,17 @@ extension EndpointKind {
   public var fieldsFromSchema: Bool {
     switch self {
     case .grpc: true
-    case .rest, .sse, .jsonrpc, .websocket: false
+    case .rest, .sse, .jsonrpc, .websocket, .graphql: false
     }
   }
 }
 
 extension Endpoint {
   /// The result shape of a call of this endpoint.
-  public var resultShape: EndpointResultShape { followPages ? .pages : kind.resultShape }
+  public var resultShape: EndpointResultShape {
+    if followPages { return .pages }
+    // A GraphQL subscription's results are a stream of messages, as a WebSocket endpoint's.
+    if graphql?.subscription == true { return EndpointKind.websocket.resultShape }
+    return kind.resultShape
+  }
 }

@@ -11,7 +11,7 @@ public enum RegistryLoader {
     "auth", "retry",
     "idempotent", "idempotency_key", "timeout", "until_event", "fail_on_event", "reconnect", "fallback", "progress",
     "service", "schema", "retry_codes", "rpc_method", "params_by", "notification", "pagination", "subprotocols",
-    "send", "until", "max_messages", "ping_interval",
+    "send", "until", "max_messages", "ping_interval", "query", "operation_name", "transport",
   ]
   static let paramKeys = [
     "in", "type", "required", "default", "description", "content_type", "secret", "enum", "name", "style", "explode",
@@ -143,7 +143,7 @@ public enum RegistryLoader {
         if !isSupportedBaseURL(base) {
           r.fail(
             p + [.key("base_url")],
-            "base_url \(JSONValue.string(URLUserInfo.masked(base)).compactJSON) must start with http://, https://, grpc:// or grpcs://"
+            "base_url \(JSONValue.string(URLUserInfo.masked(base)).compactJSON) must start with http://, https://, grpc://, grpcs://, ws:// or wss://"
           )
         } else if !hasTemplate(base), let problem = BaseURLCheck.problem(base) {
           // Templated URLs are checked once resolved, at call time.
@@ -202,6 +202,7 @@ public enum RegistryLoader {
       r.fail(root, "missing required key \"endpoints\"")
     }
     checkFallbacks(api, &r)
+    checkWebSocketBaseURLs(api, &r)
     if only == nil { checkSchemaReferences(api, &r) }
     return api
   }
@@ -234,7 +235,7 @@ public enum RegistryLoader {
       r.fail(
         p + [.key("kind")], "unknown kind \"\(kindText)\"",
         hint: Suggestions.hint(for: kindText, in: EndpointKind.allCases.map(\.rawValue))
-          ?? "use one of rest, sse, grpc, jsonrpc, websocket")
+          ?? "use one of rest, sse, grpc, jsonrpc, websocket, graphql")
       return nil
     }
     // Each kind's options are decoded below; these hold its kind until then.
@@ -245,6 +246,7 @@ public enum RegistryLoader {
       case .grpc: .grpc(GRPCOptions(service: "", method: "", schema: .reflection))
       case .jsonrpc: .jsonrpc(JSONRPCOptions(rpcMethod: ""))
       case .websocket: .websocket(WebSocketOptions())
+      case .graphql: .graphql(GraphQLOptions(document: ""))
       }
     var e = Endpoint(name: name, options: undecided, location: r.document.location(of: p))
     e.description = r.optionalString(f, "description", at: p)
@@ -258,13 +260,13 @@ public enum RegistryLoader {
           p + [.key("method")], "unknown HTTP method \"\(method)\"",
           hint: "use one of \(httpMethods.joined(separator: ", "))")
       }
-    } else if kind == .jsonrpc {
+    } else if kind == .jsonrpc || kind == .graphql {
       e.method = "POST"
     }
     switch kind {
-    case .rest, .sse, .jsonrpc, .websocket:
-      e.path = r.optionalString(f, "path", at: p) ?? (kind == .jsonrpc ? "/" : "")
-      if kind != .jsonrpc, f.first(where: { $0.key == "path" }) == nil {
+    case .rest, .sse, .jsonrpc, .websocket, .graphql:
+      e.path = r.optionalString(f, "path", at: p) ?? (kind == .jsonrpc || kind == .graphql ? "/" : "")
+      if kind != .jsonrpc, kind != .graphql, f.first(where: { $0.key == "path" }) == nil {
         r.fail(p, "missing required key \"path\"", hint: "e.g. \"path\": \"/api/v1/items/{id}\"")
       }
       // A misplaced gRPC key would otherwise be silently ignored.
@@ -275,6 +277,26 @@ public enum RegistryLoader {
         if let options = decodeJSONRPC(f, at: p, &r) { e.options = .jsonrpc(options) }
       } else {
         failJSONRPCKeys(f, kind: kind, at: p, &r)
+      }
+      if kind == .graphql {
+        let document = r.requiredString(f, "query", at: p) ?? ""
+        var options = GraphQLOptions(document: document, operationName: r.optionalString(f, "operation_name", at: p))
+        if let transport = r.optionalString(f, "transport", at: p) {
+          options.transport = GraphQLStreamTransport(rawValue: transport)
+          if options.transport == nil {
+            r.fail(
+              p + [.key("transport")], "unknown transport \"\(transport)\"",
+              hint: "a subscription goes over \"ws\" (graphql-transport-ws, the default) or \"sse\"")
+          }
+        }
+        if let value = f.first(where: { $0.key == "reconnect" })?.value {
+          SSEOptionsDecoder.decodeReconnect(value, at: p + [.key("reconnect")], into: &options.reconnect, &r)
+        }
+        e.options = .graphql(options)
+      } else {
+        for key in ["query", "operation_name", "transport"] where f.contains(where: { $0.key == key }) {
+          r.fail(p + [.key(key)], "\"\(key)\" applies only to kind \"graphql\"")
+        }
       }
     case .grpc:
       let service = r.requiredString(f, "service", at: p) ?? ""
@@ -361,6 +383,8 @@ public enum RegistryLoader {
       }
     } else {
       for key in ["until_event", "fail_on_event", "reconnect", "fallback"] where f.contains(where: { $0.key == key }) {
+        // A GraphQL subscription reconnects too.
+        if kind == .graphql, key == "reconnect" { continue }
         r.fail(p + [.key(key)], "\"\(key)\" applies only to kind \"sse\"")
       }
     }
@@ -419,7 +443,8 @@ public enum RegistryLoader {
     _ name: String, _ value: JSONValue, kind: EndpointKind, at p: [JSONPathComponent], _ r: inout DocumentReader
   ) -> Param? {
     guard let f = r.object(value, at: p, allowed: paramKeys) else { return nil }
-    let defaultLocation: ParamLocation = kind == .grpc ? .message : (kind == .jsonrpc ? .body : .query)
+    let defaultLocation: ParamLocation =
+      kind == .grpc ? .message : (kind == .jsonrpc || kind == .graphql ? .body : .query)
     var location = defaultLocation
     if let text = r.optionalString(f, "in", at: p) {
       if let l = ParamLocation(rawValue: text) {
@@ -553,7 +578,22 @@ public enum RegistryLoader {
     }
   }
 
+  /// A `ws://` or `wss://` base URL serves websocket endpoints only: the other kinds speak
+  /// HTTP or gRPC, and an `http(s)://` base URL serves websocket endpoints too.
+  static func checkWebSocketBaseURLs(_ api: APIDefinition, _ r: inout DocumentReader) {
+    guard let other = api.endpoints.first(where: { $0.kind != .websocket }) else { return }
+    for env in api.environments where BaseURLCheck.isWebSocket(env.baseURL) {
+      r.fail(
+        [.key("environments"), .key(env.name), .key("base_url")],
+        "base_url \(JSONValue.string(URLUserInfo.masked(env.baseURL)).compactJSON) is a WebSocket URL, but the endpoint "
+          + "\"\(other.name)\" is a \(other.kind.rawValue) endpoint",
+        hint:
+          "write http:// or https://: websocket endpoints map it to ws:// or wss://, and the other kinds use it as it is"
+      )
+    }
+  }
+
   static func isSupportedBaseURL(_ s: String) -> Bool {
-    ["http://", "https://", "grpc://", "grpcs://"].contains { s.hasPrefix($0) } || s.hasPrefix("${")
+    ["http://", "https://", "grpc://", "grpcs://", "ws://", "wss://"].contains { s.hasPrefix($0) } || s.hasPrefix("${")
   }
 }

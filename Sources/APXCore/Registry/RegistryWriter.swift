@@ -60,10 +60,25 @@ public enum RegistryWriter {
       m.append(JSONMember("schema", schema(grpc.schema)))
     } else {
       // The loader's default method is GET (POST for jsonrpc); an SSE GET is written without it.
-      let defaultMethod = e.kind == .jsonrpc ? "POST" : (e.kind == .sse ? "GET" : nil)
+      let postByDefault = e.kind == .jsonrpc || e.kind == .graphql
+      let defaultMethod = postByDefault ? "POST" : (e.kind == .sse ? "GET" : nil)
       if e.method != defaultMethod { m.append(JSONMember("method", .string(e.method))) }
-      if e.kind != .jsonrpc || e.path != "/" { m.append(JSONMember("path", .string(e.path))) }
+      if !postByDefault || e.path != "/" { m.append(JSONMember("path", .string(e.path))) }
       if let d = e.description { m.append(JSONMember("description", .string(d))) }
+    }
+    if let graphql = e.graphql {
+      m.append(JSONMember("query", .string(graphql.document)))
+      if let name = graphql.operationName { m.append(JSONMember("operation_name", .string(name))) }
+      if let transport = graphql.transport { m.append(JSONMember("transport", .string(transport.rawValue))) }
+      if graphql.reconnect != ReconnectConfig() {
+        m.append(
+          JSONMember(
+            "reconnect",
+            .object([
+              JSONMember("delays", .array(graphql.reconnect.delays.map(JSONValue.double))),
+              JSONMember("max_failures", .int(graphql.reconnect.maxFailures)),
+            ])))
+      }
     }
     if let rpc = e.jsonrpc {
       m.append(JSONMember("rpc_method", .string(rpc.rpcMethod)))

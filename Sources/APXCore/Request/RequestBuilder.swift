@@ -44,6 +44,12 @@ public struct RequestBuilder {
 
   /// Builds the plan; unknown, missing or ill-typed parameters are usage errors.
   public func build(_ input: Input) throws(APXError) -> HTTPRequestPlan {
+    if BaseURLCheck.isWebSocket(baseURL), endpoint.kind != .websocket {
+      throw APXError(
+        .usage,
+        "\(api.name).\(endpoint.name) is a \(endpoint.kind.rawValue) endpoint, but its base URL is a WebSocket URL",
+        hint: "give an http:// or https:// base URL (--base-url or the environment's base_url)")
+    }
     var byName: [String: BoundValue] = [:]
     for (name, value) in input.values {
       guard endpoint.param(named: name) != nil else {

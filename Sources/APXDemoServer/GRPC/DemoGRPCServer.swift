@@ -21,21 +21,13 @@ public struct DemoGRPCServer: Sendable {
   /// Whether the server speaks TLS (clients then use `grpcs://`).
   public let usesTLS: Bool
 
-  private let server: GRPCServer<HTTP2ServerTransport.Posix>
-  private let serving: Task<Void, any Error>
+  private let server: GRPCServerHost
 
-  private init(
-    host: String,
-    port: Int,
-    usesTLS: Bool,
-    server: GRPCServer<HTTP2ServerTransport.Posix>,
-    serving: Task<Void, any Error>
-  ) {
+  private init(host: String, usesTLS: Bool, server: GRPCServerHost) {
     self.host = host
-    self.port = port
+    self.port = server.port
     self.usesTLS = usesTLS
     self.server = server
-    self.serving = serving
   }
 
   /// Starts a server on `host:port` (port 0 picks a free port) and returns once it listens.
@@ -87,43 +79,13 @@ public struct DemoGRPCServer: Sendable {
       )
     }
 
-    // Flushes at once, as grpc-go and grpcio servers do. grpc-swift-nio-transport's default holds
-    // each flush up to 100 µs to share a syscall, which every client paid three times per call
-    // with reflection (0.2-0.3 ms of grpcurl's and apx's time alike); a server stream of 100,000
-    // messages was no faster with it (93,000-95,000 msg/s against 96,000 without).
-    var config = HTTP2ServerTransport.Posix.Config.defaults
-    config.connection.flushCoalescing = nil
-    let transport = HTTP2ServerTransport.Posix(
-      address: .ipv4(host: host, port: port),
-      transportSecurity: tls?.transportSecurity ?? .plaintext,
-      config: config
-    )
-    let server = GRPCServer(transport: transport, services: services, interceptors: interceptors)
-    let serving = Task { try await server.serve() }
-    do {
-      let address = try await transport.listeningAddress
-      guard let boundPort = address.ipv4?.port ?? address.ipv6?.port else {
-        throw RPCError(
-          code: .internalError,
-          message: "The demo gRPC server is listening on \(address), which has no TCP port."
-        )
-      }
-      return DemoGRPCServer(
-        host: host, port: boundPort, usesTLS: tls != nil, server: server, serving: serving)
-    } catch {
-      server.beginGracefulShutdown()
-      serving.cancel()
-      // Surface the bind failure the serving task saw, which says more than the address lookup.
-      if case .failure(let serveError) = await serving.result {
-        throw serveError
-      }
-      throw error
-    }
+    let started = try await GRPCServerHost.start(
+      host: host, port: port, tls: tls, services: services, interceptors: interceptors)
+    return DemoGRPCServer(host: host, usesTLS: tls != nil, server: started)
   }
 
   /// Stops accepting calls, lets running calls finish, and returns once the server has stopped.
   public func stop() async {
-    self.server.beginGracefulShutdown()
-    _ = await self.serving.result
+    await self.server.stop()
   }
 }

@@ -8,7 +8,7 @@ import SwiftProtobuf
 
 /// Answers server-reflection lookups from a `FileDescriptorSet`: which services exist, which
 /// file declares a symbol, and a file with everything it imports.
-struct ReflectionIndex: Sendable {
+package struct ReflectionIndex: Sendable {
   /// Why a lookup found nothing.
   struct LookupError: Error, Sendable {
     /// Explanation for the client.
@@ -24,12 +24,12 @@ struct ReflectionIndex: Sendable {
   /// Fully-qualified message type names.
   private let messageTypes: Set<String>
   /// Fully-qualified service names, sorted.
-  let serviceNames: [String]
+  package let serviceNames: [String]
 
   /// Indexes a serialized `google.protobuf.FileDescriptorSet`; with `omitJSONNames`, the files
   /// are served without `json_name` on their fields, as some reflection servers do; a `fault`
   /// breaks the files served.
-  init(descriptorSetBytes: [UInt8], omitJSONNames: Bool = false, fault: DemoReflectionFault? = nil) throws {
+  package init(descriptorSetBytes: [UInt8], omitJSONNames: Bool = false, fault: DemoReflectionFault? = nil) throws {
     var set = try Google_Protobuf_FileDescriptorSet(serializedBytes: descriptorSetBytes)
     if omitJSONNames {
       for index in set.file.indices { set.file[index].removeJSONNames() }

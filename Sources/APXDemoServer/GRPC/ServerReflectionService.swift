@@ -9,9 +9,14 @@ import SwiftProtobuf
 
 /// Answers one server-reflection question with the v1 message types (v1alpha shares their wire
 /// format, see `ServerReflectionV1AlphaService`).
-struct ReflectionResponder: Sendable {
+package struct ReflectionResponder: Sendable {
   /// Where schemas come from.
   let index: ReflectionIndex
+
+  /// Answers from `index`.
+  package init(index: ReflectionIndex) {
+    self.index = index
+  }
 
   /// The answer to `request`; lookups that fail become an `error_response`, not a failed call.
   func respond(
@@ -68,11 +73,16 @@ struct ReflectionResponder: Sendable {
 }
 
 /// `grpc.reflection.v1.ServerReflection`.
-struct ServerReflectionV1Service: Grpc_Reflection_V1_ServerReflection.SimpleServiceProtocol {
+package struct ServerReflectionV1Service: Grpc_Reflection_V1_ServerReflection.SimpleServiceProtocol {
   /// Answers each question.
   let responder: ReflectionResponder
 
-  func serverReflectionInfo(
+  /// Serves `responder`'s answers.
+  package init(responder: ReflectionResponder) {
+    self.responder = responder
+  }
+
+  package func serverReflectionInfo(
     request: RPCAsyncSequence<Grpc_Reflection_V1_ServerReflectionRequest, any Error>,
     response: RPCWriter<Grpc_Reflection_V1_ServerReflectionResponse>,
     context: ServerContext
@@ -87,13 +97,18 @@ struct ServerReflectionV1Service: Grpc_Reflection_V1_ServerReflection.SimpleServ
 ///
 /// Its messages are wire-identical to v1's, so each question is re-read as v1 from its bytes and
 /// the v1 answer re-read as v1alpha: one implementation serves both versions.
-struct ServerReflectionV1AlphaService:
+package struct ServerReflectionV1AlphaService:
   Grpc_Reflection_V1alpha_ServerReflection.SimpleServiceProtocol
 {
   /// Answers each question.
   let responder: ReflectionResponder
 
-  func serverReflectionInfo(
+  /// Serves `responder`'s answers.
+  package init(responder: ReflectionResponder) {
+    self.responder = responder
+  }
+
+  package func serverReflectionInfo(
     request: RPCAsyncSequence<Grpc_Reflection_V1alpha_ServerReflectionRequest, any Error>,
     response: RPCWriter<Grpc_Reflection_V1alpha_ServerReflectionResponse>,
     context: ServerContext

@@ -38,6 +38,8 @@ final class DemoHTTPServer: Sendable {
     BenchRoutes().register(on: api)
     FlakyRoutes(stats: stats).register(on: api)
     CatalogueRoutes(stats: stats).register(on: api)
+    let graphQL = try GraphQLRoutes(imports: imports, options: options)
+    graphQL.register(on: api)
     GifRoutes(catalogue: GifCatalogue(), stats: stats).register(on: router)
     OAuthRoutes(tokens: tokens, stats: stats).register(on: router)
     OpenAPIRoutes().register(on: router)
@@ -54,6 +56,8 @@ final class DemoHTTPServer: Sendable {
     WebSocketEchoRoute().register(http: router, webSocket: webSocketRouter)
     ProgressV1Route(imports: imports, tokens: tokens, stats: stats, options: options, stopping: stopping)
       .register(http: router, webSocket: webSocketRouter)
+    GraphQLWebSocketRoute(schema: graphQL.schema, tokens: tokens, stats: stats, options: options)
+      .register(webSocket: webSocketRouter)
     methods.record(router)
     JSONRPCRoutes().register(on: router)
 

@@ -1,4 +1,4 @@
-import APXCore
+public import APXCore
 
 /// Finds the endpoint a request is for: by path template, then by method.
 struct RouteTable: Sendable {
@@ -30,7 +30,7 @@ struct RouteTable: Sendable {
   let routes: [Route]
 
   init(endpoints: [Endpoint]) {
-    routes = endpoints.filter { $0.kind != .grpc && $0.kind != .websocket }.map { endpoint in
+    routes = endpoints.filter { !$0.kind.notMocked }.map { endpoint in
       Route(endpoint: endpoint, segments: Self.split(endpoint.path).map(Self.segment))
     }.sorted { $0.literalCount > $1.literalCount }
   }
@@ -76,4 +76,9 @@ struct RouteTable: Sendable {
     }
     return values
   }
+}
+
+extension EndpointKind {
+  /// gRPC, WebSocket and GraphQL endpoints: `apx mock` does not serve them (yet).
+  public var notMocked: Bool { self == .grpc || self == .websocket || self == .graphql }
 }

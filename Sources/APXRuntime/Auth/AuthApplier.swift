@@ -130,6 +130,7 @@ public struct AuthApplier: Sendable {
         inner, to: &carrier, mask: &mask, api: api, environmentName: environmentName, baseURL: baseURL,
         forceRefresh: forceRefresh, rejectedToken: rejectedToken)
       guard let token = Self.bearerToken(in: carrier) else { return }
+      try WebSocketSubprotocolCredential.checkToken(token)
       plan.setHeader(WebSocketSubprotocolCredential.header, prefix + token)
     case .oauth2ClientCredentials, .tokenCommand:
       guard let tokens else {
@@ -170,6 +171,22 @@ public struct AuthApplier: Sendable {
 /// endpoint's other subprotocols.
 enum WebSocketSubprotocolCredential {
   static let header = "Sec-WebSocket-Protocol"
+
+  /// Refuses a token that a subprotocol cannot carry: RFC 6455 subprotocols are HTTP tokens, so
+  /// a token with `/`, `=` or a space (as base64 has) would make a handshake strict servers refuse.
+  /// The error never shows the token.
+  static func checkToken(_ token: String) throws(APXError) {
+    let allowed = Set("!#$%&'*+-.^_`|~".utf8)
+    let bad = token.utf8.first {
+      !(($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || allowed.contains($0))
+    }
+    guard let bad else { return }
+    let shown = (0x21..<0x7F).contains(bad) ? "'\(Character(Unicode.Scalar(bad)))'" : "a space or non-ASCII byte"
+    throw APXError(
+      .auth, "the token cannot travel in a WebSocket subprotocol: it holds \(shown)",
+      hint: "a subprotocol holds only letters, digits and !#$%&'*+-.^_`|~ (RFC 6455); carry the token in a header "
+        + "(\"in\": \"header\") if the server reads one, or ask its owner for tokens without such characters")
+  }
 
   /// Takes the auth's subprotocol out of `plan`'s headers: the subprotocol and the token in it
   /// (after `prefix`), or nil when `auth` does not carry one.

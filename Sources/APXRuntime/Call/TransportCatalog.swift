@@ -41,6 +41,7 @@ enum TransportCatalog {
     case .grpc: GRPCCall.self
     case .jsonrpc: JSONRPCCall.self
     case .websocket: WebSocketWatch.self
+    case .graphql: GraphQLCall.self
     }
   }
 }

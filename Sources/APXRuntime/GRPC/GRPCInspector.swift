@@ -125,6 +125,49 @@ public enum GRPCInspector {
     }
   }
 
+  /// The serialized `FileDescriptorSet` that declares `services`, as a server serving them
+  /// needs it (`apx mock`): read from a protoset, compiled from .proto files (relative paths
+  /// start at `origin`'s folder), or gathered over reflection from `address`.
+  public static func descriptorSet(
+    schema: SchemaSource, services: [String], origin: SchemaOrigin, address: String?,
+    settings: GRPCSettings = GRPCSettings(), environment: [String: String], timeout: Double = 10
+  ) async throws -> [UInt8] {
+    let loader = SchemaLoader(cache: SchemaCache(), environment: environment)
+    guard case .reflection = schema else { return try await loader.descriptorSet(schema, origin: origin) }
+    guard let address else {
+      throw APXError(
+        .usage,
+        "the schema of \(services.joined(separator: ", ")) comes from server reflection, and no server is named",
+        hint: "name the server to read it from, or give the API a protoset")
+    }
+    let target = try GRPCTarget(parsing: address)
+    do {
+      return try await GRPCSession.with(settings) { session in
+        let reflection = ReflectionClient(
+          client: try await session.client(for: target, timeout: timeout), target: target, metadata: [:],
+          timeout: GRPCRetry.duration(timeout))
+        var seen: Set<[UInt8]> = []
+        var set: [UInt8] = []
+        for service in services {
+          for file in try await reflection.files(containing: service) where seen.insert(file).inserted {
+            // FileDescriptorSet.file (field 1, length-delimited), once per file.
+            set.append(0x0A)
+            var length = UInt64(file.count)
+            while length >= 0x80 {
+              set.append(UInt8(length & 0x7F) | 0x80)
+              length >>= 7
+            }
+            set.append(UInt8(length))
+            set += file
+          }
+        }
+        return set
+      }
+    } catch let error as RPCError {
+      throw reflectionFailure(error, target: target, settings: settings)
+    }
+  }
+
   /// Every method of `service`, in declaration order.
   private static func summaries(of service: String, in pool: DescriptorPool) throws(ProtobufError)
     -> [GRPCMethodSummary]

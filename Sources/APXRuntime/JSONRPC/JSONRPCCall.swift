@@ -103,29 +103,12 @@ struct JSONRPCCall: Transport {
   func presentedToken(in attempt: Attempt) -> String? { AuthApplier.bearerToken(in: attempt.http.plan) }
 
   func send(_ attempt: Attempt, context: AttemptContext, sink: any CallEventSink) async throws -> CallOutcome {
-    let plan = session.cookies.attach(to: attempt.http.plan)
-    let mask = attempt.http.mask
-    if let proxy = session.proxy(for: plan.url) { try sink.receive(.proxy(mask.mask(proxy.display))) }
-    try sink.receive(
-      .requestSent(
-        method: plan.method, url: mask.mask(plan.url), headers: mask.mask(plan.headersSent), attempt: context.number))
-    try sink.receive(.secrets(mask))
-    if let body = RequestBodySummary(plan.body, mask: mask) { try sink.receive(.requestBody(body)) }
-    let response: HTTPClientResponse
-    let body: [UInt8]
-    do {
-      response = try await session.send(plan, deadline: context.deadline)
-      body = try await Self.read(response, limit: Self.answerLimit)
-    } catch let error as APXError {
-      throw AttemptFailure(error)
-    } catch {
-      let mapped = NetworkErrorMapper.map(error, url: plan.url, timeout: timeout)
-      throw AttemptFailure(mapped, outcome: NetworkErrorMapper.retryOutcome(of: error, mapped: mapped))
-    }
-    let status = Int(response.status.code)
-    let headers = response.headers.map { HeaderField($0.name, $0.value) }
-    session.cookies.store(headers, from: plan.url)
-    try sink.receive(.responseHead(status: status, version: "\(response.version)", headers: mask.mask(headers)))
+    let exchange = try await WholeAnswerExchange.send(
+      attempt.http, session: session, context: context, sink: sink, timeout: timeout, limit: Self.answerLimit,
+      what: "JSON-RPC")
+    let (status, headers, body, plan, mask) = (
+      exchange.status, exchange.headers, exchange.body, attempt.http.plan, attempt.http.mask
+    )
     let ids = attempt.members.compactMap(\.id)
     let parsed = body.isEmpty ? nil : try? JSONParser.parse(body)
 
@@ -138,7 +121,7 @@ struct JSONRPCCall: Transport {
         error = failure
       }
       throw AttemptFailure(
-        error, outcome: .status(status), retryAfter: response.headers.first(name: "retry-after"),
+        error, outcome: .status(status), retryAfter: exchange.retryAfter,
         credentialsRejected: status == 401)
     }
     if ids.isEmpty {
@@ -212,19 +195,5 @@ struct JSONRPCCall: Transport {
       .jsonrpcError, mask.mask(message),
       hint: "the server refused the call: check the parameters with `apx describe`",
       cause: data.isEmpty ? nil : mask.mask(data.joined(separator: "\n  ")))
-  }
-
-  /// The whole body, or an error when it is larger than `limit`.
-  static func read(_ response: HTTPClientResponse, limit: Int) async throws -> [UInt8] {
-    var body: [UInt8] = []
-    for try await chunk in response.body {
-      guard body.count + chunk.readableBytes <= limit else {
-        throw APXError(
-          .expectation, "the JSON-RPC answer is larger than \(limit / 1_048_576) MB",
-          hint: "JSON-RPC answers are read whole; ask the server for less")
-      }
-      body.append(contentsOf: chunk.readableBytesView)
-    }
-    return body
   }
 }

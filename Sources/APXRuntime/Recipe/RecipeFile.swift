@@ -31,7 +31,7 @@ public struct RecipeFile: Sendable {
     var failures: [String: APXError] = [:]
     for name in Set(recipe.steps.map(\.api)) where !name.isEmpty {
       do {
-        apis[name] = try files.load(api: name)
+        apis[name] = GraphQLEnvelope.markingSubscriptions(try files.load(api: name))
       } catch let e as APXErrors {
         if let first = e.errors.first { failures[name] = first }
       } catch let e as APXError {

@@ -119,7 +119,8 @@ public struct RecipeRunOptions: Sendable {
   public var maxAttemptsOverride: Int?
   /// `-H` headers for every call.
   public var headers: [HeaderField]
-  /// `-v`: receives every call's request, response head and trailers (masked as in `apx call -v`).
+  /// `-v`: receives every call's request, response head, trailers, proxy and WebSocket frame lines
+  /// (masked as in `apx call -v`).
   public var transportLog: (@Sendable (CallEvent) -> Void)?
 
   /// Makes options.

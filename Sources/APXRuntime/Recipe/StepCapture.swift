@@ -63,7 +63,7 @@ final class StepCapture: CallEventSink {
   func receive(_ event: CallEvent) throws {
     if let transportLog {
       switch event {
-      case .requestSent, .responseHead, .trailers: transportLog(event)
+      case .requestSent, .responseHead, .trailers, .proxy, .webSocketFrame: transportLog(event)
       default: break
       }
     }

@@ -51,6 +51,8 @@ struct SSEConnection: Transport {
   /// The user's own `-H` headers (an `Accept` among them wins).
   let userHeaders: [HeaderField]
   let stream: SSEStreamState
+  /// A GraphQL subscription: the request is the GraphQL request's POST.
+  var graphQL: GraphQLEnvelope? = nil
 
   /// Largest error body kept for the message of a failed connection.
   static let errorBodyLimit = 64 * 1024
@@ -61,6 +63,7 @@ struct SSEConnection: Transport {
       // As RESTCall followed it: a 307 keeps method and body and drops credentials on another origin.
       attempt.plan = try RESTCall.redirected(attempt.plan, status: 307, location: url)
     }
+    if let graphQL { try graphQL.apply(to: &attempt.plan, accept: "text/event-stream") }
     Self.prepareStreamHeaders(&attempt.plan, userHeaders: userHeaders)
     return attempt
   }
@@ -138,6 +141,7 @@ struct SSEConnection: Transport {
   /// Resets what the stream state says about the latest connection.
   private func begin(mask: SecretMask) {
     stream.mask = mask
+    stream.delivery.graphQL?.mask = mask
     stream.deliveredEvents = false
     stream.interruption = nil
     stream.interruptionError = nil

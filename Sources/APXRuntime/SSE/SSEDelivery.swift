@@ -1,4 +1,5 @@
 import APXCore
+import APXGraphQL
 
 /// Hands a watch's items to the sink and applies its stop conditions:
 /// `until_event` (stop, success), `fail_on_event` (throw `remoteFailure`),
@@ -24,6 +25,8 @@ struct SSEDelivery: Sendable {
   /// Events dropped because a resumed stream sent them again.
   private(set) var duplicatesDropped = 0
   var deduplicator = SSEDeduplicator()
+  /// A GraphQL subscription's results: `next` events are delivered by it, `complete` ends the watch.
+  var graphQL: GraphQLResultDelivery?
 
   init(endpointName: String, options: SSEOptions, maxEvents: Int?) throws(APXError) {
     self.endpointName = endpointName
@@ -38,6 +41,7 @@ struct SSEDelivery: Sendable {
   /// Delivers one parsed event unless it is a replayed duplicate.
   /// - Throws: the sink's error, or `APXError` (`.remoteFailure`) for a `fail_on_event` event.
   mutating func deliver(_ event: SSEEvent, to sink: any CallEventSink) throws -> Verdict {
+    if graphQL != nil { return try deliverGraphQL(event, to: sink) }
     if deduplicator.isDuplicate(event.id) {
       duplicatesDropped += 1
       return .carryOn
@@ -71,6 +75,28 @@ struct SSEDelivery: Sendable {
     }
     if let maxEvents, delivered >= maxEvents { return .stop }
     return .carryOn
+  }
+
+  /// GraphQL over SSE: a `next` event's data is an execution result, `complete` ends the
+  /// subscription, and other events (comments, keep-alives) are skipped.
+  private mutating func deliverGraphQL(_ event: SSEEvent, to sink: any CallEventSink) throws -> Verdict {
+    switch event.event {
+    case "complete":
+      return .stop
+    case "next":
+      let answer: GraphQLAnswer
+      do {
+        answer = try GraphQLAnswer(try JSONParser.parse(Array(event.data.utf8)))
+      } catch {
+        throw APXError(
+          .expectation, "\(endpointName): a \"next\" event holds no GraphQL execution result",
+          hint: "check that the server speaks GraphQL over SSE (distinct connections), or try --graphql-transport ws")
+      }
+      delivered += 1
+      return try graphQL?.deliver(answer, to: sink) == .stop ? .stop : .carryOn
+    default:
+      return .carryOn
+    }
   }
 
   /// The `event` value of printed poll results.

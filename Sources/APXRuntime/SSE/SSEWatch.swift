@@ -43,17 +43,24 @@ public struct SSEWatch: Sendable {
   }
 
   /// `run(_:sink:)`, counting connections in `attempts`.
-  func run(_ request: CallRequest, sink: any CallEventSink, attempts: AttemptCounter) async throws -> CallOutcome {
+  /// With `graphQL`, `request` is a GraphQL subscription over SSE ("distinct connections"
+  /// mode): a POST of the GraphQL request, whose `next` events are execution results and whose
+  /// `complete` event ends it.
+  func run(_ request: CallRequest, sink: any CallEventSink, attempts: AttemptCounter, graphQL: GraphQLStream? = nil)
+    async throws -> CallOutcome
+  {
     let name = Self.displayName(request)
     guard let timeout = request.timeout ?? request.endpoint.timeout else {
-      return try await watch(request, name: name, sink: sink, deadline: nil, attempts: attempts, opened: nil)
+      return try await watch(
+        request, name: name, sink: sink, deadline: nil, attempts: attempts, opened: nil, graphQL: graphQL)
     }
     guard timeout.isFinite, timeout > 0 else {
       throw APXError(.usage, "the timeout must be a positive number of seconds, got \(timeout)")
     }
     let deadline = NIODeadline.now() + .milliseconds(DurationConversion.milliseconds(timeout))
     return try await bounded(name: name, timeout: timeout, deadline: deadline) {
-      try await self.watch(request, name: name, sink: sink, deadline: deadline, attempts: attempts, opened: nil)
+      try await self.watch(
+        request, name: name, sink: sink, deadline: deadline, attempts: attempts, opened: nil, graphQL: graphQL)
     }
   }
 
@@ -102,17 +109,22 @@ public struct SSEWatch: Sendable {
   /// that already open answer.
   private func watch(
     _ request: CallRequest, name: String, sink: any CallEventSink, deadline: NIODeadline?, attempts: AttemptCounter,
-    opened: OpenEventStream?
+    opened: OpenEventStream?, graphQL: GraphQLStream? = nil
   ) async throws -> CallOutcome {
-    let options = request.endpoint.sse ?? SSEOptions()
+    let options =
+      graphQL.map { _ in
+        SSEOptions(untilEvent: ["complete"], reconnect: request.endpoint.graphql?.reconnect ?? ReconnectConfig())
+      } ?? request.endpoint.sse ?? SSEOptions()
     let policy = try Self.reconnectPolicy(options.reconnect, endpoint: request.endpoint.name)
     let stream = SSEStreamState(
       schedule: SSEReconnectSchedule(policy: policy),
       delivery: try SSEDelivery(endpointName: name, options: options, maxEvents: request.maxEvents))
+    stream.delivery.graphQL = graphQL?.delivery
     if let opened, opened.redirected { stream.redirectedTo = opened.plan.url }
     let connection = SSEConnection(
       session: executor.session, environment: executor.environment, endpointName: name,
-      endsWithEvent: !options.untilEvent.isEmpty, userHeaders: request.headers, stream: stream)
+      endsWithEvent: !options.untilEvent.isEmpty, userHeaders: request.headers, stream: stream,
+      graphQL: graphQL?.envelope)
 
     var pending = opened
     // A handed-over stream's first connection was the REST transport's attempt of that number.
@@ -139,6 +151,7 @@ public struct SSEWatch: Sendable {
           }
         }
         outcome.attempts = attempt
+        try stream.delivery.graphQL?.finish()
         return outcome
       } catch let failure as AttemptFailure {
         guard failure.outcome != nil, !failure.credentialsRejected else { throw failure.error }

@@ -13,6 +13,8 @@ struct WebSocketAttempt: Sendable {
   var mask: SecretMask
   /// The token the auth put in a subprotocol or header, for a refresh to replace.
   var token: String?
+  /// A GraphQL subscription's protocol, which `messages` opens with its `connection_init`.
+  var graphQL: GraphQLTransportWS?
 }
 
 /// What a WebSocket watch carries from connection to connection.
@@ -22,6 +24,8 @@ final class WebSocketWatchState: @unchecked Sendable {
   var deliveredMessages = false
   /// Why the latest connection ended early, for the `.reconnecting` event.
   var interruption: String?
+  /// A GraphQL subscription's results, delivered instead of the messages themselves.
+  var graphQL: GraphQLResultDelivery?
 
   init(delivery: WebSocketDelivery) { self.delivery = delivery }
 }
@@ -38,13 +42,25 @@ struct WebSocketConnection: Transport {
   let endpointName: String
   let options: WebSocketOptions
   let state: WebSocketWatchState
+  /// A GraphQL subscription: the connection speaks graphql-transport-ws.
+  var graphQL: GraphQLEnvelope? = nil
 
   func resolve(_ request: CallRequest, credentials: Credentials) async throws -> WebSocketAttempt {
     let http = try await HTTPAttempt.resolve(request, environment: environment, credentials: credentials)
     var plan = http.plan
     var mask = http.mask
     var messages: [String] = []
-    if case .bytes(let bytes, _) = plan.body { messages.append(String(decoding: bytes, as: UTF8.self)) }
+    var graphQLProtocol: GraphQLTransportWS?
+    if let graphQL {
+      // The body holds the variables; the credentials travel in connection_init too.
+      let transport = GraphQLTransportWS(request: try graphQL.request(variablesIn: plan.body), name: graphQL.name)
+      messages.append(
+        transport.initMessage(credentials: GraphQLTransportWS.credentials(in: plan, auth: credentials.auth)))
+      graphQLProtocol = transport
+      plan.method = "GET"
+    } else if case .bytes(let bytes, _) = plan.body {
+      messages.append(String(decoding: bytes, as: UTF8.self))
+    }
     plan.body = .none
     plan.headers.removeAll { $0.name.lowercased() == "content-type" || $0.name.lowercased() == "accept" }
     for message in options.send {
@@ -56,7 +72,7 @@ struct WebSocketConnection: Transport {
         messages.append(try TemplateResolver.resolveText(text, environment: environment, mask: &mask))
       }
     }
-    var subprotocols: [String] = []
+    var subprotocols: [String] = graphQL == nil ? [] : [GraphQLTransportWS.subprotocol]
     var token = AuthApplier.bearerToken(in: plan)
     if let carried = WebSocketSubprotocolCredential.take(from: &plan, auth: credentials.auth) {
       subprotocols.append(carried.subprotocol)
@@ -67,7 +83,8 @@ struct WebSocketConnection: Transport {
       WebSocketSecrets.register(subprotocol: value, in: &mask)
       subprotocols.append(value)
     }
-    return WebSocketAttempt(plan: plan, subprotocols: subprotocols, messages: messages, mask: mask, token: token)
+    return WebSocketAttempt(
+      plan: plan, subprotocols: subprotocols, messages: messages, mask: mask, token: token, graphQL: graphQLProtocol)
   }
 
   /// A watch only reads (and resends the same opening messages): reconnecting is safe.
@@ -79,6 +96,7 @@ struct WebSocketConnection: Transport {
     let mask = attempt.mask
     state.deliveredMessages = false
     state.interruption = nil
+    state.graphQL?.mask = mask
     guard let target = WebSocketHandshake.target(attempt.plan.url) else {
       throw AttemptFailure(
         APXError(
@@ -160,7 +178,9 @@ struct WebSocketConnection: Transport {
           }
         }
         group.addTask {
-          .finished(try await read(inbound, writer: writer, pings: pings, sink: sink, outcome: outcome))
+          .finished(
+            try await read(
+              inbound, writer: writer, pings: pings, graphQL: attempt.graphQL, sink: sink, outcome: outcome))
         }
         defer { group.cancelAll() }
         while let next = try await group.next() {
@@ -187,12 +207,21 @@ struct WebSocketConnection: Transport {
 
   private func read(
     _ inbound: NIOAsyncChannelInboundStream<[WebSocketFrame]>, writer: WebSocketFrameWriter, pings: PingState,
-    sink: any CallEventSink, outcome: CallOutcome
+    graphQL: GraphQLTransportWS?, sink: any CallEventSink, outcome: CallOutcome
   ) async throws -> CallOutcome {
     do {
       for try await batch in inbound {
         for frame in batch {
           try writer.noteReceived(frame)
+          // A GraphQL subscription's text messages are graphql-transport-ws, not output.
+          if frame.opcode == .text, let graphQL {
+            if try await step(graphQL, frame: frame, writer: writer, sink: sink) == .stop {
+              try sink.receive(.batchEnd)
+              try? await writer.close(code: 1000, reason: nil)
+              return outcome
+            }
+            continue
+          }
           switch frame.opcode {
           case .text, .binary:
             let value =
@@ -237,8 +266,34 @@ struct WebSocketConnection: Transport {
       APXError(.network, "\(endpointName): the connection dropped without a close frame"))
   }
 
-  /// The server closed: 1000 and 1001 end the watch normally, 1008 refuses the credentials,
-  /// any other code is the stream failing (exit 10).
+  /// One graphql-transport-ws message: answered, delivered, or the end of the subscription.
+  private func step(
+    _ graphQL: GraphQLTransportWS, frame: WebSocketFrame, writer: WebSocketFrameWriter, sink: any CallEventSink
+  ) async throws -> WebSocketDelivery.Verdict {
+    let step: GraphQLTransportWS.Step
+    do {
+      step = try graphQL.step(Array(frame.unmaskedData.readableBytesView))
+    } catch {
+      throw AttemptFailure(error)
+    }
+    switch step {
+    case .reply(let text):
+      try await writer.send(.text, ByteBuffer(string: text))
+      return .carryOn
+    case .result(let answer):
+      state.deliveredMessages = true
+      guard var delivery = state.graphQL else { return .carryOn }
+      defer { state.graphQL = delivery }
+      return try delivery.deliver(answer, to: sink)
+    case .complete:
+      return .stop
+    case .ignore:
+      return .carryOn
+    }
+  }
+
+  /// The server closed: 1000 and 1001 end the watch normally, 1008 refuses the credentials (as
+  /// do graphql-transport-ws's 4401 and 4403), any other code is the stream failing (exit 10).
   private func closed(by frame: WebSocketFrame, writer: WebSocketFrameWriter, outcome: CallOutcome) async throws
     -> CallOutcome
   {
@@ -248,10 +303,11 @@ struct WebSocketConnection: Transport {
     try? await writer.close(code: code ?? 1000, reason: nil)
     guard let code, code != 1000, code != 1001 else { return outcome }
     let said = reason.isEmpty ? "" : ": \(reason)"
-    if code == 1008 {
+    if code == 1008 || (graphQL != nil && (code == 4401 || code == 4403)) {
       var failure = AttemptFailure(
         APXError(
-          .auth, "\(endpointName): the server closed the connection with code 1008 (policy violation)\(said)",
+          .auth,
+          "\(endpointName): the server closed the connection with code \(code) (\(code == 1008 ? "policy violation" : "unauthorized"))\(said)",
           hint: "the credentials were refused: check the API's auth settings (apx auth status)"),
         credentialsRejected: true)
       failure.outcome = .status(401)

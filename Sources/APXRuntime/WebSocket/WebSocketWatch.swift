@@ -11,15 +11,28 @@ struct WebSocketWatch: CallRoute {
   static func call(_ request: CallRequest, executor: Executor, attempts: AttemptCounter, sink: any CallEventSink)
     async throws -> CallOutcome
   {
+    try await run(
+      request, options: request.endpoint.websocket ?? WebSocketOptions(), graphQL: nil, executor: executor,
+      attempts: attempts, sink: sink)
+  }
+
+  /// Watches `request` with `options`; with `graphQL`, as a GraphQL subscription over
+  /// graphql-transport-ws, its results delivered by that delivery.
+  static func run(
+    _ request: CallRequest, options: WebSocketOptions, graphQL: GraphQLStream?, executor: Executor,
+    attempts: AttemptCounter, sink: any CallEventSink
+  ) async throws -> CallOutcome {
     let name = SSEWatch.displayName(request)
-    guard let timeout = request.timeout ?? request.endpoint.timeout else {
-      return try await watch(request, name: name, executor: executor, attempts: attempts, sink: sink)
+    let watch = { @Sendable () async throws -> CallOutcome in
+      try await Self.watch(
+        request, name: name, options: options, graphQL: graphQL, executor: executor, attempts: attempts, sink: sink)
     }
+    guard let timeout = request.timeout ?? request.endpoint.timeout else { return try await watch() }
     guard timeout.isFinite, timeout > 0 else {
       throw APXError(.usage, "the timeout must be a positive number of seconds, got \(timeout)")
     }
     return try await withThrowingTaskGroup(of: CallOutcome?.self) { group in
-      group.addTask { try await watch(request, name: name, executor: executor, attempts: attempts, sink: sink) }
+      group.addTask { try await watch() }
       group.addTask {
         try await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
         return nil
@@ -35,14 +48,15 @@ struct WebSocketWatch: CallRoute {
   }
 
   private static func watch(
-    _ request: CallRequest, name: String, executor: Executor, attempts: AttemptCounter, sink: any CallEventSink
+    _ request: CallRequest, name: String, options: WebSocketOptions, graphQL: GraphQLStream?,
+    executor: Executor, attempts: AttemptCounter, sink: any CallEventSink
   ) async throws -> CallOutcome {
-    let options = request.endpoint.websocket ?? WebSocketOptions()
     let delivery = try WebSocketDelivery(endpointName: name, options: options, maxEvents: request.maxEvents)
     let state = WebSocketWatchState(delivery: delivery)
+    state.graphQL = graphQL?.delivery
     let connection = WebSocketConnection(
       session: executor.session, environment: executor.environment, endpointName: name, options: options,
-      state: state)
+      state: state, graphQL: graphQL?.envelope)
     let delays = options.reconnect.delays.isEmpty ? [5.0] : options.reconnect.delays
     var attempt = 0
     var failedInARow = 0
@@ -56,6 +70,7 @@ struct WebSocketWatch: CallRoute {
           try await connection.send(resolved, context: context, sink: sink)
         }
         outcome.attempts = attempt
+        try state.graphQL?.finish()
         return outcome
       } catch let error as AttemptFailure {
         failure = error
@@ -92,19 +107,30 @@ struct WebSocketWatch: CallRoute {
   static func preview(_ requests: [CallRequest], executor: Executor, credentials: Credentials) async throws
     -> RequestPreview
   {
-    let request = requests[0]
-    let options = request.endpoint.websocket ?? WebSocketOptions()
+    try await preview(
+      requests[0], options: requests[0].endpoint.websocket ?? WebSocketOptions(), graphQL: nil, executor: executor,
+      credentials: credentials)
+  }
+
+  /// The handshake `request` would send; with `graphQL`, its body shows the `subscribe` message.
+  static func preview(
+    _ request: CallRequest, options: WebSocketOptions, graphQL: GraphQLEnvelope?, executor: Executor,
+    credentials: Credentials
+  ) async throws -> RequestPreview {
     let connection = WebSocketConnection(
       session: executor.session, environment: executor.environment, endpointName: request.endpoint.name,
       options: options,
       state: WebSocketWatchState(
-        delivery: try WebSocketDelivery(endpointName: request.endpoint.name, options: options, maxEvents: nil)))
+        delivery: try WebSocketDelivery(endpointName: request.endpoint.name, options: options, maxEvents: nil)),
+      graphQL: graphQL)
     let attempt = try await connection.resolve(request, credentials: credentials)
     var plan = attempt.plan
     if !attempt.subprotocols.isEmpty {
       plan.setHeader("Sec-WebSocket-Protocol", attempt.subprotocols.joined(separator: ", "))
     }
-    if let first = attempt.messages.first {
+    if let subscribe = attempt.graphQL?.subscribeMessage {
+      plan.body = .bytes(Array(subscribe.utf8), contentType: "application/json")
+    } else if let first = attempt.messages.first {
       plan.body = .bytes(Array(first.utf8), contentType: "text/plain")
     }
     return .http(HTTPRequestPreview(kind: .websocket, plan: plan, mask: attempt.mask))

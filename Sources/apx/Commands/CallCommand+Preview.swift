@@ -74,6 +74,11 @@ extension CallCommand {
             + " does not ask; names are sent as written")
       }
     }
+    if mode == .curl, case .http(let http) = preview, http.kind == .websocket, requests[0].endpoint.graphql != nil {
+      throw APXError(
+        .usage, "curl cannot speak graphql-transport-ws, which carries this subscription",
+        hint: "--graphql-transport sse gives a curl line (GraphQL over SSE); --dry-run shows the subscribe message")
+    }
     let shown = try render(preview, mode: mode, masked: !showSecrets, global: global)
     if !showSecrets, try render(preview, mode: mode, masked: false, global: global) != shown {
       context.warn("apx: secrets are shown as ***; add --show-secrets to include them")

@@ -26,6 +26,12 @@ extension CallCommand {
       prepared = try PreparedCall.registry(target: target, items: items, registry: registry)
     }
     try applyStreamFlags(to: &prepared)
+    if prepared.endpoint.graphql == nil, graphQL.document != nil, !prepared.adHoc {
+      throw APXError(
+        .usage, "--graphql goes with a URL; \(target) is a registry endpoint",
+        hint: "call the GraphQL server's URL: apx call https://HOST/graphql --graphql '{ ... }'")
+    }
+    try graphQL.apply(to: &prepared.endpoint, target: target)
     try webSocket.apply(
       to: &prepared.endpoint, target: target,
       stdinLines: prepared.adHoc && data == nil && !prepared.endpoint.params.contains { $0.location == .body }

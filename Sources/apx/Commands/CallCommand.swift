@@ -40,6 +40,10 @@ struct CallCommand: ContextCommand {
       Last-Event-ID when the request may be sent again; an NDJSON / JSON Lines answer prints
       each line as it arrives (--max-events N stops it).
 
+      GraphQL: a URL with --graphql DOCUMENT (text or @file) sends a GraphQL POST whose
+      variables are the items; the data prints, errors go to stderr and exit 12:
+        apx call https://host/graphql --graphql 'query($id: ID!) { book(id: $id) { title } }' id=1
+
       JSON-RPC prints the result (an error object exits 11 with its code, message and data).
       A batch joins calls with a lone +, sent as one request; the answers print as an array
       in call order:
@@ -144,6 +148,8 @@ struct CallCommand: ContextCommand {
   var untilEvent: [String] = []
 
   @OptionGroup var webSocket: WebSocketOptionGroup
+
+  @OptionGroup var graphQL: GraphQLOptionGroup
 
   @OptionGroup var schema: GRPCSchemaOptions
 

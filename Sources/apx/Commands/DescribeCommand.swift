@@ -24,7 +24,26 @@ struct DescribeCommand: ContextCommand {
 
   @OptionGroup var schema: GRPCSchemaOptions
 
+  @Option(
+    name: .customLong("graphql"),
+    help: ArgumentHelp(
+      "The target is a GraphQL server's URL: describe this field (Type.field, e.g. Query.book) or type (TypeName), "
+        + "by introspection or from --schema FILE.", valueName: "NAME"))
+  var graphql: String?
+
+  @OptionGroup var graphQLSchema: GraphQLSchemaOptions
+
   func run(in context: Context) async throws {
+    if let graphql {
+      try schema.requireGRPC("\(target) is a GraphQL server")
+      let summary = try await graphQLSchema.load(url: target, global: global, context: context)
+      return try ValuePrinter.print(try GraphQLDescription.json(graphql, in: summary), global: global, context: context)
+    }
+    if let file = graphQLSchema.schemaFile {
+      throw APXError(
+        .usage, "--schema \(file) is a GraphQL schema, and goes with --graphql NAME",
+        hint: "apx describe https://HOST/graphql --graphql Query.book --schema \(file)")
+    }
     if target.hasPrefix("grpc://") || target.hasPrefix("grpcs://") {
       try ValuePrinter.print(
         try await GRPCURLDescription.json(target, schema: schema, global: global, context: context),
@@ -101,6 +120,11 @@ enum EndpointDescription {
     } else {
       m.append(JSONMember("method", .string(e.method)))
       m.append(JSONMember("path", .string(e.path)))
+    }
+    if let graphql = e.graphql {
+      m.append(JSONMember("query", .string(graphql.document)))
+      if let name = graphql.operationName { m.append(JSONMember("operation_name", .string(name))) }
+      if let transport = graphql.transport { m.append(JSONMember("transport", .string(transport.rawValue))) }
     }
     if let rpc = e.jsonrpc {
       m.append(JSONMember("rpc_method", .string(rpc.rpcMethod)))

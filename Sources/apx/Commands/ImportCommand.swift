@@ -14,7 +14,7 @@ struct ImportCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "import",
     abstract: "Write a registry file from an OpenAPI/Swagger description or a gRPC schema.",
-    subcommands: [ImportOpenAPICommand.self, ImportGRPCCommand.self])
+    subcommands: [ImportOpenAPICommand.self, ImportGRPCCommand.self, ImportGraphQLCommand.self])
 }
 
 /// Where an import writes, shared by both importers.

@@ -1,4 +1,5 @@
 import APXCore
+import APXGraphQL
 import APXRuntime
 import ArgumentParser
 
@@ -11,8 +12,8 @@ struct ListCommand: ContextCommand {
 
   @Argument(
     help: ArgumentHelp(
-      "Only this API's endpoints; or a gRPC server's services and methods over reflection, or from --protoset/--proto (grpc://HOST:PORT, grpcs://HOST:PORT).",
-      valueName: "API | GRPC-URL"), completion: .custom(APICompletion.complete))
+      "Only this API's endpoints; or a gRPC server's services and methods over reflection, or from --protoset/--proto (grpc://HOST:PORT, grpcs://HOST:PORT); or, with --graphql, a GraphQL server's URL.",
+      valueName: "API | GRPC-URL | URL"), completion: .custom(APICompletion.complete))
   var api: String?
 
   @Option(
@@ -24,11 +25,50 @@ struct ListCommand: ContextCommand {
 
   @OptionGroup var schema: GRPCSchemaOptions
 
+  @Flag(
+    name: .customLong("graphql"),
+    help: ArgumentHelp(
+      "URL is a GraphQL server (http(s)://HOST/PATH): list its root fields (queries, mutations, subscriptions) "
+        + "with their arguments, by introspection or from --schema FILE."))
+  var graphql = false
+
+  @OptionGroup var graphQLSchema: GraphQLSchemaOptions
+
   func validate() throws {
     if grpcAddress != nil, api != nil { throw ValidationError("give either an API or --grpc ADDRESS, not both") }
   }
 
   func run(in context: Context) async throws {
+    if graphql || graphQLSchema.schemaFile != nil {
+      guard graphql, let url = api, grpcAddress == nil else {
+        throw APXError(
+          .usage,
+          !graphql
+            ? "--schema goes with --graphql"
+            : grpcAddress != nil
+              ? "give either --grpc or --graphql, not both" : "--graphql lists a server: give its URL",
+          hint: "apx list https://HOST/graphql --graphql [--schema FILE]")
+      }
+      guard url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") else {
+        throw APXError(
+          .usage, "--graphql lists a GraphQL server, and \(url) is not an http:// or https:// URL",
+          hint: "apx list https://HOST/graphql --graphql [--schema FILE]")
+      }
+      try schema.requireGRPC("\(url) is a GraphQL server")
+      let summary = try await graphQLSchema.load(url: url, global: global, context: context)
+      let rows = summary.rootFields.map { operation, field in
+        var members = [
+          JSONMember("operation", .string(operation)), JSONMember("field", .string(field.name)),
+          JSONMember("arguments", .string(field.arguments.map(\.signature).joined(separator: ", "))),
+          JSONMember("type", .string(field.type)),
+        ]
+        if let description = field.description { members.append(JSONMember("description", .string(description))) }
+        return JSONValue.object(members)
+      }
+      return try ValuePrinter.print(
+        .array(rows), global: global, context: context, tableByDefault: context.stdoutIsTerminal,
+        keepWhole: ["operation", "field"])
+    }
     // `apx list grpc://HOST:PORT` is `apx list --grpc grpc://HOST:PORT`.
     let grpcAddress = self.grpcAddress ?? api.flatMap { $0.hasPrefix("grpc://") || $0.hasPrefix("grpcs://") ? $0 : nil }
     if let grpcAddress {

@@ -158,10 +158,11 @@ struct MockCommand: ContextCommand {
     context.stdout.flush()
     for (api, url) in server.addresses { context.warn("apx mock: \(api) listening on \(url)") }
     let notServed = apis.flatMap { api in
-      api.endpoints.filter { $0.kind == .grpc || $0.kind == .websocket }.map { api.name + "." + $0.name }
+      api.endpoints.filter(\.kind.notMocked).map { api.name + "." + $0.name }
     }
     if !notServed.isEmpty {
-      context.warn("apx mock: not served (gRPC and WebSocket are not mocked yet): " + notServed.joined(separator: ", "))
+      context.warn(
+        "apx mock: not served (gRPC, WebSocket and GraphQL are not mocked yet): " + notServed.joined(separator: ", "))
     }
     context.warn("apx mock: Ctrl-C stops it")
     try await server.runUntilCancelled()

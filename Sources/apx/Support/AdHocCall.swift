@@ -57,7 +57,15 @@ extension AdHocCall {
       made = try AdHocGRPCEndpoint.make(url: url, items: items, schema: call.schema.source(), match: match)
     } else if url.scheme == "ws" || url.scheme == "wss" {
       try call.schema.requireGRPC("\(url.text) is \(url.scheme)")
+      if call.graphQL.document != nil {
+        throw APXError(
+          .usage, "--graphql sends a POST over HTTP; \(url.text) is a WebSocket URL",
+          hint: "give the server's http:// or https:// URL")
+      }
       made = try AdHocWebSocket.make(url: url, items: items, call: call, match: match)
+    } else if let document = try call.graphQL.documentText() {
+      try call.schema.requireGRPC("\(url.text) is \(url.scheme)")
+      made = try AdHocGraphQL.make(method: method, url: url, items: items, document: document, call: call, match: match)
     } else {
       try call.schema.requireGRPC("\(url.text) is \(url.scheme)")
       made = try AdHocEndpoint.make(

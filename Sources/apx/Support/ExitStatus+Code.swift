@@ -20,6 +20,7 @@ extension ExitStatus {
     case .expectation: 9
     case .remoteFailure: 10
     case .jsonrpcError: 11
+    case .graphqlError: 12
     case .grpc(let code): Int32(64 + max(0, min(code, 63)))
     case .interrupted: 130
     }

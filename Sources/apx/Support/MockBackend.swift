@@ -22,7 +22,7 @@ enum MockBackend {
     guard enabled else { return try await body([:]) }
     for step in steps {
       guard let kind = apis.first(where: { $0.name == step.api })?.endpoint(named: step.endpoint)?.kind,
-        kind == .grpc || kind == .websocket
+        kind.notMocked
       else { continue }
       throw APXError(
         .usage,

@@ -18,24 +18,37 @@ struct WebSocketOptionGroup: ParsableArguments {
   @Option(
     name: .customLong("max-messages"),
     parsing: .unconditional,
-    help: ArgumentHelp("WebSocket: stop after N received messages.", valueName: "N"))
+    help: ArgumentHelp("WebSocket, GraphQL subscription: stop after N received messages.", valueName: "N"))
   var maxMessages: Int?
 
   @Option(
     name: .customLong("until"),
     help: ArgumentHelp(
-      "WebSocket: stop after the first message whose value at PATH equals VALUE (JSON when it parses, else "
+      "WebSocket, GraphQL subscription: stop after the first message whose value at PATH equals VALUE (JSON when it parses, else "
         + "text), e.g. --until '.type==complete'.", valueName: "PATH==VALUE"))
   var until: String?
 
   /// Whether stdin is a terminal (then its lines are not sent as messages).
   static var stdinIsTerminal: Bool { isatty(0) == 1 }
 
-  /// Puts the flags into a WebSocket endpoint's options, or refuses them on any other kind.
+  /// Puts the flags into a WebSocket endpoint's options (`--max-messages` and `--until` into a
+  /// GraphQL endpoint's, for a subscription), or refuses them on any other kind.
   /// - Parameters:
   ///   - stdinLines: an ad-hoc call without a body whose stdin is not a terminal.
   ///   - maxMessageSize: `--max-message-size` (a connection option gRPC shares).
   func apply(to endpoint: inout Endpoint, target: String, stdinLines: Bool, maxMessageSize: Int?) throws {
+    if var graphQL = endpoint.graphql {
+      // A subscription stops as a WebSocket watch does; graphql-transport-ws is its only subprotocol.
+      if !subprotocols.isEmpty {
+        throw APXError(
+          .usage, "--subprotocol applies to WebSocket calls; a GraphQL subscription offers graphql-transport-ws",
+          hint: "drop --subprotocol; credentials travel in the connection_init message")
+      }
+      if let maxMessages { graphQL.maxMessages = maxMessages }
+      if let until { graphQL.until = try MessageCondition(parsing: until) }
+      endpoint.graphql = graphQL
+      return
+    }
     guard var options = endpoint.websocket else {
       let given = [
         (!subprotocols.isEmpty, "--subprotocol"), (maxMessages != nil, "--max-messages"), (until != nil, "--until"),

@@ -304,7 +304,7 @@ import Testing
     expectError(
       RegistryFixture.document(endpoints: #"    "e": { "kind": "soap", "path": "/" }"#),
       message: "unknown kind \"soap\"", path: ".endpoints.e.kind", at: "\"soap\"",
-      hint: "use one of rest, sse, grpc, jsonrpc, websocket")
+      hint: "use one of rest, sse, grpc, jsonrpc, websocket, graphql")
     expectError(
       RegistryFixture.document(endpoints: #"    "e": { "path": "/" }"#),
       message: "missing required key \"kind\"", path: ".endpoints.e", at: "{ \"path\"")
@@ -571,8 +571,26 @@ import Testing
     let text = RegistryFixture.document(endpoints: "")
       .replacingFirst("https://api.example.com", with: "ftp://files.example.com")
     expectError(
-      text, message: "base_url \"ftp://files.example.com\" must start with http://, https://, grpc:// or grpcs://",
+      text,
+      message:
+        "base_url \"ftp://files.example.com\" must start with http://, https://, grpc://, grpcs://, ws:// or wss://",
       path: ".environments.prod.base_url", at: "\"ftp://")
+  }
+
+  @Test func aWebSocketBaseURLServesOnlyWebSocketEndpoints() {
+    let text = RegistryFixture.document(
+      endpoints: #"""
+            "watch": { "kind": "websocket", "path": "/ws" },
+            "list": { "kind": "rest", "method": "GET", "path": "/items" }
+        """#
+    ).replacingFirst("https://api.example.com", with: "wss://api.example.com")
+    expectError(
+      text,
+      message: "base_url \"wss://api.example.com\" is a WebSocket URL, but the endpoint \"list\" is a rest endpoint",
+      path: ".environments.prod.base_url", at: "\"wss://")
+    let only = RegistryFixture.document(endpoints: #"    "watch": { "kind": "websocket", "path": "/ws" }"#)
+      .replacingFirst("https://api.example.com", with: "wss://api.example.com")
+    #expect(throws: Never.self) { try RegistryLoader.load(Array(only.utf8), file: "sample.json") }
   }
 
   @Test func defaultEnvironmentMustExist() {

@@ -1,4 +1,5 @@
 import APXCore
+import APXProtobuf
 import APXTestSupport
 import Foundation
 import Testing
@@ -84,6 +85,43 @@ struct GRPCSchemaSourceTests {
       #expect(summary.shape == "server_streaming")
       #expect(summary.requestTemplate["lessonId"] == .string(""))
       #expect(summary.responseType == "classnotes.v1.ProcessingStatus")
+    }
+  }
+}
+
+/// The descriptor set a server serving an API's services needs (`apx mock`), from each source.
+@Suite("gRPC descriptor sets for serving", .timeLimit(.minutes(5)))
+struct GRPCDescriptorSetTests {
+  static let service = "classnotes.v1.ClassNotesAPI"
+
+  @Test func aProtosetIsReadAsItIs() async throws {
+    let registry = GRPCHarness.packageRoot.appendingPathComponent("Endpoints/classnotes.json").path
+    let set = try await GRPCInspector.descriptorSet(
+      schema: .protoset(path: "../Protos/classnotes.protoset"), services: [Self.service],
+      origin: .registryFile(registry), address: nil, environment: [:])
+    let file = try Data(contentsOf: GRPCHarness.packageRoot.appendingPathComponent("Protos/classnotes.protoset"))
+    #expect(set == [UInt8](file))
+  }
+
+  /// Over reflection: every file the service needs, each once, as one set a pool builds from.
+  @Test func reflectionGathersTheServicesFilesIntoOneSet() async throws {
+    try await GRPCHarness.run { h in
+      let set = try await GRPCInspector.descriptorSet(
+        schema: .reflection, services: [Self.service, Self.service], origin: .commandLine(folder: "."),
+        address: h.baseURL, environment: [:])
+      let pool = try DescriptorPool(protoset: set)
+      #expect(pool.services == [Self.service])
+      #expect(try pool.methods(of: Self.service).contains("CreateLesson"))
+    }
+  }
+
+  @Test func reflectionWithoutAServerIsRefusedSayingWhy() async throws {
+    await #expect {
+      try await GRPCInspector.descriptorSet(
+        schema: .reflection, services: [Self.service], origin: .commandLine(folder: "."), address: nil,
+        environment: [:])
+    } throws: { error in
+      (error as? APXError)?.message.contains("comes from server reflection, and no server is named") == true
     }
   }
 }

@@ -44,12 +44,36 @@ struct SchemaLoader {
       let files = try await reflection().files(containing: service)
       pool = try ReflectionClient.pool(of: service, from: files, target: target)
     case .protoset(let path):
-      let absolute = SchemaPaths.resolve(path, against: base)
-      let data: [UInt8]
+      let data = try await descriptorSet(source, origin: origin)
+      do {
+        pool = try protobuf { () throws(ProtobufError) in try DescriptorPool(protoset: data) }
+      } catch {
+        var e = error
+        e.status = origin.status
+        e.file = origin.file
+        e.message += " (\(SchemaPaths.resolve(path, against: base)))"
+        throw e
+      }
+    case .protoFiles:
+      let bytes = try await descriptorSet(source, origin: origin)
+      pool = try protobuf { () throws(ProtobufError) in try DescriptorPool(protoset: bytes) }
+    }
+    await cache.store(pool, for: key)
+    return pool
+  }
+
+  /// The serialized `FileDescriptorSet` of a file schema: a protoset read, or .proto files
+  /// compiled with protoc (relative paths start at `origin`'s folder).
+  func descriptorSet(_ source: SchemaSource, origin: SchemaOrigin) async throws -> [UInt8] {
+    switch source {
+    case .reflection:
+      throw APXError(.usage, "a reflection schema has no file: ask the server")
+    case .protoset(let path):
+      let absolute = SchemaPaths.resolve(path, against: origin.folder)
       do {
         // With FileBytes' 64 MiB limit: a protoset is descriptors only (GitHub-sized APIs make
         // a few hundred KB), and one of gigabytes would otherwise be read whole.
-        data = try FileBytes.read(absolute)
+        return try FileBytes.read(absolute)
       } catch {
         throw APXError(
           origin.status, "cannot read the protoset \(absolute)",
@@ -57,22 +81,9 @@ struct SchemaLoader {
             + "`protoc --include_imports --descriptor_set_out=FILE.protoset FILE.proto`",
           file: origin.file, cause: [error.message, error.hint].compactMap { $0 }.joined(separator: ": "))
       }
-      do {
-        pool = try protobuf { () throws(ProtobufError) in try DescriptorPool(protoset: data) }
-      } catch {
-        var e = error
-        e.status = origin.status
-        e.file = origin.file
-        e.message += " (\(absolute))"
-        throw e
-      }
     case .protoFiles(let files, let imports):
-      let environment = self.environment
-      let bytes = try await ProtocCompiler(environment: environment).compile(
+      return try await ProtocCompiler(environment: environment).compile(
         files: files, importPaths: imports, origin: origin)
-      pool = try protobuf { () throws(ProtobufError) in try DescriptorPool(protoset: bytes) }
     }
-    await cache.store(pool, for: key)
-    return pool
   }
 }

@@ -1,4 +1,4 @@
-/// Base64 for `bytes` fields: emits standard, padded; accepts standard and
+/// Base64: emits standard, padded; accepts standard and
 /// URL-safe alphabets, with or without padding (as the proto3 JSON mapping requires).
 public enum Base64 {
   private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)

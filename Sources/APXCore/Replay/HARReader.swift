@@ -1,0 +1,106 @@
+/// Reads the exchanges of an HTTP archive (HAR 1.2): the ones apx writes with `--har`, and the
+/// ones browsers' devtools, Insomnia and Postman export.
+public enum HARReader {
+  /// Headers that described the recorded bytes on the wire, not the answer a replay sends.
+  static let wireHeaders: Set<String> = ["content-length", "content-encoding", "transfer-encoding", "connection"]
+
+  /// The exchanges of `bytes` (a HAR document), in the archive's order; `name` names the
+  /// archive in each exchange's `source`. Entries without an answer (`status` 0: the request
+  /// failed) are skipped.
+  /// - Throws: `.invalidDefinition` when the bytes are not JSON or not a HAR log.
+  public static func exchanges(_ bytes: [UInt8], name: String) throws(APXError) -> [HARExchange] {
+    let document: JSONValue
+    do {
+      document = try JSONParser.parse(bytes)
+    } catch {
+      throw APXError(.invalidDefinition, "\(name) is not JSON: \(error)", hint: "give an HTTP archive (.har)")
+    }
+    guard let entries = document["log"]?["entries"]?.arrayValue else {
+      throw APXError(
+        .invalidDefinition, "\(name) is not an HTTP archive: it has no log.entries",
+        hint: "record one with apx call --har FILE, apx mock --record, or a browser's devtools (Save all as HAR)")
+    }
+    var out: [HARExchange] = []
+    for (index, entry) in entries.enumerated() {
+      let source = "\(name)#\(index)"
+      guard let request = entry["request"], let response = entry["response"],
+        let method = request["method"]?.stringValue, let url = request["url"]?.stringValue
+      else {
+        throw APXError(.invalidDefinition, "\(source) has no request method and URL, or no response")
+      }
+      guard let status = response["status"]?.intValue, status > 0 else { continue }
+      let (path, query) = Self.pathAndQuery(of: url)
+      var body: [UInt8] = []
+      if let text = response["content"]?["text"]?.stringValue {
+        if response["content"]?["encoding"]?.stringValue == "base64" {
+          guard let decoded = Base64.decode(text) else {
+            throw APXError(.invalidDefinition, "\(source): response.content.text is not valid base64")
+          }
+          body = decoded
+        } else {
+          body = Array(text.utf8)
+        }
+      }
+      let headers = (response["headers"]?.arrayValue ?? []).compactMap { header -> HeaderField? in
+        guard let name = header["name"]?.stringValue, let value = header["value"]?.stringValue,
+          !Self.wireHeaders.contains(name.lowercased()), !name.hasPrefix(":")
+        else { return nil }
+        return HeaderField(name, value)
+      }
+      out.append(
+        HARExchange(
+          method: method.uppercased(), path: path, query: query,
+          requestBody: request["postData"]?["text"]?.stringValue.map { Array($0.utf8) }, status: status,
+          headers: headers, body: body, source: source))
+    }
+    return out
+  }
+
+  /// The percent-decoded path and query pairs of an absolute or origin-form URL.
+  public static func pathAndQuery(of url: String) -> (path: String, query: [HARExchange.QueryPair]) {
+    var rest = Substring(url)
+    if let scheme = rest.firstRange(of: "://") {
+      rest = rest[scheme.upperBound...]
+      rest = rest.firstIndex(where: { $0 == "/" || $0 == "?" }).map { rest[$0...] } ?? ""
+    }
+    if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+    let question = rest.firstIndex(of: "?")
+    let path = question.map { rest[..<$0] } ?? rest
+    var query: [HARExchange.QueryPair] = []
+    if let question {
+      for part in rest[rest.index(after: question)...].split(separator: "&") where !part.isEmpty {
+        let equals = part.firstIndex(of: "=")
+        let name = equals.map { part[..<$0] } ?? part
+        let value = equals.map { part[part.index(after: $0)...] } ?? ""
+        query.append(HARExchange.QueryPair(decode(name, plusIsSpace: true), decode(value, plusIsSpace: true)))
+      }
+    }
+    return (path.isEmpty ? "/" : decode(path, plusIsSpace: false), query)
+  }
+
+  /// `%XX` decoded (and `+` as a space in a query); malformed escapes are kept as they are.
+  static func decode(_ text: Substring, plusIsSpace: Bool) -> String {
+    var bytes: [UInt8] = []
+    var utf8 = Array(text.utf8)[...]
+    while let byte = utf8.popFirst() {
+      if byte == UInt8(ascii: "%"), utf8.count >= 2, let high = hex(utf8[utf8.startIndex]),
+        let low = hex(utf8[utf8.startIndex + 1])
+      {
+        bytes.append(high << 4 | low)
+        utf8 = utf8.dropFirst(2)
+      } else {
+        bytes.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  private static func hex(_ c: UInt8) -> UInt8? {
+    switch c {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import APXCore
+import APXRuntime
+import ArgumentParser
+
+/// `apx call`'s GraphQL options: `--graphql` makes an HTTP URL a GraphQL call; the others apply
+/// to any GraphQL call and are refused (exit 2) on a call of any other kind.
+struct GraphQLOptionGroup: ParsableArguments {
+  @Option(
+    name: .customLong("graphql"),
+    help: ArgumentHelp(
+      "URL: send this GraphQL document (text, or @file.graphql) as a GraphQL POST; items are its variables.",
+      valueName: "DOCUMENT"))
+  var document: String?
+
+  @Option(
+    name: .customLong("operation"),
+    help: ArgumentHelp("GraphQL: the operation to run when the document holds several.", valueName: "NAME"))
+  var operation: String?
+
+  @Flag(
+    name: .customLong("allow-partial"),
+    help: ArgumentHelp("GraphQL: accept data that came with errors (the errors go to stderr; exit 0, not 12)."))
+  var allowPartial = false
+
+  @Flag(
+    name: .customLong("raw-response"),
+    help: ArgumentHelp("GraphQL: print the whole answer (data, errors, extensions) rather than its data."))
+  var rawResponse = false
+
+  @Option(
+    name: .customLong("graphql-transport"),
+    help: ArgumentHelp(
+      "GraphQL subscription: carry it over ws (graphql-transport-ws, the default) or sse (GraphQL over SSE).",
+      valueName: "ws|sse"))
+  var transport: String?
+
+  /// The document `--graphql` gives: its text, or the file's after `@`.
+  func documentText() throws(APXError) -> String? {
+    guard let document else { return nil }
+    guard document.hasPrefix("@") else { return document }
+    let path = String(document.dropFirst())
+    guard !path.isEmpty else {
+      throw APXError(.usage, "--graphql @ needs a file name", hint: "write --graphql @query.graphql")
+    }
+    let bytes = try FileBytes.read(path)
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw APXError(.usage, "--graphql \(document): the file is not UTF-8 text", file: path)
+    }
+    return text
+  }
+
+  /// Puts the flags into a GraphQL endpoint's options, or refuses them on any other kind.
+  func apply(to endpoint: inout Endpoint, target: String) throws(APXError) {
+    guard var options = endpoint.graphql else {
+      let given = [
+        (document != nil, "--graphql"), (operation != nil, "--operation"), (allowPartial, "--allow-partial"),
+        (rawResponse, "--raw-response"), (transport != nil, "--graphql-transport"),
+      ].first { $0.0 }
+      if let flag = given?.1 {
+        throw APXError(
+          .usage, "\(flag) applies to GraphQL calls, and \(target) is \(endpoint.kind.withArticle) call",
+          hint: flag == "--graphql"
+            ? "give --graphql with an http:// or https:// URL"
+            : "call a GraphQL endpoint (--graphql DOCUMENT), or drop \(flag)")
+      }
+      return
+    }
+    if let operation { options.operationName = operation }
+    if allowPartial { options.allowPartial = true }
+    if rawResponse { options.rawResponse = true }
+    if let transport {
+      guard let chosen = GraphQLStreamTransport(rawValue: transport.lowercased()) else {
+        throw APXError(
+          .usage, "--graphql-transport \(transport): a subscription goes over ws or sse",
+          hint: "--graphql-transport ws (graphql-transport-ws, the default) or --graphql-transport sse")
+      }
+      options.transport = chosen
+    }
+    endpoint.graphql = options
+  }
+}
