@@ -639,9 +639,9 @@ _apx_import_grpc() {
 
 _apx_import_graphql() {
     repeating_flags=()
-    non_repeating_flags=(--force --version -h --help)
+    non_repeating_flags=(--force --insecure --version -h --help)
     repeating_options=(-H --header)
-    non_repeating_options=(--api --out --depth)
+    non_repeating_options=(--api --out --depth --timeout --cacert --proxy --noproxy)
     __apx_offer_flags_options 1
 
     # Offer option value completions
@@ -657,6 +657,18 @@ _apx_import_graphql() {
         return
         ;;
     '-H'|'--header')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--cacert')
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
         return
         ;;
     esac

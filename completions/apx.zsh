@@ -335,6 +335,11 @@ _apx_import_graphql() {
         '--force[Replace NAME.json when it exists with different content.]'
         '--depth[Levels of the generated selection sets (1 to 10).]:N:'
         '*'{-H,--header}'[URL\: a header for the introspection request, e.g. '\''Authorization\: Bearer TOKEN'\'' (repeatable).]:NAME\: VALUE:'
+        '--timeout[URL\: give up on introspection after this many seconds.]:SECONDS:'
+        '--insecure[URL\: skip TLS certificate verification (prints a warning).]'
+        '--cacert[URL\: trust the CA certificates in this PEM file.]:FILE:'
+        '--proxy[Go through this proxy\: http\://\[USER\:PASSWORD@\]HOST\:PORT or socks5\://HOST\:PORT (default\: HTTPS_PROXY, HTTP_PROXY, ALL_PROXY; "" for none).]:URL:'
+        '--noproxy[Hosts to reach directly, comma-separated\: names (and names under them), IP addresses, CIDR ranges, or * (default\: NO_PROXY).]:LIST:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

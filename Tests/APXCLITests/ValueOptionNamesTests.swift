@@ -1,3 +1,4 @@
+import APXCore
 import Foundation
 import Testing
 
@@ -18,12 +19,23 @@ struct ValueOptionNamesTests {
     }
   }
 
-  /// One set serves every command only while no name takes a value in one command and none
-  /// in another.
-  @Test func noNameIsAnOptionInOneCommandAndAFlagInAnother() {
-    let flags = ValueOptionNames.names(inDump: APX._dumpHelp(), kinds: ["flag"])
-    #expect(flags.contains("--demo") && flags.contains("-r"))
-    #expect(ValueOptionNames.all.intersection(flags).isEmpty)
+  /// Within one subcommand, no name takes a value in one place and none in another; across
+  /// subcommands one may (`apx call --graphql DOC`, `apx list URL --graphql`).
+  @Test func noNameIsAnOptionAndAFlagWithinOneCommand() throws {
+    let root = try JSONParser.parse(APX._dumpHelp())
+    var checked = 0
+    for subcommand in root["command"]?["subcommands"]?.arrayValue ?? [] {
+      let name = try #require(subcommand["commandName"]?.stringValue)
+      let dump = JSONValue.object([JSONMember("command", subcommand)]).compactJSON
+      let options = ValueOptionNames.names(inDump: dump, kinds: ["option"])
+      let flags = ValueOptionNames.names(inDump: dump, kinds: ["flag"])
+      #expect(options.intersection(flags).isEmpty, "\(name): \(options.intersection(flags))")
+      #expect(ValueOptionNames.byCommand[name] == options)
+      checked += 1
+    }
+    #expect(checked > 10)
+    #expect(ValueOptionNames.contains("--graphql", command: "call"))
+    #expect(!ValueOptionNames.contains("--graphql", command: "list"))
   }
 
   /// Every option `apx call --help` shows with a `<VALUE>` is in the set.

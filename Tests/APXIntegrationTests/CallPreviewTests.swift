@@ -7,7 +7,7 @@ import Testing
 /// `apx call --dry-run`, `--curl` and `--show-secrets`: the request is
 /// resolved as a real call resolves it and shown, never sent; the printed curl line, run by
 /// the real curl, sends what apx sends.
-@Suite("apx call --dry-run / --curl", .timeLimit(.minutes(3)))
+@Suite("apx call --dry-run / --curl", .timeLimit(.minutes(5)))
 struct CallPreviewTests {
   /// Nothing listens on port 9 (discard): anything sent there would fail the call.
   static let deadBaseURL = "http://127.0.0.1:9"

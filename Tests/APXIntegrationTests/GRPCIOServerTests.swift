@@ -6,7 +6,7 @@ import Testing
 /// grpcio-reflection (`GRPCIOServer`): gRPC and server reflection as implemented by others than
 /// grpc-swift, which both apx and its demo server use. Skipped, saying why, without them.
 @Suite(
-  "apx against a Python grpcio server", .timeLimit(.minutes(3)),
+  "apx against a Python grpcio server", .timeLimit(.minutes(5)),
   .enabled(Comment(rawValue: GRPCIOServer.missing)) { await GRPCIOServer.found() })
 struct GRPCIOServerTests {
   static let service = "classnotes.v1.ClassNotesAPI"

@@ -6,7 +6,7 @@ import Testing
 /// harmless: the schema's `idempotency_level`, or `"idempotent": true` in the registry. Against
 /// Python's grpcio, which counts the calls it ran (`grpcio_server.py`).
 @Suite(
-  "gRPC: no replay of a call the server ran", .timeLimit(.minutes(3)),
+  "gRPC: no replay of a call the server ran", .timeLimit(.minutes(5)),
   .enabled(Comment(rawValue: GRPCIOServer.missing)) { await GRPCIOServer.found() })
 struct GRPCReplayTests {
   static let service = "classnotes.v1.ClassNotesAPI"

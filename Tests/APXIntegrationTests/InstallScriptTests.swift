@@ -6,7 +6,7 @@ import Testing
 /// prefix, upgrades in place, and `--uninstall` removes exactly what it installed. The build
 /// itself is skipped with `--binary` (a release build takes 20 minutes); the copy, strip and
 /// generation steps are the real ones.
-@Suite("scripts/install.sh", .serialized, .timeLimit(.minutes(3)))
+@Suite("scripts/install.sh", .serialized, .timeLimit(.minutes(5)))
 struct InstallScriptTests {
   static let script = APXProcess.packageRoot.appendingPathComponent("scripts/install.sh")
   static let installed = [

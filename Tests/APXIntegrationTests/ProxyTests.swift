@@ -158,6 +158,26 @@ struct ProxyTests {
     }
   }
 
+  /// `apx import graphql URL` introspects through the proxy the same rules pick.
+  @Test func importGraphQLIntrospectsThroughTheProxy() async throws {
+    try await withDemoServer { server in
+      try await Self.withProxy { proxy in
+        let url = server.httpBaseURL + "/api/v2/graphql"
+        let out = TestScratch.root.appendingPathComponent("apx-import-\(UUID().uuidString)").path
+        let through = try await APXProcess.run(
+          ["import", "graphql", url, "--api", "gqlproxy", "--out", out, "--proxy", proxy.url()])
+        #expect(through.status == 0, "\(through.stderr)")
+        #expect(proxy.targets == ["127.0.0.1:\(server.httpPort)"], "\(proxy.targets)")
+        let dead = try await APXProcess.run(
+          ["import", "graphql", url, "--api", "gqldead", "--out", out], environment: ["HTTP_PROXY": Self.deadProxy])
+        #expect(dead.status == 6, "\(dead.stderr)")
+        let file = try await APXProcess.run(
+          ["import", "graphql", "schema.graphql", "--api", "x", "--out", out, "--proxy", proxy.url()])
+        #expect(file.status == 2, "--proxy with a file is refused: \(file.stderr)")
+      }
+    }
+  }
+
   @Test func aRefusedOrClosedTunnelIsTheProxysFailure() async throws {
     try await withDemoServer { demo in
       for behaviour in [ConnectProxyServer.Behaviour.refuse, .closeTunnel] {

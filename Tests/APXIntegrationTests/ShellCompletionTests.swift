@@ -6,7 +6,7 @@ import Testing
 /// the script `apx completions SHELL` prints, the test types a line and TAB, and reads the
 /// screen. A test whose shell (or tmux) is missing is skipped and says so; `.ci/run` installs
 /// all of them.
-@Suite("shell completion", .serialized, .timeLimit(.minutes(3)))
+@Suite("shell completion", .serialized, .timeLimit(.minutes(5)))
 struct ShellCompletionTests {
   /// Typed text, the keys after it, and what the line must then read. `X` typed after TAB
   /// shows whether a space was added (`job_id=X`: the item goes on; `status X`: a whole word).

@@ -7,7 +7,7 @@ import Testing
 /// runs apx, the test logs every byte written to the terminal and reads the screen. An upload
 /// draws its bar and erases it before the answer is printed; Ctrl-C during a download or a
 /// recipe loop erases the bar and leaves the prompt on a clean line.
-@Suite("progress on a terminal", .serialized, .timeLimit(.minutes(3)))
+@Suite("progress on a terminal", .serialized, .timeLimit(.minutes(5)))
 struct TerminalProgressTests {
   /// A CSV of exactly 30,000,000 bytes that the demo's import accepts.
   static func bigCSV(in folder: URL) throws -> URL {

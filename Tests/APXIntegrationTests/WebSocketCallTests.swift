@@ -168,10 +168,11 @@ struct WebSocketCallTests {
   /// never answers a ping ends each attempt, and the watch gives up after `max_failures`.
   @Test func pingsAreAnsweredOrEndTheAttempt() async throws {
     try await withDemoServer { server in
-      // 100 rows at 400 ms a row: a progress message every 0.4 s for 40 s, whenever apx
-      // connects. Four messages (the snapshot and three of those) take the server over 0.8 s,
-      // several ping intervals, however loaded the machine is.
-      let job = try await SSEWatchTests.createImport(server, rows: 100, [], rowDelayMs: 400)
+      // 1,000 rows at 400 ms a row: a progress message every 0.4 s for 400 s, so the job is
+      // still running when apx connects, however long a loaded machine makes it wait for a slot.
+      // Four messages (the snapshot and three of those) take the server over 0.8 s, several
+      // ping intervals.
+      let job = try await SSEWatchTests.createImport(server, rows: 1000, [], rowDelayMs: 400)
       let registry = try temporaryFile(
         "v1.json",
         """

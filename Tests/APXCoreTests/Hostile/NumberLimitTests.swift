@@ -37,8 +37,8 @@ import Testing
     ("http://h:8a", "has the port \"8a\", which is not a number from 1 to 65535"),
     ("http://:80", "has no host"),
     ("http://[::1", "has an IPv6 address without a closing ']'"),
-    ("ftp://h", "must start with http://, https://, grpc://, grpcs://"),
-    ("localhost:8080/x://y", "must start with http://, https://, grpc://, grpcs://"),
+    ("ftp://h", "must start with http://, https://, grpc://, grpcs://, ws://, wss://"),
+    ("localhost:8080/x://y", "must start with http://, https://, grpc://, grpcs://, ws://, wss://"),
     ("http://a b", "has spaces or control characters in its host"),
   ])
   func badURLsAreNamed(_ url: String, _ problem: String) {

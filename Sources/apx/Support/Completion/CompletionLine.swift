@@ -41,7 +41,7 @@ struct CompletionLine {
       let word = words[i]
       if word.hasPrefix("-"), word != "-" {
         // `--name value`: skip the value too (`--name=value` is one word).
-        if ValueOptionNames.contains(word) { i += 1 }
+        if ValueOptionNames.contains(word, command: name) { i += 1 }
       } else {
         out.append((i, word))
       }

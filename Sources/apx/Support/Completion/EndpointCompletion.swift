@@ -39,7 +39,7 @@ enum EnvironmentCompletion {
     let apis = registry.apiNames
     var named: String?
     for (i, word) in line.words.enumerated() where i != line.index && i > 0 && !word.hasPrefix("-") {
-      if ValueOptionNames.contains(line.words[i - 1]) { continue }
+      if ValueOptionNames.contains(line.words[i - 1], command: line.words.count > 1 ? line.words[1] : nil) { continue }
       let candidate = word.split(separator: ".", maxSplits: 1).first.map(String.init) ?? word
       if !word.contains("/"), !word.contains(":"), apis.contains(candidate) {
         named = candidate

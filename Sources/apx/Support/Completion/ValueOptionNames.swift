@@ -5,15 +5,32 @@ import ArgumentParser
 /// can tell an option's value from a positional word.
 ///
 /// Read from ArgumentParser's own description of the commands (`_dumpHelp`, the JSON behind
-/// `--experimental-dump-help`), so a flag is declared once, with its `@Option`. One set for
-/// every command: a name that takes a value takes one wherever it appears
+/// `--experimental-dump-help`), so a flag is declared once, with its `@Option`. One set per
+/// subcommand (its own subcommands included): a name may take a value in one command and none
+/// in another (`apx call --graphql DOC`, `apx list URL --graphql`), but not both within one
 /// (`ValueOptionNamesTests` checks it).
 enum ValueOptionNames {
   /// Every name (`-x`, `--long`) of every option of every `apx` command.
   static let all: Set<String> = names(inDump: APX._dumpHelp(), kinds: ["option"])
 
-  /// Whether `word` names an option that takes the next word as its value.
-  static func contains(_ word: String) -> Bool { all.contains(word) }
+  /// The option names of each subcommand of `apx`, by its name.
+  static let byCommand: [String: Set<String>] = {
+    guard let root = try? JSONParser.parse(APX._dumpHelp()) else { return [:] }
+    var out: [String: Set<String>] = [:]
+    for subcommand in root["command"]?["subcommands"]?.arrayValue ?? [] {
+      guard let name = subcommand["commandName"]?.stringValue else { continue }
+      var names: Set<String> = []
+      collect(subcommand, kinds: ["option"], into: &names)
+      out[name] = names
+    }
+    return out
+  }()
+
+  /// Whether `word` names an option of the subcommand `command` (nil or unknown: of any command)
+  /// that takes the next word as its value.
+  static func contains(_ word: String, command: String? = nil) -> Bool {
+    (command.flatMap { byCommand[$0] } ?? all).contains(word)
+  }
 
   /// The names of the arguments of `kinds` (`option`, `flag`) in a `_dumpHelp` document,
   /// through every subcommand.
