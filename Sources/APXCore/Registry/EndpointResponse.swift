@@ -53,13 +53,7 @@ extension RegistryLoader {
       guard let fields = r.object(member.value, at: mp, allowed: responseKeys) else { continue }
       var response = EndpointResponse(status: member.key)
       response.contentType = r.optionalString(fields, "content_type", at: mp)
-      if let schema = fields.first(where: { $0.key == "schema" })?.value {
-        switch schema {
-        case .object, .bool: response.schema = schema
-        default:
-          r.fail(mp + [.key("schema")], "expected a JSON Schema (an object or a boolean), got \(schema.typeName)")
-        }
-      }
+      response.schema = optionalSchema(fields, "schema", at: mp, &r)
       if let examples = fields.first(where: { $0.key == "examples" })?.value {
         response.examples = r.object(examples, at: mp + [.key("examples")]) ?? []
       }
@@ -73,19 +67,29 @@ extension RegistryLoader {
   /// The prefix of a reference to the API's `schemas`.
   public static let schemaReferencePrefix = "#/schemas/"
 
-  /// Decodes the top-level `schemas` (name to JSON Schema), checking that every
-  /// `#/schemas/NAME` reference in them names one of them.
+  /// Decodes the top-level `schemas` (name to JSON Schema); their references are checked
+  /// once the endpoints are read (`checkSchemaReferences`).
   static func decodeSchemas(_ value: JSONValue, _ r: inout DocumentReader) -> [JSONMember] {
     guard let members = r.object(value, at: [.key("schemas")]) else { return [] }
-    for m in members {
-      switch m.value {
-      case .object, .bool: break
-      default:
-        r.fail(
-          [.key("schemas"), .key(m.key)], "expected a JSON Schema (an object or a boolean), got \(m.value.typeName)")
-      }
-    }
+    for m in members { _ = schema(m.value, at: [.key("schemas"), .key(m.key)], &r) }
     return members
+  }
+
+  /// The JSON Schema under `key`, if any: an object or a boolean, else an error.
+  static func optionalSchema(
+    _ members: [JSONMember], _ key: String, at path: [JSONPathComponent], _ r: inout DocumentReader
+  ) -> JSONValue? {
+    members.first { $0.key == key }.flatMap { schema($0.value, at: path + [.key(key)], &r) }
+  }
+
+  /// `value` when it is a JSON Schema (an object or a boolean); nil, with an error, otherwise.
+  static func schema(_ value: JSONValue, at path: [JSONPathComponent], _ r: inout DocumentReader) -> JSONValue? {
+    switch value {
+    case .object, .bool: return value
+    default:
+      r.fail(path, "expected a JSON Schema (an object or a boolean), got \(value.typeName)")
+      return nil
+    }
   }
 
   /// Reports `$ref`s in `schema` that name no entry of `schemas`.

@@ -346,13 +346,7 @@ public enum RegistryLoader {
       }
     }
     e.bodyExample = f.first(where: { $0.key == "body_example" })?.value
-    if let schema = f.first(where: { $0.key == "body_schema" })?.value {
-      switch schema {
-      case .object, .bool: e.bodySchema = schema
-      default:
-        r.fail(p + [.key("body_schema")], "expected a JSON Schema (an object or a boolean), got \(schema.typeName)")
-      }
-    }
+    e.bodySchema = optionalSchema(f, "body_schema", at: p, &r)
     if let responses = f.first(where: { $0.key == "responses" })?.value {
       e.responses = decodeResponses(responses, at: p + [.key("responses")], &r)
     }
