@@ -159,6 +159,20 @@ let package = Package(
       ],
       swiftSettings: ownImportsOnly
     ),
+    // `apx mock`: a registry (or an imported description) served as a fake backend, on the
+    // demo backend's Hummingbird plumbing (HTTPServerHost).
+    .target(
+      name: "APXMock",
+      dependencies: [
+        "APXCore",
+        "APXDemoServer",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: internalImports
+    ),
     // The executable: the only target that imports ArgumentParser, reads the
     // environment, writes to stdout, or maps errors to exit codes.
     .executableTarget(
@@ -169,6 +183,7 @@ let package = Package(
         "APXImport",
         "APXGraphQL",
         "APXDemoServer",
+        "APXMock",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: internalImports

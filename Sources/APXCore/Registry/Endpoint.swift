@@ -25,6 +25,10 @@ public struct Endpoint: Sendable {
   public var bodyEncoding: BodyEncoding?
   /// An example body (a template built from the API's schema by `apx import`), shown by `describe`.
   public var bodyExample: JSONValue?
+  /// A JSON Schema of the JSON request body (`apx mock` checks requests against it).
+  public var bodySchema: JSONValue?
+  /// The answers the endpoint declares (`apx mock` serves them), in declaration order.
+  public var responses: [EndpointResponse] = []
   /// Overrides the API's auth; `.none` switches auth off for this endpoint.
   public var auth: AuthConfig?
   /// Overrides fields of the API's retry policy.

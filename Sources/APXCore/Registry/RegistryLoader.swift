@@ -3,11 +3,12 @@
 public enum RegistryLoader {
   static let topKeys = [
     "$schema", "api", "title", "description", "environments", "default_environment", "headers", "auth", "retry",
-    "tls", "endpoints",
+    "tls", "schemas", "endpoints",
   ]
   static let endpointKeys = [
-    "kind", "description", "method", "path", "params", "headers", "expect_status", "body", "body_example", "auth",
-    "retry",
+    "kind", "description", "method", "path", "params", "headers", "expect_status", "body", "body_example",
+    "body_schema", "responses",
+    "auth", "retry",
     "idempotent", "idempotency_key", "timeout", "until_event", "fail_on_event", "reconnect", "fallback", "progress",
     "service", "schema", "retry_codes", "rpc_method", "params_by", "notification", "pagination", "subprotocols",
     "send", "until", "max_messages", "ping_interval", "query", "operation_name", "transport",
@@ -59,7 +60,8 @@ public enum RegistryLoader {
     while true {
       let value: JSONValue
       do {
-        value = try JSONParser.parse(bytes, skimming: "endpoints", keeping: kept)
+        // `schemas` only serve `apx mock`, which loads whole files: a call skips them too.
+        value = try JSONParser.parse(bytes, skimming: ["endpoints", "schemas"], keeping: kept)
       } catch {
         return try located(bytes, file: file, kept: kept)
       }
@@ -172,6 +174,9 @@ public enum RegistryLoader {
     if let value = top.first(where: { $0.key == "retry" })?.value {
       api.retry = RetryConfigDecoder.decode(value, at: [.key("retry")], &r)
     }
+    if only == nil, let value = top.first(where: { $0.key == "schemas" })?.value {
+      api.schemas = decodeSchemas(value, &r)
+    }
     if let value = top.first(where: { $0.key == "tls" })?.value {
       api.tls = TLSFilesDecoder.decode(value, at: [.key("tls")], &r)
     }
@@ -198,7 +203,26 @@ public enum RegistryLoader {
     }
     checkFallbacks(api, &r)
     checkWebSocketBaseURLs(api, &r)
+    if only == nil { checkSchemaReferences(api, &r) }
     return api
+  }
+
+  /// Every `$ref` in `schemas` and in endpoints' response schemas names an entry of `schemas`.
+  static func checkSchemaReferences(_ api: APIDefinition, _ r: inout DocumentReader) {
+    for m in api.schemas {
+      checkReferences(m.value, schemas: api.schemas, at: [.key("schemas"), .key(m.key)], &r)
+    }
+    for e in api.endpoints {
+      if let schema = e.bodySchema {
+        checkReferences(schema, schemas: api.schemas, at: [.key("endpoints"), .key(e.name), .key("body_schema")], &r)
+      }
+      for response in e.responses {
+        guard let schema = response.schema else { continue }
+        checkReferences(
+          schema, schemas: api.schemas,
+          at: [.key("endpoints"), .key(e.name), .key("responses"), .key(response.status), .key("schema")], &r)
+      }
+    }
   }
 
   static func decodeEndpoint(
@@ -322,6 +346,10 @@ public enum RegistryLoader {
       }
     }
     e.bodyExample = f.first(where: { $0.key == "body_example" })?.value
+    e.bodySchema = optionalSchema(f, "body_schema", at: p, &r)
+    if let responses = f.first(where: { $0.key == "responses" })?.value {
+      e.responses = decodeResponses(responses, at: p + [.key("responses")], &r)
+    }
     if let auth = f.first(where: { $0.key == "auth" })?.value {
       e.auth = AuthConfigDecoder.decode(auth, at: p + [.key("auth")], &r)
     }

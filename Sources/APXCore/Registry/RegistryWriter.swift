@@ -36,6 +36,7 @@ public enum RegistryWriter {
     if let a = api.auth { m.append(JSONMember("auth", auth(a))) }
     if let r = api.retry { m.append(JSONMember("retry", retry(r))) }
     if let t = api.tls { m.append(JSONMember("tls", tls(t))) }
+    if !api.schemas.isEmpty { m.append(JSONMember("schemas", .object(api.schemas))) }
     m.append(JSONMember("endpoints", .object(api.endpoints.map { JSONMember($0.name, endpoint($0)) })))
     return .object(m)
   }
@@ -88,6 +89,8 @@ public enum RegistryWriter {
     if e.idempotencyKey { m.append(JSONMember("idempotency_key", .bool(true))) }
     if let b = e.bodyEncoding { m.append(JSONMember("body", .string(b.rawValue))) }
     if let x = e.bodyExample { m.append(JSONMember("body_example", x)) }
+    if let s = e.bodySchema { m.append(JSONMember("body_schema", s)) }
+    if !e.responses.isEmpty { m.append(JSONMember("responses", responses(e.responses))) }
     if !e.params.isEmpty {
       m.append(JSONMember("params", .object(e.params.map { JSONMember($0.name, param($0, kind: e.kind)) })))
     }
@@ -198,6 +201,17 @@ public enum RegistryWriter {
     if let v = r.onStatus { m.append(JSONMember("on_status", .array(v.map(JSONValue.int)))) }
     if let v = r.onGRPCCodes { m.append(JSONMember("on_grpc_codes", .array(v.map(JSONValue.string)))) }
     return .object(m)
+  }
+
+  static func responses(_ list: [EndpointResponse]) -> JSONValue {
+    .object(
+      list.map { r in
+        var m: [JSONMember] = []
+        if let t = r.contentType { m.append(JSONMember("content_type", .string(t))) }
+        if let s = r.schema { m.append(JSONMember("schema", s)) }
+        if !r.examples.isEmpty { m.append(JSONMember("examples", .object(r.examples))) }
+        return JSONMember(r.status, .object(m))
+      })
   }
 
   static func headers(_ fields: [HeaderField]) -> JSONValue {

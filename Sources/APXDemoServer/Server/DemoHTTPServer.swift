@@ -8,21 +8,14 @@ import Synchronization
 /// The Hummingbird application of the demo backend, running in a task of its own.
 final class DemoHTTPServer: Sendable {
   /// The port the server listens on.
-  let port: Int
-  /// Longest wait for open connections to finish on stop before they are cut.
-  static let gracefulStopLimit: Duration = .seconds(3)
+  var port: Int { host.port }
 
-  private let task: Task<Void, any Error>
-  private let group: ServiceGroup
+  private let host: HTTPServerHost
   private let imports: ImportStore
   private let stopping: StopSignal
 
-  private init(
-    port: Int, task: Task<Void, any Error>, group: ServiceGroup, imports: ImportStore, stopping: StopSignal
-  ) {
-    self.port = port
-    self.task = task
-    self.group = group
+  private init(host: HTTPServerHost, imports: ImportStore, stopping: StopSignal) {
+    self.host = host
     self.imports = imports
     self.stopping = stopping
   }
@@ -68,37 +61,19 @@ final class DemoHTTPServer: Sendable {
     methods.record(router)
     JSONRPCRoutes().register(on: router)
 
-    let started = StartSignal()
-    let logger = Self.logger()
-    let app = Application(
-      router: router,
-      server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter),
-      configuration: .init(address: .hostname(options.host, port: options.httpPort), serverName: "apx-demo"),
-      onServerRunning: { channel in started.succeed(port: channel.localAddress?.port ?? 0) },
-      logger: logger
-    )
-    // Our own group (no signal handlers: the host process owns signals) so that stop()
-    // can shut down gracefully instead of cancelling, which would log errors.
-    let group = ServiceGroup(services: [app], logger: logger)
-    let task = Task {
-      do {
-        try await group.run()
-        started.fail(DemoServerError.stoppedBeforeListening)
-      } catch {
-        started.fail(error)
-        throw error
-      }
-    }
+    let logger = HTTPServerHost.logger(label: "apx.demo.http")
     do {
-      let port = try await withTaskCancellationHandler {
-        try await started.wait()
-      } onCancel: {
-        task.cancel()
+      let host = try await HTTPServerHost.start(logger: logger) { onServerRunning in
+        Application(
+          router: router,
+          server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter),
+          configuration: .init(address: .hostname(options.host, port: options.httpPort), serverName: "apx-demo"),
+          onServerRunning: onServerRunning,
+          logger: logger
+        )
       }
-      return DemoHTTPServer(port: port, task: task, group: group, imports: imports, stopping: stopping)
+      return DemoHTTPServer(host: host, imports: imports, stopping: stopping)
     } catch {
-      task.cancel()
-      _ = await task.result
       await imports.stopAll()
       throw error
     }
@@ -109,31 +84,16 @@ final class DemoHTTPServer: Sendable {
   func stop() async {
     stopping.raise()
     await imports.stopAll()
-    await group.triggerGracefulShutdown()
-    // A client that stops reading a large body can hold its connection open: cut it after a while.
-    let task = self.task
-    let limit = Task {
-      try await Task.sleep(for: Self.gracefulStopLimit)
-      task.cancel()
-    }
-    _ = await task.result
-    limit.cancel()
+    await host.stop()
   }
 
   /// Waits until the server ends; cancelling the caller stops it gracefully.
   func wait() async throws {
     try await withTaskCancellationHandler {
-      try await task.value
+      try await host.wait()
     } onCancel: {
       Task { await self.stop() }
     }
-  }
-
-  /// Warnings and errors only, on stderr: stdout belongs to apx's data.
-  private static func logger() -> Logger {
-    var logger = Logger(label: "apx.demo.http") { label in StreamLogHandler.standardError(label: label) }
-    logger.logLevel = .warning
-    return logger
   }
 }
 

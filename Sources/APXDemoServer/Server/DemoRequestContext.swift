@@ -2,19 +2,20 @@ import Hummingbird
 import NIOCore
 
 /// Per-request context: Hummingbird's core storage plus the connection's channel,
-/// which the SSE routes need to close a connection on purpose (`drop_every`).
-struct DemoRequestContext: RequestContext {
-  var coreContext: CoreRequestContextStorage
+/// which the SSE routes need to close a connection on purpose (`drop_every`). `apx mock`
+/// serves with it too.
+public struct DemoRequestContext: RequestContext {
+  public var coreContext: CoreRequestContextStorage
   /// The TCP connection this request arrived on.
-  let channel: any Channel
+  public let channel: any Channel
 
-  init(source: ApplicationRequestContextSource) {
+  public init(source: ApplicationRequestContextSource) {
     self.coreContext = .init(source: source)
     self.channel = source.channel
   }
 
   /// Large enough for the biggest CSV import the capabilities document advertises.
-  var maxUploadSize: Int { DemoLimits.maxUploadBytes }
+  public var maxUploadSize: Int { DemoLimits.maxUploadBytes }
 }
 
 /// Size limits the server enforces and advertises.

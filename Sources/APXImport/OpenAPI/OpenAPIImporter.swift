@@ -114,6 +114,7 @@ public struct OpenAPIImporter {
     }
 
     var names = OperationNaming.Registry()
+    var inliner = SchemaInliner(resolver: resolver, swagger2: swagger2)
     for pathMember in root["paths"]?.objectMembers ?? [] {
       let path = pathMember.key
       let rawItem = pathMember.value
@@ -139,7 +140,7 @@ public struct OpenAPIImporter {
           continue
         }
         do throws(OperationSkip) {
-          var endpoint = try operation(method: method, path: path, op: op, item: item)
+          var endpoint = try operation(method: method, path: path, op: op, item: item, inliner: &inliner)
           endpoint.name = names.claim(OperationNaming.name(operationId: operationId, method: method, path: path))
           var opNotes: [String] = []
           if let requirements = op["security"]?.arrayValue {
@@ -176,12 +177,15 @@ public struct OpenAPIImporter {
       report.note("the description declares no security schemes; add an \"auth\" block if the API needs credentials")
     }
     api.endpoints = report.api.endpoints
+    api.schemas = inliner.namedSchemas()
     report.api = api
     return report
   }
 
   /// One operation as an endpoint (named later).
-  func operation(method: String, path: String, op: JSONValue, item: JSONValue) throws(OperationSkip) -> Endpoint {
+  func operation(
+    method: String, path: String, op: JSONValue, item: JSONValue, inliner: inout SchemaInliner
+  ) throws(OperationSkip) -> Endpoint {
     guard case .object = op else { throw OperationSkip("the operation is \(op.typeName), not an object") }
     do throws(APXError) {
       _ = try PathTemplate(path)
@@ -224,9 +228,12 @@ public struct OpenAPIImporter {
 
     let bodies = BodyMapping(schemas: schemas)
     var body = BodyMapping.Result()
+    // The schema of a JSON body, for `apx mock` to check requests against.
+    var bodySchema: JSONValue?
     if swagger2 {
       let consumes = (op["consumes"] ?? root["consumes"])?.arrayValue?.compactMap(\.stringValue) ?? []
       body = try bodies.swagger2(bodyParam: bodyParam, formParams: formParams, consumes: consumes)
+      if body.encoding == nil { bodySchema = bodyParam?["schema"] }
     } else if let raw = op["requestBody"] {
       let requestBody: JSONValue
       do throws(ReferenceResolver.Failure) {
@@ -235,6 +242,11 @@ public struct OpenAPIImporter {
         throw OperationSkip("its request body cannot be read: \(error.message)")
       }
       body = try bodies.requestBody(requestBody)
+      if body.encoding == nil, let content = requestBody["content"]?.objectMembers,
+        let type = BodyMapping.choose(content.map(\.key)), BodyMapping.isJSON(type)
+      {
+        bodySchema = content.first { $0.key == type }?.value["schema"]
+      }
     }
     let taken = Set(params.map(\.name))
     for var p in body.params {
@@ -248,6 +260,10 @@ public struct OpenAPIImporter {
     endpoint.params = try uniqueNames(params, path: path)
     endpoint.bodyEncoding = body.encoding
     endpoint.bodyExample = body.example
+    endpoint.bodySchema = bodySchema.map { inliner.copy($0) }
+    let produces = (op["produces"] ?? root["produces"])?.arrayValue?.compactMap(\.stringValue) ?? []
+    endpoint.responses = ResponseMapping(resolver: resolver, swagger2: swagger2)
+      .responses(of: op, produces: produces, inliner: &inliner)
     if let type = body.contentType { endpoint.headers.append(HeaderField("Content-Type", type)) }
     switch streaming(op) {
     case .events:

@@ -179,18 +179,29 @@ struct ImportOpenAPICommand: ContextCommand {
 
   /// The import, with `shown` (the source, credentials masked) wherever the source is named.
   func run(shown: String, in context: Context) async throws {
+    let lower = source.lowercased()
+    if insecure, lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+      context.warn("apx: warning: --insecure: TLS certificates are not verified")
+    }
+    let report = try await Self.importReport(
+      source: source, shown: shown, apiName: output.api, timeout: timeout,
+      session: HTTPSessionOptions(
+        insecure: insecure, caCertificatePath: cacert, trust: TrustStore.from(environment: context.environment),
+        proxy: try proxyOptions.rules(context)))
+    try output.write(report, source: shown, context: context)
+  }
+
+  /// Reads a description from a file or an http(s) URL (gzip-compressed or not) and imports it;
+  /// `apx mock --openapi` serves what this returns.
+  static func importReport(
+    source: String, shown: String, apiName: String?, timeout: Double, session: HTTPSessionOptions
+  ) async throws -> ImportReport {
     var bytes: [UInt8]
     var sourceURL: String?
     let lower = source.lowercased()
     if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-      if insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
       let fetched = try await DocumentFetcher.fetch(
-        source,
-        options: HTTPSessionOptions(
-          insecure: insecure, caCertificatePath: cacert, trust: TrustStore.from(environment: context.environment),
-          proxy: try proxyOptions.rules(context)),
-        timeout: timeout,
-        maxBytes: DescriptionReader.maxBytes)
+        source, options: session, timeout: timeout, maxBytes: DescriptionReader.maxBytes)
       bytes = fetched.bytes
       sourceURL = fetched.finalURL
     } else {
@@ -202,9 +213,8 @@ struct ImportOpenAPICommand: ContextCommand {
       bytes = try GzipFile.inflate(bytes, source: shown, maxBytes: DescriptionReader.maxBytes)
     }
     let document = try DescriptionReader.read(bytes, source: shown)
-    let report = try OpenAPIImporter.importDocument(
-      document, options: OpenAPIImporter.Options(apiName: output.api, sourceURL: sourceURL))
-    try output.write(report, source: shown, context: context)
+    return try OpenAPIImporter.importDocument(
+      document, options: OpenAPIImporter.Options(apiName: apiName, sourceURL: sourceURL))
   }
 }
 

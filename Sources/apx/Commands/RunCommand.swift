@@ -60,6 +60,11 @@ struct RunCommand: ContextCommand {
   @OptionGroup var harOption: HAROption
 
   @Flag(
+    name: .customLong("mock"),
+    help: "Run against `apx mock` of the recipe's APIs, started in-process on free loopback ports.")
+  var mock = false
+
+  @Flag(
     name: .customLong("resume"),
     help: "Resume the latest unfinished run of this recipe (or the RUN_ID given among the inputs).")
   var resume = false
@@ -71,6 +76,9 @@ struct RunCommand: ContextCommand {
       }
     }
     if dryRun && resume { throw ValidationError("--dry-run and --resume cannot be used together") }
+    if mock, global.demo || global.baseURL != nil {
+      throw ValidationError("--mock chooses where the calls go: leave out --demo and --base-url")
+    }
     if dryRun && cookieSession.name != nil {
       throw ValidationError("--session keeps the cookies of requests that are sent; --dry-run sends none")
     }
@@ -128,11 +136,14 @@ struct RunCommand: ContextCommand {
       headers: global.headerFields, transportLog: transportLog)
 
     // Run: one HTTP session, one token manager and one gRPC session for the whole run.
-    let result: RecipeRunResult? = try await DemoBackend.withOptionalDemo(global.demo) { demo in
+    let result: RecipeRunResult? = try await MockBackend.withOptionalBackend(
+      demo: global.demo, mock: mock, apis: file.registry.apis.values.sorted { $0.name < $1.name },
+      steps: file.recipe.steps, context: context
+    ) { demo, mocked in
       var targets: [String: RecipeTarget] = [:]
       for (name, api) in file.registry.apis {
         let resolved = try BaseURLResolver.resolve(
-          api: api, environment: global.environment, override: global.baseURL, demo: demo,
+          api: api, environment: global.environment, override: mocked[api.name] ?? global.baseURL, demo: demo,
           processEnvironment: environment, configured: context.configuredEnvironment(for: api.name))
         targets[name] = RecipeTarget(api: api, baseURL: resolved.baseURL, environmentName: resolved.environmentName)
       }

@@ -53,7 +53,7 @@ import Testing
 
   @Test func feedsTheDecisionWithTheCap() throws {
     let policy = try RetryPolicy(maxAttempts: 3, initialDelay: 1, maxDelay: 60, jitter: .none)
-    var random = DeterministicRNG(seed: 1)
+    var random = SeededRandom(seed: 1)
     let wait = RetryAfter.seconds(from: "Sun, 06 Nov 1994 09:49:37 GMT", now: Self.now)
     #expect(wait == 3600)
     let decision = policy.decide(

@@ -18,7 +18,7 @@ import Testing
     _ outcome: RetryOutcome, attempt: Int = 1, policy: RetryPolicy = RetryDecisionTests.policy,
     safe: Bool = true, retryAfter: Double? = nil, budget: Double? = nil
   ) -> RetryDecision {
-    var random = DeterministicRNG(seed: 11)
+    var random = SeededRandom(seed: 11)
     return policy.decide(
       afterAttempt: attempt, outcome: outcome, retrySafe: safe, retryAfter: retryAfter, remainingBudget: budget,
       random: &random)
@@ -80,7 +80,7 @@ import Testing
 
   @Test func aWholeRetryLoopProducesTheBackoffSequence() throws {
     let policy = try RetryPolicy(maxAttempts: 5, initialDelay: 0.5, multiplier: 3, maxDelay: 6, jitter: .none)
-    var random = DeterministicRNG(seed: 5)
+    var random = SeededRandom(seed: 5)
     var waits: [Double] = []
     var attempt = 1
     var final: RetryDecision?
@@ -99,13 +99,13 @@ import Testing
 
   @Test func jitteredDecisionsMatchTheJitteredDelays() throws {
     let policy = try RetryPolicy(maxAttempts: 6, initialDelay: 1, maxDelay: 20, jitter: .full)
-    var forDecisions = DeterministicRNG(seed: 77)
+    var forDecisions = SeededRandom(seed: 77)
     var decisions: [RetryDecision] = []
     for attempt in 1...5 {
       decisions.append(
         policy.decide(afterAttempt: attempt, outcome: .timeout, retrySafe: true, random: &forDecisions))
     }
-    let delays = Array(policy.delays(random: DeterministicRNG(seed: 77)))
+    let delays = Array(policy.delays(random: SeededRandom(seed: 77)))
     #expect(decisions == delays.map { .retry(after: $0) })
   }
 

@@ -6,20 +6,20 @@ import Testing
 @Suite struct RetryDelayTests {
   @Test func exponentialBackoffCappedAtMaxDelay() throws {
     let policy = try RetryPolicy(maxAttempts: 7, initialDelay: 0.5, multiplier: 2, maxDelay: 5, jitter: .none)
-    #expect(Array(policy.delays(random: DeterministicRNG(seed: 1))) == [0.5, 1, 2, 4, 5, 5])
+    #expect(Array(policy.delays(random: SeededRandom(seed: 1))) == [0.5, 1, 2, 4, 5, 5])
   }
 
   @Test func constantAndFractionalMultipliers() throws {
     let constant = try RetryPolicy(maxAttempts: 4, initialDelay: 3, multiplier: 1, maxDelay: 10, jitter: .none)
-    #expect(Array(constant.delays(random: DeterministicRNG(seed: 1))) == [3, 3, 3])
+    #expect(Array(constant.delays(random: SeededRandom(seed: 1))) == [3, 3, 3])
     let slow = try RetryPolicy(maxAttempts: 5, initialDelay: 1, multiplier: 1.5, maxDelay: 100, jitter: .none)
-    #expect(Array(slow.delays(random: DeterministicRNG(seed: 1))) == [1, 1.5, 2.25, 3.375])
+    #expect(Array(slow.delays(random: SeededRandom(seed: 1))) == [1, 1.5, 2.25, 3.375])
   }
 
   @Test func sequenceHasMaxAttemptsMinusOneDelays() throws {
     for attempts in [1, 2, 5, 100] {
       let policy = try RetryPolicy(maxAttempts: attempts)
-      let delays = policy.delays(random: DeterministicRNG(seed: 7))
+      let delays = policy.delays(random: SeededRandom(seed: 7))
       #expect(delays.underestimatedCount == attempts - 1)
       #expect(Array(delays).count == attempts - 1)
     }
@@ -27,13 +27,13 @@ import Testing
 
   @Test func zeroInitialDelayMeansImmediateRetries() throws {
     let policy = try RetryPolicy(maxAttempts: 4, initialDelay: 0, maxDelay: 0)
-    #expect(Array(policy.delays(random: DeterministicRNG(seed: 3))) == [0, 0, 0])
+    #expect(Array(policy.delays(random: SeededRandom(seed: 3))) == [0, 0, 0])
     #expect(policy.baseDelay(afterAttempt: Int.max) == 0)
   }
 
   @Test func attemptNumbersBelowOneCountAsOne() throws {
     let policy = try RetryPolicy(initialDelay: 2, maxDelay: 60, jitter: .none)
-    var random = DeterministicRNG(seed: 1)
+    var random = SeededRandom(seed: 1)
     #expect(policy.delay(afterAttempt: 0, random: &random) == 2)
     #expect(policy.delay(afterAttempt: -5, random: &random) == 2)
   }
@@ -60,7 +60,7 @@ import Testing
 
   @Test func fullJitterStaysWithinZeroAndTheBase() throws {
     let policy = try RetryPolicy(maxAttempts: 10, initialDelay: 0.25, multiplier: 2, maxDelay: 8, jitter: .full)
-    var random = DeterministicRNG(seed: 0xC0FFEE)
+    var random = SeededRandom(seed: 0xC0FFEE)
     for round in 0..<2000 {
       let attempt = round % 12 + 1
       let delay = policy.delay(afterAttempt: attempt, random: &random)
@@ -70,9 +70,9 @@ import Testing
 
   @Test func fullJitterIsDeterministicForASeedAndVariesAcrossSeeds() throws {
     let policy = try RetryPolicy(maxAttempts: 8, initialDelay: 1, maxDelay: 30, jitter: .full)
-    let first = Array(policy.delays(random: DeterministicRNG(seed: 42)))
-    let again = Array(policy.delays(random: DeterministicRNG(seed: 42)))
-    let other = Array(policy.delays(random: DeterministicRNG(seed: 43)))
+    let first = Array(policy.delays(random: SeededRandom(seed: 42)))
+    let again = Array(policy.delays(random: SeededRandom(seed: 42)))
+    let other = Array(policy.delays(random: SeededRandom(seed: 43)))
     #expect(first == again)
     #expect(first != other)
     #expect(first.count == 7)
@@ -83,7 +83,7 @@ import Testing
   @Test func fullJitterCoversTheRange() throws {
     let policy = try RetryPolicy(initialDelay: 10, maxDelay: 10, jitter: .full)
     // A seeded sample reaches both ends of [0, 10] and averages about half.
-    var random = DeterministicRNG(seed: 2024)
+    var random = SeededRandom(seed: 2024)
     var sum = 0.0
     var lowest = Double.infinity
     var highest = -Double.infinity
@@ -100,18 +100,18 @@ import Testing
 
   @Test func noJitterIgnoresTheGenerator() throws {
     let policy = try RetryPolicy(initialDelay: 1, maxDelay: 30, jitter: .none)
-    var first = DeterministicRNG(seed: 1)
-    var second = DeterministicRNG(seed: 2)
+    var first = SeededRandom(seed: 1)
+    var second = SeededRandom(seed: 2)
     #expect(policy.delay(afterAttempt: 3, random: &first) == 4)
     #expect(policy.delay(afterAttempt: 3, random: &second) == 4)
     // And draws nothing from it.
-    var untouched = DeterministicRNG(seed: 1)
+    var untouched = SeededRandom(seed: 1)
     #expect(first.next() == untouched.next())
   }
 
   @Test func unvalidatedPoliciesNeverTrap() {
     var policy = RetryPolicy.standard
-    var random = DeterministicRNG(seed: 9)
+    var random = SeededRandom(seed: 9)
     for (initial, multiplier, maxDelay) in [
       (Double.nan, 2.0, 30.0), (1, .nan, 30), (1, 2, .nan), (1, 2, .infinity), (-1, 2, 30), (1, 2, -5),
       (.infinity, 2, .infinity), (1, 0, 30), (1, -2, 30),

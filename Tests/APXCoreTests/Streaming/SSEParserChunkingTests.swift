@@ -91,7 +91,7 @@ import Testing
 
   @Test func randomChunkSizesFromSeededGenerator() {
     let reference = sseParse([Self.stream])
-    var random = DeterministicRNG(seed: 0x5EED)
+    var random = SeededRandom(seed: 0x5EED)
     for round in 0..<500 {
       var chunks: [[UInt8]] = []
       var start = 0

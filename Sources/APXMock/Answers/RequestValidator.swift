@@ -1,0 +1,96 @@
+import APXCore
+
+/// Checks a request against its endpoint's parameters: required path, query, header and
+/// cookie values and JSON body fields are present, and each has its declared type and
+/// allowed values. The first problem found is reported, naming the parameter.
+struct RequestValidator {
+  let endpoint: Endpoint
+  let book: SchemaBook
+
+  func problem(_ request: MockRequest, pathValues: [String: String]) -> SchemaValidator.Problem? {
+    let body = request.jsonBody
+    if let schema = endpoint.bodySchema, !request.body.isEmpty {
+      guard let body else { return .init(field: "body", message: "is not JSON") }
+      if let problem = SchemaValidator.problem(body, schema, book, at: "", direction: .request) {
+        return problem.field.isEmpty ? .init(field: "body", message: problem.message) : problem
+      }
+    }
+    let bodyParams = endpoint.params.filter { $0.location == .body && $0.type != .file }
+    if !bodyParams.isEmpty, !request.body.isEmpty {
+      guard case .object = body else { return .init(field: "body", message: "must be a JSON object") }
+    }
+    for param in endpoint.params {
+      let name = param.sentName
+      let texts: [String]
+      switch param.location {
+      case .path: texts = pathValues[name].map { [$0] } ?? []
+      case .query: texts = request.queryValues(name)
+      case .header: texts = request.header(name.lowercased()).map { [$0] } ?? []
+      case .cookie: texts = request.cookie(name).map { [$0] } ?? []
+      case .body:
+        guard param.type != .file, let value = body?[name] else {
+          if param.required, param.type != .file { return .init(field: name, message: "is required") }
+          continue
+        }
+        if let problem = check(value, param) { return problem }
+        continue
+      case .form, .multipart, .message: continue
+      }
+      guard let first = texts.first else {
+        if param.required, param.defaultValue == nil { return .init(field: name, message: "is required") }
+        continue
+      }
+      if let problem = check(text: first, all: texts, param) { return problem }
+    }
+    return nil
+  }
+
+  /// A JSON body field against its declared type and allowed values.
+  private func check(_ value: JSONValue, _ param: Param) -> SchemaValidator.Problem? {
+    let type: String? =
+      switch param.type {
+      case .string: "string"
+      case .integer: "integer"
+      case .number: "number"
+      case .boolean: "boolean"
+      case .array: "array"
+      case .json, .file: nil
+      }
+    if let type, value != .null, !SchemaValidator.matches(value, type: type) {
+      return .init(field: param.sentName, message: "must be \(type), got \(value.typeName)")
+    }
+    if let allowed = param.allowed, !allowed.contains(value) {
+      return .init(
+        field: param.sentName, message: "must be one of \(allowed.map(\.compactJSON).joined(separator: ", "))")
+    }
+    return nil
+  }
+
+  /// A path, query, header or cookie value (text) against its declared type and allowed values.
+  private func check(text: String, all: [String], _ param: Param) -> SchemaValidator.Problem? {
+    let name = param.sentName
+    switch param.type {
+    case .integer where Int(text) == nil: return .init(field: name, message: "must be an integer, got \"\(text)\"")
+    case .number where Double(text) == nil: return .init(field: name, message: "must be a number, got \"\(text)\"")
+    case .boolean where text != "true" && text != "false":
+      return .init(field: name, message: "must be true or false, got \"\(text)\"")
+    default: break
+    }
+    if let allowed = param.allowed, param.type != .array {
+      let matches = allowed.contains { value in
+        switch value {
+        case .string(let s): s == text
+        case .number: value.doubleValue == Double(text)
+        case .bool(let b): (b ? "true" : "false") == text
+        default: false
+        }
+      }
+      if !matches {
+        return .init(
+          field: name,
+          message: "must be one of \(allowed.map { $0.stringValue ?? $0.compactJSON }.joined(separator: ", "))")
+      }
+    }
+    return nil
+  }
+}

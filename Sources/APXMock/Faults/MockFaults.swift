@@ -1,0 +1,92 @@
+/// Faults a mock injects: delays, failures with `Retry-After`, and dropped SSE streams.
+///
+/// The same settings come from flags (every request) and, per request, from the header
+/// `X-Apx-Mock-Fault`: `;`-separated `KEY=VALUE` pairs, e.g. `latency=200+50; fail=503`:
+/// - `latency=MS` or `latency=MS+RANDMS`: wait MS (plus up to RANDMS) before answering;
+/// - `fail=STATUS`: answer STATUS (with `Retry-After`) instead of the endpoint's answer;
+/// - `fail-rate=P`: fail a fraction P (0 to 1) of requests with `fail-status`;
+/// - `fail-status=STATUS`: the status of `fail-rate`'s failures (503 by default);
+/// - `retry-after=SECONDS`: the `Retry-After` of failures (1 by default);
+/// - `drop-every=N`: an SSE stream closes after every N events (resume with `Last-Event-ID`).
+public struct MockFaults: Sendable, Equatable {
+  /// Fixed delay in milliseconds.
+  public var latency: Int = 0
+  /// Up to this many more milliseconds, drawn per request.
+  public var jitter: Int = 0
+  /// Fraction of requests that fail (0 to 1).
+  public var failRate: Double = 0
+  /// The status of failures.
+  public var failStatus: Int = 503
+  /// Fail this request with this status (the header's `fail=`).
+  public var failNow: Int?
+  /// `Retry-After` seconds on failures.
+  public var retryAfter: Int = 1
+  /// Close SSE streams after every N events; 0 never.
+  public var dropEvery: Int = 0
+
+  public init() {}
+
+  /// Why a fault setting cannot be read.
+  public struct SyntaxError: Error, Sendable, Equatable {
+    public var message: String
+  }
+
+  /// `MS` or `MS+RANDMS`, as `--latency` and `latency=` take it.
+  public static func latency(_ text: String) throws(SyntaxError) -> (Int, Int) {
+    let parts = text.split(separator: "+", omittingEmptySubsequences: false)
+    guard parts.count <= 2, let fixed = Int(parts[0]), fixed >= 0, fixed <= 600_000,
+      let extra = parts.count == 2 ? Int(parts[1]) : 0, extra >= 0, extra <= 600_000
+    else {
+      throw SyntaxError(message: "latency \"\(text)\" is not MS or MS+RANDMS (0 to 600000 milliseconds)")
+    }
+    return (fixed, extra)
+  }
+
+  /// These settings with the header's pairs applied on top.
+  public func applying(header: String) throws(SyntaxError) -> MockFaults {
+    var out = self
+    for pair in header.split(separator: ";") {
+      let trimmed = pair.trimmingWhitespace
+      if trimmed.isEmpty { continue }
+      let parts = trimmed.split(separator: "=", maxSplits: 1)
+      guard parts.count == 2 else { throw SyntaxError(message: "\"\(trimmed)\" is not KEY=VALUE") }
+      let key = parts[0].trimmingWhitespace
+      let value = parts[1].trimmingWhitespace
+      switch key {
+      case "latency": (out.latency, out.jitter) = try Self.latency(value)
+      case "fail": out.failNow = try Self.status(value, key)
+      case "fail-status": out.failStatus = try Self.status(value, key)
+      case "fail-rate":
+        guard let p = Double(value), (0...1).contains(p) else {
+          throw SyntaxError(message: "fail-rate \"\(value)\" is not a number from 0 to 1")
+        }
+        out.failRate = p
+      case "retry-after":
+        guard let n = Int(value), (0...86_400).contains(n) else {
+          throw SyntaxError(message: "retry-after \"\(value)\" is not 0 to 86400 seconds")
+        }
+        out.retryAfter = n
+      case "drop-every":
+        guard let n = Int(value), n >= 0 else { throw SyntaxError(message: "drop-every \"\(value)\" is not a count") }
+        out.dropEvery = n
+      default:
+        throw SyntaxError(
+          message: "unknown fault \"\(key)\" (known: latency, fail, fail-rate, fail-status, retry-after, drop-every)")
+      }
+    }
+    return out
+  }
+
+  static func status(_ text: String, _ key: String) throws(SyntaxError) -> Int {
+    guard let n = Int(text), (400...599).contains(n) else {
+      throw SyntaxError(message: "\(key) \"\(text)\" is not an error status (400 to 599)")
+    }
+    return n
+  }
+}
+
+extension StringProtocol {
+  var trimmingWhitespace: String {
+    String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+  }
+}

@@ -1,0 +1,206 @@
+import APXCore
+
+/// Answers the requests of one API: introspection, faults, auth, validation, then the
+/// endpoint's answer (stateful, declared, or generated from its schema). No sockets here:
+/// `MockServer` carries requests in and answers out.
+final class MockAPI: Sendable {
+  let api: APIDefinition
+  let options: MockOptions
+  let routes: RouteTable
+  let log = RequestLog()
+  let store = CollectionStore()
+  let book: SchemaBook
+  /// Misfit examples named one per line at start; the rest are counted.
+  static let misfitLines = 10
+  /// See `match(_:)`.
+  let basePaths: [String]
+  /// Where faults are reported (the command's stderr).
+  let report: @Sendable (String) -> Void
+
+  init(api: APIDefinition, options: MockOptions, report: @escaping @Sendable (String) -> Void) {
+    self.api = api
+    self.options = options
+    self.routes = RouteTable(endpoints: api.endpoints)
+    self.book = SchemaBook(api.schemas)
+    self.basePaths = Self.basePaths(api)
+    let misfits = Self.misfits(api, book)
+    for (endpoint, response, name, problem) in misfits.prefix(Self.misfitLines) {
+      report(
+        "apx mock: note: example \"\(name)\" of \(api.name).\(endpoint) (\(response)) does not fit its schema "
+          + "(\(problem.field.isEmpty ? "the body" : problem.field) \(problem.message)): it is served only on "
+          + "`Prefer: example=\(name)`")
+    }
+    if misfits.count > Self.misfitLines {
+      report(
+        "apx mock: note: and \(misfits.count - Self.misfitLines) more examples of \(api.name) that do not fit their schemas"
+      )
+    }
+    self.report = report
+  }
+
+  /// The answer, after any delay a fault asks for; every request but introspection is logged.
+  func handle(_ request: MockRequest) async -> MockAnswer {
+    if request.path == "/__apx/requests", request.method == "GET" { return .json(200, .array(log.all)) }
+    if request.path == "/__apx/reset", request.method == "POST" {
+      log.reset()
+      store.reset()
+      return MockAnswer(status: 204)
+    }
+    var endpointName: String?
+    var faultText: String?
+    let answer = await answer(request, endpointName: &endpointName, fault: &faultText)
+    log.append(request.logEntry(endpoint: endpointName, status: answer.status, fault: faultText))
+    return answer
+  }
+
+  private func answer(_ request: MockRequest, endpointName: inout String?, fault: inout String?) async -> MockAnswer {
+    let number = log.nextNumber()
+    var faults = options.faults
+    if let header = request.header("x-apx-mock-fault") {
+      do throws(MockFaults.SyntaxError) {
+        faults = try faults.applying(header: header)
+      } catch {
+        return .problem(
+          400, title: "Bad Request", detail: "X-Apx-Mock-Fault: \(error.message)", field: "X-Apx-Mock-Fault")
+      }
+    }
+    var dice = SeededRandom(seed: options.seed, key: "fault \(number)")
+    let delay = faults.latency + (faults.jitter > 0 ? Int(dice.next() % UInt64(faults.jitter + 1)) : 0)
+    if delay > 0 {
+      fault = "latency \(delay) ms"
+      note("latency \(delay) ms", request)
+      try? await Task.sleep(for: .milliseconds(delay))
+    }
+    let failStatus =
+      faults.failNow
+      ?? (faults.failRate > 0 && Double(dice.next() % 1_000_000) / 1_000_000 < faults.failRate
+        ? faults.failStatus : nil)
+    if let failStatus {
+      fault = "fail \(failStatus)"
+      note("failed with \(failStatus)", request)
+      var answer = MockAnswer.problem(
+        failStatus, title: "Injected Fault", detail: "apx mock failed this request on purpose")
+      answer.headers.append(("retry-after", String(faults.retryAfter)))
+      return answer
+    }
+    switch match(request) {
+    case .notFound:
+      return .problem(404, title: "Not Found", detail: "no endpoint of \(api.name) serves \(request.path)")
+    case .methodNotAllowed(let allowed):
+      var answer = MockAnswer.problem(
+        405, title: "Method Not Allowed", detail: "\(request.path) answers \(allowed.joined(separator: ", "))")
+      answer.headers.append(("allow", allowed.joined(separator: ", ")))
+      return answer
+    case .found(let route, let pathValues):
+      endpointName = route.endpoint.name
+      return endpointAnswer(request, route: route, pathValues: pathValues, dropEvery: faults.dropEvery)
+    }
+  }
+
+  private func endpointAnswer(
+    _ request: MockRequest, route: RouteTable.Route, pathValues: [String: String], dropEvery: Int
+  ) -> MockAnswer {
+    let endpoint = route.endpoint
+    if let missing = AuthCheck.missing(endpoint.auth ?? api.auth, in: request) {
+      var answer = MockAnswer.problem(401, title: "Unauthorized", detail: "this endpoint needs \(missing)")
+      answer.headers.append(("www-authenticate", "Bearer"))
+      return answer
+    }
+    var generator = ValueGenerator(
+      random: SeededRandom(seed: options.seed, key: request.method + " " + request.path), book: book)
+    if endpoint.kind == .jsonrpc {
+      let siblings = routes.routes.map(\.endpoint).filter { $0.kind == .jsonrpc && $0.path == endpoint.path }
+      return JSONRPCAnswer(endpoints: siblings).answer(request, generator: &generator)
+    }
+    if let problem = RequestValidator(endpoint: endpoint, book: book).problem(request, pathValues: pathValues) {
+      let status = endpoint.responses.contains { $0.status == "422" } ? 422 : 400
+      return .problem(
+        status, title: status == 422 ? "Unprocessable Content" : "Bad Request",
+        detail: "\(problem.field) \(problem.message)", field: problem.field)
+    }
+    if options.stateful, let answer = store.answer(request, route: route, pathValues: pathValues) { return answer }
+    var picked: ResponseChoice.Picked
+    do throws(ResponseChoice.Unmet) {
+      picked = try ResponseChoice.pick(
+        endpoint.responses, preference: .init(header: request.header("prefer")), method: request.method)
+    } catch {
+      return .problem(422, title: "Unprocessable Content", detail: error.detail, field: "Prefer")
+    }
+    if endpoint.kind == .sse || picked.response?.contentType?.lowercased().hasPrefix("text/event-stream") == true {
+      let after = request.header("last-event-id").flatMap { Int($0.trimmingWhitespace) } ?? 0
+      let events = EventStreamPlan.events(
+        for: endpoint, response: picked.response, example: picked.example, count: options.sseEvents,
+        generator: &generator)
+      return MockAnswer(
+        status: picked.status, headers: [("content-type", "text/event-stream"), ("cache-control", "no-cache")],
+        body: .events(events.filter { $0.id > after }, dropEvery: dropEvery))
+    }
+    if request.method == "HEAD" { return MockAnswer(status: picked.status) }
+    if picked.namedExample == nil { picked.example = fittingExample(picked.response) }
+    // An answer declared without schema or example, or none declared: `{}`, as JSON allows.
+    let value = picked.example ?? picked.response?.schema.map { generator.value(for: $0) } ?? .object([])
+    return BodyRendering.answer(
+      status: picked.status, value: value,
+      contentType: picked.response?.contentType ?? (picked.response == nil ? "application/json" : nil))
+  }
+
+  /// The route of `request`; a path under an environment's base path (`/v1/pets` for a base URL
+  /// `https://api.example.com/v1`) is matched without it, so a client may keep that prefix.
+  private func match(_ request: MockRequest) -> RouteTable.Match {
+    let direct = routes.match(method: request.method, path: request.path)
+    guard case .notFound = direct else { return direct }
+    for prefix in basePaths where request.path.hasPrefix(prefix + "/") {
+      let inner = routes.match(method: request.method, path: String(request.path.dropFirst(prefix.count)))
+      if case .notFound = inner { continue }
+      return inner
+    }
+    return direct
+  }
+
+  /// The paths of the environments' http(s) base URLs (`/v1`), longest first.
+  static func basePaths(_ api: APIDefinition) -> [String] {
+    var out: [String] = []
+    for env in api.environments {
+      let url = env.baseURL
+      guard url.hasPrefix("http://") || url.hasPrefix("https://") else { continue }
+      let rest = url.drop { $0 != ":" }.dropFirst(3)
+      guard let slash = rest.firstIndex(of: "/") else { continue }
+      var path = String(rest[slash...])
+      while path.hasSuffix("/") { path.removeLast() }
+      if !path.isEmpty, !path.contains("${"), !out.contains(path) { out.append(path) }
+    }
+    return out.sorted { $0.count > $1.count }
+  }
+
+  /// Declared examples their own schema refuses (descriptions hold some): by default the mock
+  /// serves a generated value instead, so that no answer contradicts the description.
+  static func misfits(_ api: APIDefinition, _ book: SchemaBook)
+    -> [(endpoint: String, status: String, example: String, problem: SchemaValidator.Problem)]
+  {
+    var out: [(String, String, String, SchemaValidator.Problem)] = []
+    for endpoint in api.endpoints where endpoint.kind != .sse {
+      for response in endpoint.responses {
+        guard let schema = response.schema, BodyRendering.isJSON(response.contentType ?? "") else { continue }
+        for example in response.examples {
+          if let problem = SchemaValidator.problem(example.value, schema, book, at: "") {
+            out.append((endpoint.name, response.status, example.key, problem))
+          }
+        }
+      }
+    }
+    return out
+  }
+
+  /// The first example of `response` that fits its schema (any, without a schema).
+  func fittingExample(_ response: EndpointResponse?) -> JSONValue? {
+    guard let response else { return nil }
+    guard let schema = response.schema, BodyRendering.isJSON(response.contentType ?? "") else {
+      return response.examples.first?.value
+    }
+    return response.examples.first { SchemaValidator.problem($0.value, schema, book, at: "") == nil }?.value
+  }
+
+  private func note(_ what: String, _ request: MockRequest) {
+    report("apx mock: fault: \(what): \(request.method) \(request.path)")
+  }
+}

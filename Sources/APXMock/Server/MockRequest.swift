@@ -1,0 +1,100 @@
+import APXCore
+
+/// One request as the mock sees it, independent of the HTTP server that received it.
+struct MockRequest: Sendable {
+  var method: String
+  /// The path as sent (percent-encoded), without the query.
+  var path: String
+  /// Query parameters in order, decoded.
+  var query: [(name: String, value: String)]
+
+  /// `a=1&b=x%20y` as decoded pairs (`+` is a space, as forms send it).
+  static func queryPairs(_ text: String?) -> [(name: String, value: String)] {
+    (text ?? "").split(separator: "&").map { pair in
+      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      let decode = { (s: Substring) in PercentDecoding.decode(String(s).replacing("+", with: " ")) }
+      return (decode(parts[0]), parts.count == 2 ? decode(parts[1]) : "")
+    }
+  }
+  /// Header fields with lower-case names.
+  var headers: [(name: String, value: String)]
+  var body: [UInt8]
+
+  /// The first value of header `name` (lower-case).
+  func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
+
+  func queryValues(_ name: String) -> [String] { query.filter { $0.name == name }.map(\.value) }
+
+  /// The value of cookie `name` from the `Cookie` header.
+  func cookie(_ name: String) -> String? {
+    for field in headers where field.name == "cookie" {
+      for pair in field.value.split(separator: ";") {
+        let parts = pair.trimmingWhitespace.split(separator: "=", maxSplits: 1)
+        if parts.count == 2, parts[0] == name { return String(parts[1]) }
+      }
+    }
+    return nil
+  }
+
+  /// The body parsed as JSON; nil when empty or not JSON.
+  var jsonBody: JSONValue? {
+    body.isEmpty ? nil : try? JSONParser.parse(body)
+  }
+
+  /// What `GET /__apx/requests` lists for this request.
+  func logEntry(endpoint: String?, status: Int, fault: String?) -> JSONValue {
+    var members = [
+      JSONMember("method", .string(method)), JSONMember("path", .string(path)),
+      JSONMember("query", .object(query.map { JSONMember($0.name, .string($0.value)) })),
+      JSONMember("headers", .object(headers.map { JSONMember($0.name, .string($0.value)) })),
+    ]
+    if !body.isEmpty { members.append(JSONMember("body", jsonBody ?? .string(String(decoding: body, as: UTF8.self)))) }
+    members.append(JSONMember("endpoint", endpoint.map(JSONValue.string) ?? .null))
+    members.append(JSONMember("status", .int(status)))
+    if let fault { members.append(JSONMember("fault", .string(fault))) }
+    return .object(members)
+  }
+}
+
+/// One server-sent event of a mocked stream.
+struct MockEvent: Sendable {
+  var id: Int
+  var type: String?
+  var data: String
+
+  var text: String {
+    var out = "id: \(id)\n"
+    if let type { out += "event: \(type)\n" }
+    for line in data.split(separator: "\n", omittingEmptySubsequences: false) { out += "data: \(line)\n" }
+    return out + "\n"
+  }
+}
+
+/// What the mock answers.
+struct MockAnswer: Sendable {
+  enum Body: Sendable {
+    case bytes([UInt8])
+    /// An event stream: the events after `Last-Event-ID`, closed early after `dropEvery` of them.
+    case events([MockEvent], dropEvery: Int)
+  }
+
+  var status: Int
+  var headers: [(name: String, value: String)] = []
+  var body: Body = .bytes([])
+
+  static func json(_ status: Int, _ value: JSONValue, contentType: String = "application/json") -> MockAnswer {
+    MockAnswer(
+      status: status, headers: [("content-type", contentType)],
+      body: .bytes(JSONPrinter(style: .compact).bytes(value)))
+  }
+
+  /// An RFC 9457 problem: `application/problem+json` naming the field at fault when there is one.
+  static func problem(_ status: Int, title: String, detail: String, field: String? = nil) -> MockAnswer {
+    var members = [
+      JSONMember("type", .string("about:blank")), JSONMember("title", .string(title)),
+      JSONMember("status", .int(status)), JSONMember("detail", .string(detail)),
+    ]
+    if let field { members.append(JSONMember("field", .string(field))) }
+    return json(status, .object(members), contentType: "application/problem+json")
+  }
+}

@@ -1,0 +1,170 @@
+import APXCore
+import APXImport
+import APXMock
+import APXRuntime
+import ArgumentParser
+
+/// `apx mock [API ...] | --openapi FILE|URL`: registry APIs, or an API description, served as a
+/// fake backend on loopback until Ctrl-C.
+struct MockCommand: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "mock",
+    abstract: "Serve registry APIs (or an OpenAPI description) as a fake backend on 127.0.0.1 until Ctrl-C.",
+    discussion: """
+      Each API gets its own port (the first --port, then the ones after it; --port 0 picks free ones). \
+      Answers are the declared examples, else values generated from the declared schemas (the same \
+      --seed gives the same values); requests are checked against the parameters (400, or 422 where \
+      declared) and the auth's form (401); `Prefer: code=404` or `Prefer: example=NAME` picks an answer. \
+      Faults come from the flags or, per request, from the header X-Apx-Mock-Fault (e.g. \
+      "latency=200+50; fail=503"). GET /__apx/requests lists what was received, POST /__apx/reset \
+      clears it. Prints one JSON line with the addresses on stdout once listening. See docs/mock.md.
+      """)
+
+  @OptionGroup var registryOptions: RegistryOptions
+
+  @Argument(
+    help: ArgumentHelp("The registry APIs to serve (default: every API in the registry).", valueName: "API"),
+    completion: .custom(APICompletion.complete))
+  var apis: [String] = []
+
+  @Option(
+    name: .customLong("openapi"),
+    help: ArgumentHelp(
+      "Serve this OpenAPI/Swagger description (a .json/.yaml file or an http(s) URL) without importing it.",
+      valueName: "FILE|URL"),
+    completion: .file(extensions: ["json", "yaml", "yml", "gz"]))
+  var openapi: String?
+
+  @Option(
+    name: .customLong("port"), parsing: .unconditional,
+    help: ArgumentHelp("Port of the first API (0 picks free ones).", valueName: "N"))
+  var port = 4010
+
+  @Option(
+    name: .customLong("host"),
+    help: ArgumentHelp("Address to listen on (0.0.0.0 for every interface).", valueName: "H"))
+  var host = "127.0.0.1"
+
+  @Option(
+    name: .customLong("seed"), parsing: .unconditional,
+    help: ArgumentHelp("Seed of generated answers: the same seed gives the same answers.", valueName: "N"))
+  var seed: UInt64 = 0
+
+  @Option(
+    name: .customLong("latency"),
+    help: ArgumentHelp("Delay every answer by MS milliseconds, plus up to RANDMS more.", valueName: "MS[+RANDMS]"))
+  var latency: String?
+
+  @Option(
+    name: .customLong("fail-rate"), parsing: .unconditional,
+    help: ArgumentHelp("Fail this fraction of requests (0 to 1) with --fail-status.", valueName: "P"))
+  var failRate: Double = 0
+
+  @Option(
+    name: .customLong("fail-status"), parsing: .unconditional,
+    help: ArgumentHelp("Status of injected failures, sent with Retry-After: 1.", valueName: "N"))
+  var failStatus = 503
+
+  @Option(
+    name: .customLong("drop-every"), parsing: .unconditional,
+    help: ArgumentHelp("Close SSE streams after every N events (clients resume with Last-Event-ID).", valueName: "N"))
+  var dropEvery = 0
+
+  @Option(
+    name: .customLong("sse-events"), parsing: .unconditional,
+    help: ArgumentHelp("Events an SSE endpoint without examples streams.", valueName: "N"))
+  var sseEvents = 10
+
+  @Flag(
+    name: .customLong("stateful"),
+    help: "Keep what POST/PUT/PATCH/DELETE write to collections, so a created resource can be read back.")
+  var stateful = false
+
+  func validate() throws {
+    guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+    if openapi != nil, !apis.isEmpty || !registryOptions.registry.isEmpty {
+      throw ValidationError("give either registry APIs (and --registry) or --openapi, not both")
+    }
+    guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be from 0 to 1, got \(failRate)") }
+    guard (400...599).contains(failStatus) else {
+      throw ValidationError("--fail-status must be an error status (400 to 599), got \(failStatus)")
+    }
+    guard dropEvery >= 0 else { throw ValidationError("--drop-every must be 0 or more, got \(dropEvery)") }
+    guard (1...100_000).contains(sseEvents) else {
+      throw ValidationError("--sse-events must be from 1 to 100000, got \(sseEvents)")
+    }
+    guard !host.isEmpty else { throw ValidationError("--host must name an address") }
+    if let latency {
+      do {
+        _ = try MockFaults.latency(latency)
+      } catch {
+        throw ValidationError("--latency: \(error.message)")
+      }
+    }
+  }
+
+  /// The flags' faults.
+  func faults() throws -> MockFaults {
+    var faults = MockFaults()
+    if let latency { (faults.latency, faults.jitter) = try MockFaults.latency(latency) }
+    faults.failRate = failRate
+    faults.failStatus = failStatus
+    faults.dropEvery = dropEvery
+    return faults
+  }
+
+  /// The APIs to serve: the description's, the named ones, or every one the registry holds.
+  func definitions(in context: Context) async throws -> [APIDefinition] {
+    if let openapi {
+      let report = try await ImportOpenAPICommand.importReport(
+        source: openapi, shown: openapi, apiName: nil, timeout: 30,
+        session: HTTPSessionOptions(trust: TrustStore.from(environment: context.environment)))
+      for skip in report.skipped { context.warn("apx mock: not served: \(skip.item): \(skip.reason)") }
+      return [report.api]
+    }
+    let registry = RegistryFiles(directories: context.registryDirectories(registryOptions.registry))
+    if !apis.isEmpty { return try apis.map { try registry.load(api: $0) } }
+    var all: [APIDefinition] = []
+    for (name, path) in registry.list() {
+      do {
+        all.append(try RegistryFiles.load(path: path))
+      } catch {
+        context.warn("apx mock: warning: skipped invalid registry file \(path) (\(name))")
+      }
+    }
+    guard !all.isEmpty else {
+      throw APXError(
+        .usage, "the registry holds no API to serve",
+        hint:
+          "searched \(registry.directories.joined(separator: ", ")); pass --registry DIR, API names or --openapi FILE")
+    }
+    return all
+  }
+
+  func run(in context: Context) async throws {
+    let apis = try await definitions(in: context)
+    let options = MockOptions(
+      host: host, port: port, seed: seed, faults: try faults(), sseEvents: sseEvents, stateful: stateful)
+    let server: MockServer
+    do {
+      server = try await MockServer.start(apis: apis, options: options) { line in context.warn(line) }
+    } catch {
+      throw APXError(
+        .network, "apx mock could not listen on \(host):\(port)",
+        hint: "is another process using the port? Try --port 0 for free ports", underlying: error)
+    }
+    let info = JSONValue.object(server.addresses.map { JSONMember($0.api, .string($0.url)) })
+    context.stdout.write(JSONPrinter(style: .compact).bytes(info) + [0x0A])
+    context.stdout.flush()
+    for (api, url) in server.addresses { context.warn("apx mock: \(api) listening on \(url)") }
+    let notServed = apis.flatMap { api in
+      api.endpoints.filter(\.kind.notMocked).map { api.name + "." + $0.name }
+    }
+    if !notServed.isEmpty {
+      context.warn(
+        "apx mock: not served (gRPC, WebSocket and GraphQL are not mocked yet): " + notServed.joined(separator: ", "))
+    }
+    context.warn("apx mock: Ctrl-C stops it")
+    try await server.runUntilCancelled()
+  }
+}

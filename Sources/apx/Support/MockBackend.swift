@@ -1,0 +1,49 @@
+import APXCore
+import APXMock
+
+/// `apx run --mock`: the recipe's APIs served by `apx mock` in this process, on free loopback
+/// ports, for the duration of the run.
+enum MockBackend {
+  /// Runs `body` with the demo backend's addresses (`--demo`) or each API's mock base URL (`--mock`).
+  static func withOptionalBackend<T: Sendable>(
+    demo: Bool, mock: Bool, apis: [APIDefinition], steps: [RecipeStep], context: Context,
+    _ body: (DemoAddresses?, [String: String]) async throws -> T
+  ) async throws -> T {
+    try await withOptionalMock(mock, apis: apis, steps: steps, context: context) { mocked in
+      try await DemoBackend.withOptionalDemo(demo) { try await body($0, mocked) }
+    }
+  }
+
+  /// Runs `body` with each API's mock base URL (empty when `enabled` is false), then stops the mock.
+  static func withOptionalMock<T: Sendable>(
+    _ enabled: Bool, apis: [APIDefinition], steps: [RecipeStep], context: Context,
+    _ body: ([String: String]) async throws -> T
+  ) async throws -> T {
+    guard enabled else { return try await body([:]) }
+    for step in steps {
+      guard let kind = apis.first(where: { $0.name == step.api })?.endpoint(named: step.endpoint)?.kind,
+        kind.notMocked
+      else { continue }
+      throw APXError(
+        .usage,
+        "--mock serves REST, SSE and JSON-RPC endpoints; step \"\(step.id)\" calls \(kind.withArticle) endpoint",
+        hint: "run the recipe against --demo or a real server")
+    }
+    let server: MockServer
+    do {
+      server = try await MockServer.start(apis: apis, options: MockOptions()) { line in context.warn(line) }
+    } catch {
+      throw APXError(.network, "apx mock could not listen on 127.0.0.1", underlying: error)
+    }
+    var urls: [String: String] = [:]
+    for (api, url) in server.addresses { urls[api] = url }
+    do {
+      let result = try await body(urls)
+      await server.stop()
+      return result
+    } catch {
+      await server.stop()
+      throw error
+    }
+  }
+}
