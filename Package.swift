@@ -134,6 +134,7 @@ let package = Package(
       dependencies: [
         "APXCore", "APXProtobuf", "APXDemoServer",
         .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
       ],
       swiftSettings: internalImports
     ),
@@ -184,6 +185,8 @@ let package = Package(
         "APXGraphQL",
         "APXDemoServer",
         "APXMock",
+        "APXGRPCMock",
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: internalImports

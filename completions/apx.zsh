@@ -372,6 +372,7 @@ _apx_mock() {
         '*:API:{__apx_custom_complete ---completion mock -- positional@0 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--openapi[Serve this OpenAPI/Swagger description (a .json/.yaml file or an http(s) URL) without importing it.]:FILE|URL:_files -g '\''*.json *.yaml *.yml *.gz'\'''
         '--port[Port of the first API (0 picks free ones).]:N:'
+        '--grpc-port[Port of the gRPC server that answers every gRPC endpoint'\''s methods (0 picks a free one).]:N:'
         '--host[Address to listen on (0.0.0.0 for every interface).]:H:'
         '--seed[Seed of generated answers\: the same seed gives the same answers.]:N:'
         '--latency[Delay every answer by MS milliseconds, plus up to RANDMS more.]:MS\[+RANDMS\]:'

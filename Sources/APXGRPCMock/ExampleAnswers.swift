@@ -83,6 +83,6 @@ struct ExampleAnswers: RegistrableRPCService {
   }
 
   private static func error(for fault: GRPCMockFault) -> RPCError {
-    RPCError(code: fault.code, message: "apx mock: injected fault \(fault.code)")
+    RPCError(code: fault.code, message: "apx mock: " + (fault.message ?? "injected fault \(fault.code)"))
   }
 }

@@ -28,10 +28,10 @@ public struct GRPCMockAuth: Sendable, Hashable {
   }
 }
 
-/// Refuses calls without the auth's metadata with `UNAUTHENTICATED`; reflection stays open.
+/// Refuses calls without their service's auth metadata with `UNAUTHENTICATED`; services
+/// without auth (server reflection among them) stay open.
 struct GRPCMockAuthInterceptor: ServerInterceptor {
-  let auth: GRPCMockAuth
-  let openServices: Set<String>
+  let byService: [String: GRPCMockAuth]
 
   func intercept<Input: Sendable, Output: Sendable>(
     request: StreamingServerRequest<Input>,
@@ -40,7 +40,7 @@ struct GRPCMockAuthInterceptor: ServerInterceptor {
       @Sendable (StreamingServerRequest<Input>, ServerContext) async throws ->
       StreamingServerResponse<Output>
   ) async throws -> StreamingServerResponse<Output> {
-    if !openServices.contains(context.descriptor.service.fullyQualifiedService),
+    if let auth = byService[context.descriptor.service.fullyQualifiedService],
       let problem = auth.problem(request.metadata)
     {
       return StreamingServerResponse(error: RPCError(code: .unauthenticated, message: "apx mock: " + problem))

@@ -7,11 +7,14 @@ public struct GRPCMockFault: Sendable, Hashable {
   /// Whether the status follows response headers (as grpcio servers send it when a handler
   /// fails) rather than coming alone as a trailers-only answer.
   public var afterHeaders: Bool
+  /// The status message (by default, one that says the fault was injected).
+  public var message: String?
 
   /// Makes a fault.
-  public init(code: RPCError.Code, afterHeaders: Bool = false) {
+  public init(code: RPCError.Code, afterHeaders: Bool = false, message: String? = nil) {
     self.code = code
     self.afterHeaders = afterHeaders
+    self.message = message
   }
 }
 

@@ -14,28 +14,26 @@ public struct GRPCMockServer: Sendable {
 
   private let host: GRPCServerHost
 
-  /// The reflection services, which need no credentials, as on most real servers.
-  static let reflectionServices: Set<String> = [
-    "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection",
-  ]
-
-  /// Starts serving `services` (nil: every service) of a serialized `FileDescriptorSet` on
-  /// `host:port` (port 0 picks a free port), and returns once the server listens.
+  /// Starts serving `services` (nil: every service) of serialized `FileDescriptorSet`s (a file
+  /// in more than one is taken once) on `host:port` (port 0 picks a free port), and returns once
+  /// the server listens.
   /// - Parameters:
+  ///   - auth: What each service's calls must carry, by service name; services not named need nothing.
   ///   - streamMessages: How many messages a server stream sends.
   ///   - fault: Asked once per call, with its request metadata: a fault to answer with, or nil.
   ///   - observe: Told of every call once it ends.
   /// - Throws: `APXError` when the descriptor set cannot be read or names no such service;
   ///   the transport's error when the address cannot be bound.
   public static func start(
-    protoset: [UInt8], services wanted: [String]? = nil, host: String = "127.0.0.1", port: Int = 0,
-    examples: ProtoExample = ProtoExample(), streamMessages: Int = 3, auth: GRPCMockAuth? = nil,
+    protosets: [[UInt8]], services wanted: [String]? = nil, host: String = "127.0.0.1", port: Int = 0,
+    examples: ProtoExample = ProtoExample(), streamMessages: Int = 3, auth: [String: GRPCMockAuth] = [:],
     fault: @escaping @Sendable (Metadata, MethodInfo) -> GRPCMockFault? = { _, _ in nil },
     observe: @escaping @Sendable (GRPCMockCall) -> Void = { _ in }
   ) async throws -> GRPCMockServer {
     let pool: DescriptorPool
     let index: ReflectionIndex
     do {
+      let protoset = try DescriptorSetMerge.merged(protosets)
       pool = try DescriptorPool(protoset: protoset)
       index = try ReflectionIndex(descriptorSetBytes: protoset)
     } catch {
@@ -61,8 +59,7 @@ public struct GRPCMockServer: Sendable {
       ServerReflectionV1Service(responder: responder),
       ServerReflectionV1AlphaService(responder: responder),
     ]
-    let interceptors: [any ServerInterceptor] =
-      auth.map { [GRPCMockAuthInterceptor(auth: $0, openServices: reflectionServices)] } ?? []
+    let interceptors: [any ServerInterceptor] = auth.isEmpty ? [] : [GRPCMockAuthInterceptor(byService: auth)]
     let started = try await GRPCServerHost.start(
       host: host, port: port, tls: nil, services: rpcServices, interceptors: interceptors)
     return GRPCMockServer(port: started.port, services: served, host: started)

@@ -103,16 +103,9 @@ public struct ProtoExample: Sendable {
     }
   }
 
-  /// A number derived from the seed and a field's path (FNV-1a, then a SplitMix64 step).
+  /// A number derived from the seed and a field's path.
   private func number(_ path: String) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ seed
-    for byte in path.utf8 {
-      hash ^= UInt64(byte)
-      hash &*= 0x100_0000_01b3
-    }
-    hash &+= 0x9e37_79b9_7f4a_7c15
-    hash = (hash ^ (hash >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    hash = (hash ^ (hash >> 27)) &* 0x94d0_49bb_1331_11eb
-    return hash ^ (hash >> 31)
+    var random = SeededRandom(seed: seed, key: path)
+    return random.next()
   }
 }

@@ -1,4 +1,4 @@
-public import APXCore
+import APXCore
 public import SwiftProtobuf
 
 /// All message, enum and service types of a set of .proto files, resolved and

@@ -16,12 +16,12 @@ struct GRPCMockTests {
   }
 
   static func withMock(
-    seed: UInt64 = 0, auth: GRPCMockAuth? = nil,
+    seed: UInt64 = 0, auth: [String: GRPCMockAuth] = [:],
     fault: @escaping @Sendable (Metadata, MethodInfoName) -> GRPCMockFault? = { _, _ in nil },
     _ body: (String) async throws -> Void
   ) async throws {
     let mock = try await GRPCMockServer.start(
-      protoset: try protoset, examples: ProtoExample(seed: seed), auth: auth,
+      protosets: [try protoset], examples: ProtoExample(seed: seed), auth: auth,
       fault: { metadata, method in fault(metadata, method.path) })
     do {
       try await body("127.0.0.1:\(mock.port)")
@@ -102,7 +102,9 @@ struct GRPCMockTests {
   /// The auth is checked in form: no token is UNAUTHENTICATED (exit 80), any bearer token passes,
   /// and reflection needs none.
   @Test func theAuthIsCheckedInFormNotInValue() async throws {
-    try await Self.withMock(auth: GRPCMockAuth(metadataName: "authorization", scheme: "Bearer")) { address in
+    try await Self.withMock(
+      auth: ["classnotes.v1.ClassNotesAPI": GRPCMockAuth(metadataName: "authorization", scheme: "Bearer")]
+    ) { address in
       let target = "grpc://\(address)/classnotes.v1.ClassNotesAPI/GetLesson"
       let without = try await APXProcess.run(["call", target, "id=les_1"])
       #expect(without.status == 80, "\(without.stderr)")

@@ -7,7 +7,10 @@
 /// - `fail-rate=P`: fail a fraction P (0 to 1) of requests with `fail-status`;
 /// - `fail-status=STATUS`: the status of `fail-rate`'s failures (503 by default);
 /// - `retry-after=SECONDS`: the `Retry-After` of failures (1 by default);
-/// - `drop-every=N`: an SSE stream closes after every N events (resume with `Last-Event-ID`).
+/// - `drop-every=N`: an SSE stream closes after every N events (resume with `Last-Event-ID`);
+/// - `grpc-status=CODE`: a gRPC call fails with this status code (0 to 16) instead of the one
+///   gRPC maps the failure's HTTP status to;
+/// - `after-headers=true`: a gRPC failure follows response headers, as grpcio servers send it.
 public struct MockFaults: Sendable, Equatable {
   /// Fixed delay in milliseconds.
   public var latency: Int = 0
@@ -23,7 +26,12 @@ public struct MockFaults: Sendable, Equatable {
   public var retryAfter: Int = 1
   /// Close SSE streams after every N events; 0 never.
   public var dropEvery: Int = 0
+  /// A gRPC call fails with this status code.
+  public var grpcStatus: Int?
+  /// A gRPC failure follows response headers rather than coming alone.
+  public var afterHeaders = false
 
+  /// No faults.
   public init() {}
 
   /// Why a fault setting cannot be read.
@@ -69,9 +77,19 @@ public struct MockFaults: Sendable, Equatable {
       case "drop-every":
         guard let n = Int(value), n >= 0 else { throw SyntaxError(message: "drop-every \"\(value)\" is not a count") }
         out.dropEvery = n
+      case "grpc-status":
+        guard let n = Int(value), (1...16).contains(n) else {
+          throw SyntaxError(message: "grpc-status \"\(value)\" is not a gRPC error code (1 to 16)")
+        }
+        out.grpcStatus = n
+      case "after-headers":
+        guard let b = Bool(value) else { throw SyntaxError(message: "after-headers \"\(value)\" is not true or false") }
+        out.afterHeaders = b
       default:
         throw SyntaxError(
-          message: "unknown fault \"\(key)\" (known: latency, fail, fail-rate, fail-status, retry-after, drop-every)")
+          message:
+            "unknown fault \"\(key)\" (known: latency, fail, fail-rate, fail-status, retry-after, drop-every, "
+            + "grpc-status, after-headers)")
       }
     }
     return out

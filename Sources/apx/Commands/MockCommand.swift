@@ -1,4 +1,5 @@
 import APXCore
+import APXGRPCMock
 import APXImport
 import APXMock
 import APXRuntime
@@ -17,7 +18,8 @@ struct MockCommand: ContextCommand {
       declared) and the auth's form (401); `Prefer: code=404` or `Prefer: example=NAME` picks an answer. \
       Faults come from the flags or, per request, from the header X-Apx-Mock-Fault (e.g. \
       "latency=200+50; fail=503"). GET /__apx/requests lists what was received, POST /__apx/reset \
-      clears it. Prints one JSON line with the addresses on stdout once listening. See docs/mock.md.
+      clears it. gRPC endpoints are answered on --grpc-port from their schema, with server reflection. \
+      Prints one JSON line with the addresses on stdout once listening. See docs/mock.md.
       """)
 
   @OptionGroup var registryOptions: RegistryOptions
@@ -39,6 +41,12 @@ struct MockCommand: ContextCommand {
     name: .customLong("port"), parsing: .unconditional,
     help: ArgumentHelp("Port of the first API (0 picks free ones).", valueName: "N"))
   var port = 4010
+
+  @Option(
+    name: .customLong("grpc-port"), parsing: .unconditional,
+    help: ArgumentHelp(
+      "Port of the gRPC server that answers every gRPC endpoint's methods (0 picks a free one).", valueName: "N"))
+  var grpcPort = 4770
 
   @Option(
     name: .customLong("host"),
@@ -82,6 +90,7 @@ struct MockCommand: ContextCommand {
 
   func validate() throws {
     guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+    guard (0...65535).contains(grpcPort) else { throw ValidationError("--grpc-port must be from 0 to 65535") }
     if openapi != nil, !apis.isEmpty || !registryOptions.registry.isEmpty {
       throw ValidationError("give either registry APIs (and --registry) or --openapi, not both")
     }
@@ -153,18 +162,46 @@ struct MockCommand: ContextCommand {
         .network, "apx mock could not listen on \(host):\(port)",
         hint: "is another process using the port? Try --port 0 for free ports", underlying: error)
     }
-    let info = JSONValue.object(server.addresses.map { JSONMember($0.api, .string($0.url)) })
+    let grpc: GRPCMockServer?
+    do {
+      grpc = try await MockGRPCServing.start(
+        apis: apis, host: host, port: grpcPort, seed: seed, faults: try faults(), context: context)
+    } catch {
+      await server.stop()
+      throw error
+    }
+    var addresses = server.addresses
+    if let grpc {
+      let shownHost = host.contains(":") ? "[\(host)]" : host
+      let url = "grpc://\(shownHost):\(grpc.port)"
+      // An API with HTTP endpoints keeps its name for its HTTP address.
+      for api in apis where api.endpoints.contains(where: { $0.kind == .grpc }) {
+        let served = api.endpoints.contains { !$0.kind.notMocked }
+        addresses.append((served ? api.name + ".grpc" : api.name, url))
+      }
+      addresses.removeAll { address in
+        apis.contains { $0.name == address.api && !$0.endpoints.contains { !$0.kind.notMocked } }
+          && !address.url.hasPrefix("grpc://")
+      }
+    }
+    let info = JSONValue.object(addresses.map { JSONMember($0.api, .string($0.url)) })
     context.stdout.write(JSONPrinter(style: .compact).bytes(info) + [0x0A])
     context.stdout.flush()
-    for (api, url) in server.addresses { context.warn("apx mock: \(api) listening on \(url)") }
+    for (api, url) in addresses { context.warn("apx mock: \(api) listening on \(url)") }
     let notServed = apis.flatMap { api in
-      api.endpoints.filter(\.kind.notMocked).map { api.name + "." + $0.name }
+      api.endpoints.filter { $0.kind.notMocked && $0.kind != .grpc }.map { api.name + "." + $0.name }
     }
     if !notServed.isEmpty {
       context.warn(
-        "apx mock: not served (gRPC, WebSocket and GraphQL are not mocked yet): " + notServed.joined(separator: ", "))
+        "apx mock: not served (WebSocket and GraphQL are not mocked yet): " + notServed.joined(separator: ", "))
     }
     context.warn("apx mock: Ctrl-C stops it")
-    try await server.runUntilCancelled()
+    do {
+      try await server.runUntilCancelled()
+    } catch {
+      await grpc?.stop()
+      throw error
+    }
+    await grpc?.stop()
   }
 }

@@ -1,0 +1,119 @@
+import APXCore
+import APXGRPCMock
+import APXMock
+import APXRuntime
+import GRPCCore
+import Synchronization
+
+/// `apx mock`'s gRPC half: the gRPC endpoints of the served APIs, answered from their schemas
+/// (a protoset, .proto files, or the reflection of the API's environment server, read once at
+/// start) by one gRPC server, with the APIs' auth checked in form and the flags' and the
+/// `x-apx-mock-fault` metadata's faults.
+enum MockGRPCServing {
+  /// Starts the server when any of `apis` has gRPC endpoints; nil when none has.
+  static func start(
+    apis: [APIDefinition], host: String, port: Int, seed: UInt64, faults: MockFaults, context: Context
+  ) async throws -> GRPCMockServer? {
+    var protosets: [[UInt8]] = []
+    var services: [String] = []
+    var auth: [String: GRPCMockAuth] = [:]
+    for api in apis {
+      let endpoints = api.endpoints.filter { $0.grpc != nil }
+      guard !endpoints.isEmpty else { continue }
+      var bySource: [(SchemaSource, [String])] = []
+      for endpoint in endpoints {
+        guard let options = endpoint.grpc else { continue }
+        if let i = bySource.firstIndex(where: { $0.0 == options.schema }) {
+          if !bySource[i].1.contains(options.service) { bySource[i].1.append(options.service) }
+        } else {
+          bySource.append((options.schema, [options.service]))
+        }
+        if !services.contains(options.service) { services.append(options.service) }
+        if let required = Self.auth(endpoint.auth ?? api.auth) { auth[options.service] = required }
+      }
+      for (source, names) in bySource {
+        var address: String?
+        if case .reflection = source {
+          address = try BaseURLResolver.resolve(
+            api: api, environment: nil, override: nil, demo: nil, processEnvironment: context.environment
+          ).baseURL
+          context.warn("apx mock: reading the schema of \(names.joined(separator: ", ")) from \(address ?? "")")
+        }
+        protosets.append(
+          try await GRPCInspector.descriptorSet(
+            schema: source, services: names, origin: .registryFile(api.sourceFile), address: address,
+            settings: GRPCSettings(), environment: context.environment))
+      }
+    }
+    guard !services.isEmpty else { return nil }
+    let dice = FaultDice(seed: seed)
+    return try await GRPCMockServer.start(
+      protosets: protosets, services: services, host: host, port: port, examples: ProtoExample(seed: seed),
+      auth: auth,
+      fault: { metadata, _ in Self.fault(faults, metadata: metadata, dice: dice) },
+      observe: { call in
+        guard let fault = call.fault else { return }
+        context.warn(
+          "apx mock: fault \(fault.code) on gRPC \(call.path)\(fault.afterHeaders ? " (after headers)" : "")")
+      })
+  }
+
+  /// What a registry auth asks of a gRPC call's metadata; nil for auths gRPC cannot carry.
+  static func auth(_ config: AuthConfig?) -> GRPCMockAuth? {
+    switch config {
+    case .bearer?, .oauth2ClientCredentials?, .tokenCommand?:
+      GRPCMockAuth(metadataName: "authorization", scheme: "Bearer")
+    case .basic?: GRPCMockAuth(metadataName: "authorization", scheme: "Basic")
+    case .apiKey(.header, let name, _)?: GRPCMockAuth(metadataName: name)
+    default: nil
+    }
+  }
+
+  /// The fault a call gets: its metadata's `x-apx-mock-fault` on top of the flags; a failure
+  /// status becomes the gRPC code gRPC maps it to, unless `grpc-status` names one.
+  static func fault(_ flags: MockFaults, metadata: Metadata, dice: FaultDice) -> GRPCMockFault? {
+    var faults = flags
+    if let header = metadata[stringValues: "x-apx-mock-fault"].first(where: { _ in true }) {
+      do {
+        faults = try flags.applying(header: header)
+      } catch {
+        return GRPCMockFault(code: .invalidArgument, message: "x-apx-mock-fault: \(error.message)")
+      }
+    }
+    let status =
+      faults.failNow
+      ?? (faults.failRate > 0 && dice.draw() < faults.failRate
+        ? faults.failStatus : nil)
+    guard status != nil || faults.grpcStatus != nil else { return nil }
+    let code =
+      faults.grpcStatus.flatMap { Status.Code(rawValue: $0) }.flatMap { RPCError.Code($0) }
+      ?? Self.code(forHTTPStatus: status ?? 500)
+    return GRPCMockFault(code: code, afterHeaders: faults.afterHeaders)
+  }
+
+  /// gRPC's own mapping of HTTP statuses to status codes.
+  static func code(forHTTPStatus status: Int) -> RPCError.Code {
+    switch status {
+    case 400: .internalError
+    case 401: .unauthenticated
+    case 403: .permissionDenied
+    case 404: .unimplemented
+    case 429, 502, 503, 504: .unavailable
+    default: .unknown
+    }
+  }
+}
+
+/// The draws of `--fail-rate` for gRPC calls: seeded, shared by every call.
+final class FaultDice: Sendable {
+  private let random: Mutex<SeededRandom>
+
+  init(seed: UInt64) {
+    random = Mutex(SeededRandom(seed: seed, key: "grpc faults"))
+  }
+
+  /// A number from 0 up to 1.
+  func draw() -> Double {
+    random.withLock { Double($0.next() % 1_000_000) / 1_000_000 }
+  }
+}

@@ -1,0 +1,85 @@
+import APXCore
+import Foundation
+import Testing
+
+/// `apx mock` serving a registry's gRPC endpoints from their schema: a protoset, or the
+/// reflection of the API's server, read once at start.
+@Suite("apx mock: gRPC")
+struct MockGRPCCommandTests {
+  static let service = "classnotes.v1.ClassNotesAPI"
+
+  /// A registry of one gRPC API whose schema is `schema`, with bearer auth.
+  static func registry(baseURL: String, schema: String) throws -> String {
+    try temporaryFile(
+      "notes.json",
+      """
+      {"api": "notes", "environments": {"here": {"base_url": "\(baseURL)"}},
+       "auth": {"type": "bearer", "token": "${env:NOTES_TOKEN}"},
+       "endpoints": {
+         "get": {"kind": "grpc", "service": "\(service)", "method": "GetLesson", "schema": \(schema)},
+         "watch": {"kind": "grpc", "service": "\(service)", "method": "StreamProcessingStatus", "schema": \(schema)}}}
+      """)
+  }
+
+  static var protosetSchema: String {
+    #"{"protoset": "\#(APXProcess.packageRoot.appendingPathComponent("Protos/classnotes.protoset").path)"}"#
+  }
+
+  /// grpcurl and apx reach the mocked service; the bearer auth is checked in form; a fault
+  /// asked for in metadata ends the call with its status and is logged.
+  @Test func aProtosetAPIIsServedWithReflectionAuthAndFaults() async throws {
+    let registry = try Self.registry(baseURL: "grpc://127.0.0.1:1", schema: Self.protosetSchema)
+    let result = try await MockProcess.with(["notes", "--registry", registry, "--grpc-port", "0"]) { mock in
+      let url = try #require(mock.urls["notes"], "\(mock.urls)")
+      #expect(url.hasPrefix("grpc://127.0.0.1:"), "\(url)")
+      let base = ["--base-url", url, "--registry", registry]
+      let ok = try await APXProcess.run(["call", "notes.get", "id=les_1"] + base, environment: ["NOTES_TOKEN": "any"])
+      #expect(ok.status == 0, "\(ok.stderr)")
+      #expect(try JSONParser.parse(Array(ok.stdout.utf8))["id"]?.stringValue != nil, "\(ok.stdout)")
+      let stream = try await APXProcess.run(
+        ["call", "notes.watch", "lesson_id=les_1", "-o", "ndjson"] + base, environment: ["NOTES_TOKEN": "any"])
+      #expect(stream.status == 0 && stream.stdout.split(separator: "\n").count == 3, "\(stream.stdout)\(stream.stderr)")
+      let anonymous = try await APXProcess.run(["call", "\(url)/\(Self.service)/GetLesson", "id=les_1"])
+      #expect(anonymous.status == 80, "UNAUTHENTICATED: \(anonymous.stderr)")
+      let fault = try await APXProcess.run(
+        ["call", "notes.get", "id=les_1", "-H", "x-apx-mock-fault: fail=503", "--no-retry"] + base,
+        environment: ["NOTES_TOKEN": "any"])
+      #expect(fault.status == 78, "UNAVAILABLE: \(fault.stderr)")
+      let coded = try await APXProcess.run(
+        ["call", "notes.get", "id=les_1", "-H", "x-apx-mock-fault: grpc-status=8; after-headers=true", "--no-retry"]
+          + base, environment: ["NOTES_TOKEN": "any"])
+      #expect(coded.status == 72, "RESOURCE_EXHAUSTED: \(coded.stderr)")
+      let bad = try await APXProcess.run(
+        ["call", "notes.get", "id=les_1", "-H", "x-apx-mock-fault: fail=nope"] + base,
+        environment: ["NOTES_TOKEN": "any"])
+      #expect(bad.status == 67 && bad.stderr.contains("x-apx-mock-fault"), "INVALID_ARGUMENT: \(bad.stderr)")
+      if CallPreviewTests.hasGRPCurl {
+        let list = try await APXProcess.run(
+          ["-c", "grpcurl -plaintext \(url.dropFirst("grpc://".count)) list"],
+          executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(list.stdout.contains(Self.service), "\(list.stdout)\(list.stderr)")
+      }
+    }
+    let log = String(decoding: result.stderr, as: UTF8.self)
+    #expect(log.contains("apx mock: fault unavailable on gRPC /\(Self.service)/GetLesson"), "\(log)")
+  }
+
+  /// An API whose schema comes from reflection is read from its environment's server once, at start.
+  @Test func aReflectionAPIIsReadFromItsServerAtStart() async throws {
+    try await withDemoServer { server in
+      let registry = try Self.registry(baseURL: server.grpcBaseURL, schema: #"{"reflection": true}"#)
+      try await MockProcess.with(["notes", "--registry", registry, "--grpc-port", "0"]) { mock in
+        let url = try #require(mock.urls["notes"], "\(mock.urls)")
+        let r = try await APXProcess.run(
+          ["call", "notes.get", "id=les_1", "--base-url", url, "--registry", registry],
+          environment: ["NOTES_TOKEN": "any"])
+        #expect(r.status == 0, "\(r.stderr)")
+      }
+    }
+    let dead = try Self.registry(baseURL: "grpc://127.0.0.1:1", schema: #"{"reflection": true}"#)
+    let r = try await APXProcess.run(["mock", "notes", "--registry", dead, "--port", "0", "--grpc-port", "0"])
+    // UNAVAILABLE, as apx call says of a server whose reflection cannot be reached.
+    #expect(r.status == 78, "the server to read the schema from is down: \(r.stderr)")
+    #expect(r.stderr.contains("cannot read the schema of grpc://127.0.0.1:1 over reflection"), "\(r.stderr)")
+  }
+}
