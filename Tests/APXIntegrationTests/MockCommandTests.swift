@@ -416,7 +416,7 @@ struct MockCommandTests {
     #expect(run.signaled && run.status == signal)
     let stderr = String(decoding: run.stderr, as: UTF8.self)
     #expect(stderr.contains("apx mock: shop listening on http://127.0.0.1:"), "\(stderr)")
-    #expect(stderr.contains("not served (gRPC, WebSocket and GraphQL are not mocked yet): shop.socket"), "\(stderr)")
+    #expect(stderr.contains("not served (WebSocket and GraphQL are not mocked yet): shop.socket"), "\(stderr)")
   }
 
   @Test(arguments: [

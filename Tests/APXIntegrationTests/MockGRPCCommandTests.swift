@@ -25,11 +25,10 @@ struct MockGRPCCommandTests {
     #"{"protoset": "\#(APXProcess.packageRoot.appendingPathComponent("Protos/classnotes.protoset").path)"}"#
   }
 
-  /// grpcurl and apx reach the mocked service; the bearer auth is checked in form; a fault
-  /// asked for in metadata ends the call with its status and is logged.
-  @Test func aProtosetAPIIsServedWithReflectionAuthAndFaults() async throws {
+  /// apx and grpcurl reach the mocked service by the registry and by reflection.
+  @Test func aProtosetAPIIsServedWithReflection() async throws {
     let registry = try Self.registry(baseURL: "grpc://127.0.0.1:1", schema: Self.protosetSchema)
-    let result = try await MockProcess.with(["notes", "--registry", registry, "--grpc-port", "0"]) { mock in
+    try await MockProcess.with(["notes", "--registry", registry, "--grpc-port", "0"]) { mock in
       let url = try #require(mock.urls["notes"], "\(mock.urls)")
       #expect(url.hasPrefix("grpc://127.0.0.1:"), "\(url)")
       let base = ["--base-url", url, "--registry", registry]
@@ -39,26 +38,36 @@ struct MockGRPCCommandTests {
       let stream = try await APXProcess.run(
         ["call", "notes.watch", "lesson_id=les_1", "-o", "ndjson"] + base, environment: ["NOTES_TOKEN": "any"])
       #expect(stream.status == 0 && stream.stdout.split(separator: "\n").count == 3, "\(stream.stdout)\(stream.stderr)")
-      let anonymous = try await APXProcess.run(["call", "\(url)/\(Self.service)/GetLesson", "id=les_1"])
-      #expect(anonymous.status == 80, "UNAUTHENTICATED: \(anonymous.stderr)")
-      let fault = try await APXProcess.run(
-        ["call", "notes.get", "id=les_1", "-H", "x-apx-mock-fault: fail=503", "--no-retry"] + base,
-        environment: ["NOTES_TOKEN": "any"])
-      #expect(fault.status == 78, "UNAVAILABLE: \(fault.stderr)")
-      let coded = try await APXProcess.run(
-        ["call", "notes.get", "id=les_1", "-H", "x-apx-mock-fault: grpc-status=8; after-headers=true", "--no-retry"]
-          + base, environment: ["NOTES_TOKEN": "any"])
-      #expect(coded.status == 72, "RESOURCE_EXHAUSTED: \(coded.stderr)")
-      let bad = try await APXProcess.run(
-        ["call", "notes.get", "id=les_1", "-H", "x-apx-mock-fault: fail=nope"] + base,
-        environment: ["NOTES_TOKEN": "any"])
-      #expect(bad.status == 67 && bad.stderr.contains("x-apx-mock-fault"), "INVALID_ARGUMENT: \(bad.stderr)")
       if CallPreviewTests.hasGRPCurl {
         let list = try await APXProcess.run(
           ["-c", "grpcurl -plaintext \(url.dropFirst("grpc://".count)) list"],
           executable: URL(fileURLWithPath: "/bin/sh"))
         #expect(list.stdout.contains(Self.service), "\(list.stdout)\(list.stderr)")
       }
+    }
+  }
+
+  /// The bearer auth is checked in form; a fault asked for in metadata ends the call with its
+  /// status and is logged; a fault the mock cannot read is INVALID_ARGUMENT.
+  @Test func authIsCheckedInFormAndFaultsComeFromMetadata() async throws {
+    let registry = try Self.registry(baseURL: "grpc://127.0.0.1:1", schema: Self.protosetSchema)
+    let result = try await MockProcess.with(["notes", "--registry", registry, "--grpc-port", "0"]) { mock in
+      let url = try #require(mock.urls["notes"], "\(mock.urls)")
+      let base = ["--base-url", url, "--registry", registry, "--no-retry"]
+      let anonymous = try await APXProcess.run(["call", "\(url)/\(Self.service)/GetLesson", "id=les_1"])
+      #expect(anonymous.status == 80, "UNAUTHENTICATED: \(anonymous.stderr)")
+      let fault = try await APXProcess.run(
+        ["call", "notes.get", "id=les_1", "-H", "x-apx-mock-fault: fail=503"] + base,
+        environment: ["NOTES_TOKEN": "any"])
+      #expect(fault.status == 78, "UNAVAILABLE: \(fault.stderr)")
+      let coded = try await APXProcess.run(
+        ["call", "notes.get", "id=les_1", "-H", "x-apx-mock-fault: grpc-status=8; after-headers=true"] + base,
+        environment: ["NOTES_TOKEN": "any"])
+      #expect(coded.status == 72, "RESOURCE_EXHAUSTED: \(coded.stderr)")
+      let bad = try await APXProcess.run(
+        ["call", "notes.get", "id=les_1", "-H", "x-apx-mock-fault: fail=nope"] + base,
+        environment: ["NOTES_TOKEN": "any"])
+      #expect(bad.status == 67 && bad.stderr.contains("x-apx-mock-fault"), "INVALID_ARGUMENT: \(bad.stderr)")
     }
     let log = String(decoding: result.stderr, as: UTF8.self)
     #expect(log.contains("apx mock: fault unavailable on gRPC /\(Self.service)/GetLesson"), "\(log)")
