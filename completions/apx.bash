@@ -707,7 +707,7 @@ _apx_demo() {
 _apx_mock() {
     repeating_flags=()
     non_repeating_flags=(--stateful --version -h --help)
-    repeating_options=(--registry)
+    repeating_options=(--registry --replay)
     non_repeating_options=(--openapi --port --grpc-port --host --seed --latency --fail-rate --fail-status --drop-every --sse-events)
     __apx_offer_flags_options -1
 
@@ -719,6 +719,10 @@ _apx_mock() {
         ;;
     '--openapi')
         __apx_add_completions -o plusdirs -fX '!*.@(json|yaml|yml|gz)'
+        return
+        ;;
+    '--replay')
+        __apx_add_completions -o plusdirs -fX '!*.@(har)'
         return
         ;;
     '--port')

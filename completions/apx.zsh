@@ -371,6 +371,7 @@ _apx_mock() {
         '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:_files -g '\''*.json'\'''
         '*:API:{__apx_custom_complete ---completion mock -- positional@0 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--openapi[Serve this OpenAPI/Swagger description (a .json/.yaml file or an http(s) URL) without importing it.]:FILE|URL:_files -g '\''*.json *.yaml *.yml *.gz'\'''
+        '*--replay[Answer with the exchanges of this HTTP archive (repeatable)\: apx call --har, or a browser'\''s.]:FILE.har:_files -g '\''*.har'\'''
         '--port[Port of the first API (0 picks free ones).]:N:'
         '--grpc-port[Port of the gRPC server that answers every gRPC endpoint'\''s methods (0 picks a free one).]:N:'
         '--host[Address to listen on (0.0.0.0 for every interface).]:H:'

@@ -48,6 +48,23 @@ public final class MockServer: Sendable {
     return MockServer(addresses: addresses, hosts: hosts)
   }
 
+  /// Starts one server on `options.host` and `options.port` that answers with recorded
+  /// exchanges (`apx mock --replay`); its address is named `name`. `report` gets a line for
+  /// each request nothing recorded matches.
+  public static func startReplay(
+    _ replay: HARReplay, name: String, options: MockOptions, report: @escaping @Sendable (String) -> Void
+  ) async throws -> MockServer {
+    let logger = HTTPServerHost.logger(label: "apx.mock.replay")
+    let host = try await HTTPServerHost.start(logger: logger) { onServerRunning in
+      Application(
+        responder: ReplayResponder(replay: replay, report: report),
+        configuration: .init(address: .hostname(options.host, port: options.port), serverName: "apx-mock"),
+        onServerRunning: onServerRunning, logger: logger)
+    }
+    let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
+    return MockServer(addresses: [(name, "http://\(shownHost):\(host.port)")], hosts: [host])
+  }
+
   /// Stops every server; returns once their sockets are closed.
   public func stop() async {
     for host in hosts { await host.stop() }

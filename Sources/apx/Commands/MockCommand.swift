@@ -19,6 +19,7 @@ struct MockCommand: ContextCommand {
       Faults come from the flags or, per request, from the header X-Apx-Mock-Fault (e.g. \
       "latency=200+50; fail=503"). GET /__apx/requests lists what was received, POST /__apx/reset \
       clears it. gRPC endpoints are answered on --grpc-port from their schema, with server reflection. \
+      --replay FILE.har answers with recorded exchanges instead. \
       Prints one JSON line with the addresses on stdout once listening. See docs/mock.md.
       """)
 
@@ -36,6 +37,14 @@ struct MockCommand: ContextCommand {
       valueName: "FILE|URL"),
     completion: .file(extensions: ["json", "yaml", "yml", "gz"]))
   var openapi: String?
+
+  @Option(
+    name: .customLong("replay"),
+    help: ArgumentHelp(
+      "Answer with the exchanges of this HTTP archive (repeatable): apx call --har, or a browser's.",
+      valueName: "FILE.har"),
+    completion: .file(extensions: ["har"]))
+  var replay: [String] = []
 
   @Option(
     name: .customLong("port"), parsing: .unconditional,
@@ -94,6 +103,20 @@ struct MockCommand: ContextCommand {
     if openapi != nil, !apis.isEmpty || !registryOptions.registry.isEmpty {
       throw ValidationError("give either registry APIs (and --registry) or --openapi, not both")
     }
+    if !replay.isEmpty {
+      if openapi != nil || !apis.isEmpty || !registryOptions.registry.isEmpty {
+        throw ValidationError("--replay serves archives: give no API, --registry or --openapi with it")
+      }
+      let ignored = [
+        ("--latency", latency != nil), ("--fail-rate", failRate != 0), ("--fail-status", failStatus != 503),
+        ("--drop-every", dropEvery != 0), ("--sse-events", sseEvents != 10), ("--stateful", stateful),
+        ("--seed", seed != 0), ("--grpc-port", grpcPort != 4770),
+      ].filter(\.1).map(\.0)
+      if !ignored.isEmpty {
+        throw ValidationError(
+          "\(ignored.joined(separator: ", ")) cannot be used with --replay: it answers what was recorded")
+      }
+    }
     guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be from 0 to 1, got \(failRate)") }
     guard (400...599).contains(failStatus) else {
       throw ValidationError("--fail-status must be an error status (400 to 599), got \(failStatus)")
@@ -151,6 +174,7 @@ struct MockCommand: ContextCommand {
   }
 
   func run(in context: Context) async throws {
+    if !replay.isEmpty { return try await runReplay(in: context) }
     let apis = try await definitions(in: context)
     let options = MockOptions(
       host: host, port: port, seed: seed, faults: try faults(), sseEvents: sseEvents, stateful: stateful)
@@ -203,5 +227,33 @@ struct MockCommand: ContextCommand {
       throw error
     }
     await grpc?.stop()
+  }
+
+  /// `--replay`: one server answering with the archives' exchanges.
+  func runReplay(in context: Context) async throws {
+    var exchanges: [HARExchange] = []
+    for file in replay {
+      let bytes = try FileBytes.read(file)
+      exchanges += try HARReader.exchanges(bytes, name: file)
+    }
+    let options = MockOptions(host: host, port: port)
+    let server: MockServer
+    do {
+      server = try await MockServer.startReplay(HARReplay(exchanges), name: "replay", options: options) { line in
+        context.warn(line)
+      }
+    } catch {
+      throw APXError(
+        .network, "apx mock could not listen on \(host):\(port)",
+        hint: "is another process using the port? Try --port 0 for a free port", underlying: error)
+    }
+    let info = JSONValue.object(server.addresses.map { JSONMember($0.api, .string($0.url)) })
+    context.stdout.write(JSONPrinter(style: .compact).bytes(info) + [0x0A])
+    context.stdout.flush()
+    for (_, url) in server.addresses {
+      context.warn("apx mock: replaying \(exchanges.count) exchanges from \(replay.joined(separator: ", ")) on \(url)")
+    }
+    context.warn("apx mock: Ctrl-C stops it")
+    try await server.runUntilCancelled()
   }
 }

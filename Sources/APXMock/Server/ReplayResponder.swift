@@ -1,0 +1,45 @@
+import APXCore
+import APXDemoServer
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Answers requests with the exchanges of recorded HTTP archives (`apx mock --replay`): the
+/// recorded answer of the matching request, or 404 naming the nearest recorded request.
+/// `POST /__apx/reset` starts every sequence of repeated requests again.
+struct ReplayResponder: HTTPResponder {
+  let replay: HARReplay
+  let report: @Sendable (String) -> Void
+
+  func respond(to request: Request, context: DemoRequestContext) async throws -> Response {
+    var request = request
+    let body = try await request.collectBody(upTo: context.maxUploadSize)
+    let (path, query) = HARReader.pathAndQuery(of: request.uri.description)
+    let method = request.method.rawValue
+    if method == "POST", path == "/__apx/reset" {
+      replay.reset()
+      return Response(status: .noContent)
+    }
+    let answer: MockAnswer
+    switch replay.answer(method: method, path: path, query: query, body: Array(body.readableBytesView)) {
+    case .recorded(let exchange):
+      answer = MockAnswer(
+        status: exchange.status, headers: exchange.headers.map { ($0.name, $0.value) }, body: .bytes(exchange.body))
+    case .unmatched(let nearest):
+      let asked = method + " " + request.uri.description
+      let detail =
+        nearest.map { "\(asked) matches no recorded request; the nearest is \($0.requestLine) (\($0.source))" }
+        ?? "\(asked) matches no recorded request: the archives hold none"
+      report("apx mock: not recorded: \(asked)")
+      answer = MockAnswer.problem(404, title: "no recorded request matches", detail: detail)
+    }
+    var headers = HTTPFields()
+    for (name, value) in answer.headers {
+      if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
+    }
+    guard case .bytes(let bytes) = answer.body else { return Response(status: .internalServerError) }
+    return Response(
+      status: HTTPResponse.Status(code: answer.status), headers: headers,
+      body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+  }
+}
