@@ -305,7 +305,8 @@ struct MockCommandTests {
     try await MockProcess.with(["shop", "--registry", try Self.registry()]) { mock in
       let port = try mock.port()
       _ = try await LoopbackHTTP.request(
-        port: port, "GET", "/items/special?x=1", headers: ["X-Trace": "t1", "X-Apx-Mock-Fault": "latency=1"])
+        port: port, "GET", "/items/special?x=1&access_token=q-s3cr3t",
+        headers: ["X-Trace": "t1", "X-Apx-Mock-Fault": "latency=1", "Authorization": "Bearer h-s3cr3t"])
       _ = try await LoopbackHTTP.request(
         port: port, "POST", "/orders", headers: ["Content-Type": "application/json"], body: #"{"qty": 1}"#)
       let listed = try #require(try await LoopbackHTTP.request(port: port, "GET", "/__apx/requests").json?.arrayValue)
@@ -313,6 +314,10 @@ struct MockCommandTests {
       #expect(listed[0]["path"] == .string("/items/special"))
       #expect(listed[0]["query"]?["x"] == .string("1"))
       #expect(listed[0]["headers"]?["x-trace"] == .string("t1"))
+      // Credentials are listed as present, never as sent.
+      #expect(listed[0]["headers"]?["authorization"] == .string("***"))
+      #expect(listed[0]["query"]?["access_token"] == .string("***"))
+      #expect(!(listed.map(\.compactJSON).joined().contains("s3cr3t")))
       #expect(listed[0]["endpoint"] == .string("items.special"))
       #expect(listed[0]["fault"] == .string("latency 1 ms"))
       #expect(listed[1]["body"] == .object([JSONMember("qty", .int(1))]))

@@ -41,12 +41,19 @@ struct MockRequest: Sendable {
     body.isEmpty ? nil : try? JSONParser.parse(body)
   }
 
-  /// What `GET /__apx/requests` lists for this request.
+  /// What `GET /__apx/requests` lists for this request. Credentials (the values of headers and
+  /// query parameters that carry them, by apx's rule for `-v`) are `***`: the list says a
+  /// request carried one, never what it was.
   func logEntry(endpoint: String?, status: Int, fault: String?) -> JSONValue {
     var members = [
       JSONMember("method", .string(method)), JSONMember("path", .string(path)),
-      JSONMember("query", .object(query.map { JSONMember($0.name, .string($0.value)) })),
-      JSONMember("headers", .object(headers.map { JSONMember($0.name, .string($0.value)) })),
+      JSONMember(
+        "query",
+        .object(query.map { JSONMember($0.name, .string(CredentialParams.isCredential($0.name) ? "***" : $0.value)) })),
+      JSONMember(
+        "headers",
+        .object(
+          headers.map { JSONMember($0.name, .string(CredentialHeaders.isCredential($0.name) ? "***" : $0.value)) })),
     ]
     if !body.isEmpty { members.append(JSONMember("body", jsonBody ?? .string(String(decoding: body, as: UTF8.self)))) }
     members.append(JSONMember("endpoint", endpoint.map(JSONValue.string) ?? .null))

@@ -26,7 +26,9 @@ struct ReplayResponder: HTTPResponder {
       answer = MockAnswer(
         status: exchange.status, headers: exchange.headers.map { ($0.name, $0.value) }, body: .bytes(exchange.body))
     case .unmatched(let nearest):
-      let asked = method + " " + request.uri.description
+      // A credential in the query is not repeated in the answer or the log line.
+      let shownQuery = query.map { $0.name + "=" + (CredentialParams.isCredential($0.name) ? "***" : $0.value) }
+      let asked = method + " " + path + (shownQuery.isEmpty ? "" : "?" + shownQuery.joined(separator: "&"))
       let detail =
         nearest.map { "\(asked) matches no recorded request; the nearest is \($0.requestLine) (\($0.source))" }
         ?? "\(asked) matches no recorded request: the archives hold none"
