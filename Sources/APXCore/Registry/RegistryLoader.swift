@@ -11,7 +11,7 @@ public enum RegistryLoader {
     "auth", "retry",
     "idempotent", "idempotency_key", "timeout", "until_event", "fail_on_event", "reconnect", "fallback", "progress",
     "service", "schema", "retry_codes", "rpc_method", "params_by", "notification", "pagination", "subprotocols",
-    "send", "until", "max_messages", "ping_interval", "query", "operation_name", "transport",
+    "send", "until", "max_messages", "ping_interval", "server_messages", "query", "operation_name", "transport",
   ]
   static let paramKeys = [
     "in", "type", "required", "default", "description", "content_type", "secret", "enum", "name", "style", "explode",
@@ -215,6 +215,11 @@ public enum RegistryLoader {
     for e in api.endpoints {
       if let schema = e.bodySchema {
         checkReferences(schema, schemas: api.schemas, at: [.key("endpoints"), .key(e.name), .key("body_schema")], &r)
+      }
+      if let schema = e.websocket?.serverMessages?.schema {
+        checkReferences(
+          schema, schemas: api.schemas, at: [.key("endpoints"), .key(e.name), .key("server_messages"), .key("schema")],
+          &r)
       }
       for response in e.responses {
         guard let schema = response.schema else { continue }

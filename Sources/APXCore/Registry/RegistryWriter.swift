@@ -135,6 +135,12 @@ public enum RegistryWriter {
           ])))
     }
     if let p = o.progress { m.append(JSONMember("progress", progress(p))) }
+    if let sent = o.serverMessages {
+      var members: [JSONMember] = []
+      if !sent.examples.isEmpty { members.append(JSONMember("examples", .array(sent.examples))) }
+      if let schema = sent.schema { members.append(JSONMember("schema", schema)) }
+      m.append(JSONMember("server_messages", .object(members)))
+    }
     return m
   }
 

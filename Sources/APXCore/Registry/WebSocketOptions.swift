@@ -19,6 +19,8 @@ public struct WebSocketOptions: Sendable, Hashable {
   public var maxMessageSize: Int
   /// Each line of stdin is sent as one text message (ad-hoc calls with stdin not a terminal).
   public var sendStdinLines = false
+  /// What the server sends, as `apx mock` plays it; calls do not read it.
+  public var serverMessages: WebSocketServerMessages?
 
   /// The default largest message: 16 MiB, as for one SSE event.
   public static let defaultMaxMessageSize = 16 << 20
@@ -36,6 +38,20 @@ public struct WebSocketOptions: Sendable, Hashable {
     self.reconnect = reconnect
     self.progress = progress
     self.maxMessageSize = maxMessageSize
+  }
+}
+
+/// The messages a WebSocket endpoint's server sends (its registry key `server_messages`):
+/// examples, and a JSON Schema of a message to generate more from. `apx mock` sends them.
+public struct WebSocketServerMessages: Sendable, Hashable {
+  /// Messages in the order sent: a string as its text, any other value as compact JSON.
+  public var examples: [JSONValue]
+  /// A JSON Schema of one message (`{"$ref": "#/schemas/NAME"}` refers to the API's `schemas`).
+  public var schema: JSONValue?
+
+  public init(examples: [JSONValue] = [], schema: JSONValue? = nil) {
+    self.examples = examples
+    self.schema = schema
   }
 }
 

@@ -1,7 +1,7 @@
 /// The options of a `kind: "websocket"` endpoint, read from its registry object.
 enum WebSocketOptionsDecoder {
   /// The keys only a WebSocket endpoint has.
-  static let keys = ["subprotocols", "send", "until", "max_messages", "ping_interval"]
+  static let keys = ["subprotocols", "send", "until", "max_messages", "ping_interval", "server_messages"]
 
   static func decode(_ f: [JSONMember], at p: [JSONPathComponent], _ r: inout DocumentReader) -> WebSocketOptions {
     var o = WebSocketOptions()
@@ -26,7 +26,34 @@ enum WebSocketOptionsDecoder {
     if let value = f.first(where: { $0.key == "progress" })?.value {
       o.progress = SSEOptionsDecoder.decodeProgress(value, at: p + [.key("progress")], &r)
     }
+    if let value = f.first(where: { $0.key == "server_messages" })?.value {
+      o.serverMessages = decodeServerMessages(value, at: p + [.key("server_messages")], &r)
+    }
     return o
+  }
+
+  /// `{"examples": [MESSAGE, ...], "schema": {JSON Schema}}`, at least one of the two.
+  static func decodeServerMessages(_ value: JSONValue, at up: [JSONPathComponent], _ r: inout DocumentReader)
+    -> WebSocketServerMessages?
+  {
+    guard let uf = r.object(value, at: up, allowed: ["examples", "schema"]) else { return nil }
+    var out = WebSocketServerMessages()
+    if let examples = uf.first(where: { $0.key == "examples" })?.value {
+      guard case .array(let items) = examples, !items.isEmpty else {
+        r.fail(
+          up + [.key("examples")], "expected a non-empty array of messages, got \(examples.typeName)",
+          hint:
+            "e.g. \"examples\": [{\"type\": \"progress\"}, \"text\"]; a string is sent as text, anything else as JSON")
+        return nil
+      }
+      out.examples = items
+    }
+    out.schema = RegistryLoader.optionalSchema(uf, "schema", at: up, &r)
+    if out.examples.isEmpty, out.schema == nil {
+      r.fail(up, "give \"examples\", \"schema\" or both", hint: "e.g. {\"examples\": [{\"type\": \"complete\"}]}")
+      return nil
+    }
+    return out
   }
 
   /// `{"path": ".type", "equals": VALUE}` or `{"path": ".type", "matches": "PATTERN"}`.

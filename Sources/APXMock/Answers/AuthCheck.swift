@@ -8,7 +8,10 @@ enum AuthCheck {
     guard let auth else { return nil }
     let authorization = request.header("authorization") ?? ""
     switch auth {
-    case .none, .subprotocol: return nil
+    case .none: return nil
+    case .subprotocol(let prefix, _):
+      return request.offeredSubprotocols.contains { $0.hasPrefix(prefix) && $0.count > prefix.count }
+        ? nil : "the subprotocol \(prefix)<token> (Sec-WebSocket-Protocol)"
     case .bearer, .oauth2ClientCredentials, .tokenCommand:
       return has(authorization, scheme: "bearer") ? nil : "an Authorization: Bearer token"
     case .basic:

@@ -1,3 +1,5 @@
+import APXCore
+
 /// Faults a mock injects: delays, failures with `Retry-After`, and dropped SSE streams.
 ///
 /// The same settings come from flags (every request) and, per request, from the header
@@ -93,6 +95,16 @@ public struct MockFaults: Sendable, Equatable {
       }
     }
     return out
+  }
+
+  /// What these faults do to request `number` of a run seeded with `seed`: its delay in
+  /// milliseconds, and the status it fails with, if any. The same seed and number draw the same.
+  public func draw(seed: UInt64, number: Int) -> (delay: Int, failStatus: Int?) {
+    var dice = SeededRandom(seed: seed, key: "fault \(number)")
+    let delay = latency + (jitter > 0 ? Int(dice.next() % UInt64(jitter + 1)) : 0)
+    let failStatus =
+      failNow ?? (failRate > 0 && Double(dice.next() % 1_000_000) / 1_000_000 < failRate ? self.failStatus : nil)
+    return (delay, failStatus)
   }
 
   static func status(_ text: String, _ key: String) throws(SyntaxError) -> Int {

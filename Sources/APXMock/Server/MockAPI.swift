@@ -9,6 +9,7 @@ final class MockAPI: Sendable {
   let routes: RouteTable
   let log = RequestLog()
   let store = CollectionStore()
+  let resume = WebSocketResumePoints()
   let book: SchemaBook
   /// Misfit examples named one per line at start; the rest are counted.
   static let misfitLines = 10
@@ -44,6 +45,7 @@ final class MockAPI: Sendable {
     if request.path == "/__apx/reset", request.method == "POST" {
       log.reset()
       store.reset()
+      resume.reset()
       return MockAnswer(status: 204)
     }
     var endpointName: String?
@@ -64,17 +66,12 @@ final class MockAPI: Sendable {
           400, title: "Bad Request", detail: "X-Apx-Mock-Fault: \(error.message)", field: "X-Apx-Mock-Fault")
       }
     }
-    var dice = SeededRandom(seed: options.seed, key: "fault \(number)")
-    let delay = faults.latency + (faults.jitter > 0 ? Int(dice.next() % UInt64(faults.jitter + 1)) : 0)
+    let (delay, failStatus) = faults.draw(seed: options.seed, number: number)
     if delay > 0 {
       fault = "latency \(delay) ms"
       note("latency \(delay) ms", request)
       try? await Task.sleep(for: .milliseconds(delay))
     }
-    let failStatus =
-      faults.failNow
-      ?? (faults.failRate > 0 && Double(dice.next() % 1_000_000) / 1_000_000 < faults.failRate
-        ? faults.failStatus : nil)
     if let failStatus {
       fault = "fail \(failStatus)"
       note("failed with \(failStatus)", request)
@@ -104,6 +101,12 @@ final class MockAPI: Sendable {
     if let missing = AuthCheck.missing(endpoint.auth ?? api.auth, in: request) {
       var answer = MockAnswer.problem(401, title: "Unauthorized", detail: "this endpoint needs \(missing)")
       answer.headers.append(("www-authenticate", "Bearer"))
+      return answer
+    }
+    if endpoint.kind == .websocket {
+      var answer = MockAnswer.problem(
+        426, title: "Upgrade Required", detail: "\(api.name).\(endpoint.name) speaks WebSocket: connect with ws://")
+      answer.headers.append(("upgrade", "websocket"))
       return answer
     }
     var generator = ValueGenerator(
@@ -146,7 +149,7 @@ final class MockAPI: Sendable {
 
   /// The route of `request`; a path under an environment's base path (`/v1/pets` for a base URL
   /// `https://api.example.com/v1`) is matched without it, so a client may keep that prefix.
-  private func match(_ request: MockRequest) -> RouteTable.Match {
+  func match(_ request: MockRequest) -> RouteTable.Match {
     let direct = routes.match(method: request.method, path: request.path)
     guard case .notFound = direct else { return direct }
     for prefix in basePaths where request.path.hasPrefix(prefix + "/") {

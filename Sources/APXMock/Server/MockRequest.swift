@@ -23,6 +23,12 @@ struct MockRequest: Sendable {
   /// The first value of header `name` (lower-case).
   func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
 
+  /// The subprotocols a WebSocket handshake offers, in its order.
+  var offeredSubprotocols: [String] {
+    headers.filter { $0.name == "sec-websocket-protocol" }.flatMap { $0.value.split(separator: ",") }
+      .map { $0.trimmingWhitespace }.filter { !$0.isEmpty }
+  }
+
   func queryValues(_ name: String) -> [String] { query.filter { $0.name == name }.map(\.value) }
 
   /// The value of cookie `name` from the `Cookie` header.

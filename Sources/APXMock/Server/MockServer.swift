@@ -1,6 +1,7 @@
 public import APXCore
 import APXDemoServer
 import Hummingbird
+import HummingbirdWebSocket
 
 /// `apx mock`: serves each API of a registry as a fake backend, one port per API.
 ///
@@ -31,9 +32,14 @@ public final class MockServer: Sendable {
       for (i, api) in apis.enumerated() {
         let mock = MockAPI(api: api, options: options, report: report)
         let port = options.port == 0 ? 0 : options.port + i
+        // WebSocket handshakes only where the API has websocket endpoints.
+        let upgrades = api.endpoints.contains { $0.kind == .websocket }
         let host = try await HTTPServerHost.start(logger: logger) { onServerRunning in
           Application(
             responder: MockResponder(mock: mock),
+            server: upgrades
+              ? .http1WebSocketUpgrade { head, channel, _ in await mock.shouldUpgrade(head, channel: channel) }
+              : .http1(),
             configuration: .init(address: .hostname(options.host, port: port), serverName: "apx-mock"),
             onServerRunning: onServerRunning, logger: logger)
         }

@@ -79,6 +79,7 @@ struct RouteTable: Sendable {
 }
 
 extension EndpointKind {
-  /// gRPC, WebSocket and GraphQL endpoints: `apx mock` does not serve them (yet).
-  public var notMocked: Bool { self == .grpc || self == .websocket || self == .graphql }
+  /// gRPC and GraphQL endpoints: `apx mock`'s HTTP servers do not answer them (gRPC has a
+  /// server of its own).
+  public var notMocked: Bool { self == .grpc || self == .graphql }
 }

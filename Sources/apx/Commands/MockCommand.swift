@@ -18,7 +18,8 @@ struct MockCommand: ContextCommand {
       declared) and the auth's form (401); `Prefer: code=404` or `Prefer: example=NAME` picks an answer. \
       Faults come from the flags or, per request, from the header X-Apx-Mock-Fault (e.g. \
       "latency=200+50; fail=503"). GET /__apx/requests lists what was received, POST /__apx/reset \
-      clears it. gRPC endpoints are answered on --grpc-port from their schema, with server reflection. \
+      clears it. WebSocket endpoints send their server_messages (or generated ones), then close. gRPC \
+      endpoints are answered on --grpc-port from their schema, with server reflection. \
       --replay FILE.har answers with recorded exchanges instead. \
       Prints one JSON line with the addresses on stdout once listening. See docs/mock.md.
       """)
@@ -84,12 +85,14 @@ struct MockCommand: ContextCommand {
 
   @Option(
     name: .customLong("drop-every"), parsing: .unconditional,
-    help: ArgumentHelp("Close SSE streams after every N events (clients resume with Last-Event-ID).", valueName: "N"))
+    help: ArgumentHelp(
+      "Cut SSE streams and WebSocket connections after every N events or messages (clients resume).",
+      valueName: "N"))
   var dropEvery = 0
 
   @Option(
     name: .customLong("sse-events"), parsing: .unconditional,
-    help: ArgumentHelp("Events an SSE endpoint without examples streams.", valueName: "N"))
+    help: ArgumentHelp("Events (SSE) or messages (WebSocket) an endpoint without examples sends.", valueName: "N"))
   var sseEvents = 10
 
   @Flag(
@@ -217,7 +220,7 @@ struct MockCommand: ContextCommand {
     }
     if !notServed.isEmpty {
       context.warn(
-        "apx mock: not served (WebSocket and GraphQL are not mocked yet): " + notServed.joined(separator: ", "))
+        "apx mock: not served (GraphQL is not mocked yet): " + notServed.joined(separator: ", "))
     }
     context.warn("apx mock: Ctrl-C stops it")
     do {
