@@ -381,6 +381,7 @@ _apx_mock() {
         '--fail-status[Status of injected failures, sent with Retry-After\: 1.]:N:'
         '--drop-every[Cut SSE streams and WebSocket connections after every N events or messages (clients resume).]:N:'
         '--sse-events[Events (SSE) or messages (WebSocket) an endpoint without examples sends.]:N:'
+        '--token-lifetime[Seconds the OAuth2 access tokens of the mocked token endpoints stay good.]:SECONDS:'
         '--stateful[Keep what POST/PUT/PATCH/DELETE write to collections, so a created resource can be read back.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'

@@ -431,6 +431,8 @@ struct MockCommandTests {
     (["--latency", "fast"], "--latency: latency \"fast\" is not MS or MS+RANDMS"),
     (["--sse-events", "0"], "--sse-events must be from 1 to 100000"),
     (["--port", "70000"], "--port must be from 0 to 65535"),
+    (["--token-lifetime", "0"], "--token-lifetime must be from 1 to 1000000000 seconds"),
+    (["--replay", "x.har", "--token-lifetime", "5"], "--token-lifetime cannot be used with --replay"),
   ])
   func badFlagsAreRefusedWithExit2(arguments: [String], message: String) async throws {
     let r = try await APXProcess.run(["mock"] + arguments)

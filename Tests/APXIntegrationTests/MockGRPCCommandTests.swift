@@ -73,6 +73,47 @@ struct MockGRPCCommandTests {
     #expect(log.contains("apx mock: fault unavailable on gRPC /\(Self.service)/GetLesson"), "\(log)")
   }
 
+  /// A token the mock's token endpoint issued is UNAUTHENTICATED on a gRPC call once it expired.
+  @Test func anExpiredMockTokenIsUnauthenticated() async throws {
+    let registry = try temporaryFile(
+      "vaultnotes.json",
+      """
+      {"api": "vaultnotes", "environments": {"here": {"base_url": "grpc://127.0.0.1:1"}},
+       "auth": {"type": "oauth2_client_credentials", "token_url": "/oauth/token", "client_id": "c", "client_secret": "s"},
+       "endpoints": {
+         "ping": {"kind": "rest", "path": "/ping", "responses": {"204": {}}},
+         "get": {"kind": "grpc", "service": "\(Self.service)", "method": "GetLesson", "schema": \(Self.protosetSchema)}}}
+      """)
+    let result = try await MockProcess.with(
+      ["vaultnotes", "--registry", registry, "--grpc-port", "0", "--token-lifetime", "1"]
+    ) { mock in
+      let port = try mock.port("vaultnotes")
+      let grpc = try #require(mock.urls["vaultnotes.grpc"], "\(mock.urls)")
+      let granted = try await LoopbackHTTP.request(
+        port: port, "POST", "/oauth/token", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+        body: "grant_type=client_credentials&client_id=c&client_secret=s")
+      let token = try #require(granted.json?["access_token"]?.stringValue, "\(granted.text)")
+      var expired = false
+      for _ in 0..<200 {
+        let ping = try await LoopbackHTTP.request(
+          port: port, "GET", "/ping", headers: ["Authorization": "Bearer \(token)"])
+        if ping.status == 401 {
+          expired = true
+          break
+        }
+        try await Task.sleep(for: .milliseconds(50))
+      }
+      #expect(expired, "the token never expired")
+      let call = try await APXProcess.run([
+        "call", "\(grpc)/\(Self.service)/GetLesson", "id=les_1", "--bearer", token, "--no-retry",
+      ])
+      #expect(call.status == 80, "UNAUTHENTICATED: \(call.stderr)")
+      #expect(call.stderr.contains("token expired"), "\(call.stderr)")
+    }
+    let log = String(decoding: result.stderr, as: UTF8.self)
+    #expect(log.contains("apx mock: fault unauthenticated on gRPC /\(Self.service)/GetLesson"), "\(log)")
+  }
+
   /// An API whose schema comes from reflection is read from its environment's server once, at start.
   @Test func aReflectionAPIIsReadFromItsServerAtStart() async throws {
     try await withDemoServer { server in

@@ -12,7 +12,8 @@ import APXCore
 /// - `drop-every=N`: an SSE stream closes after every N events (resume with `Last-Event-ID`);
 /// - `grpc-status=CODE`: a gRPC call fails with this status code (0 to 16) instead of the one
 ///   gRPC maps the failure's HTTP status to;
-/// - `after-headers=true`: a gRPC failure follows response headers, as grpcio servers send it.
+/// - `after-headers=true`: a gRPC failure follows response headers, as grpcio servers send it;
+/// - `token-lifetime=SECONDS`: on a token request, the lifetime of the token it issues.
 public struct MockFaults: Sendable, Equatable {
   /// Fixed delay in milliseconds.
   public var latency: Int = 0
@@ -32,6 +33,8 @@ public struct MockFaults: Sendable, Equatable {
   public var grpcStatus: Int?
   /// A gRPC failure follows response headers rather than coming alone.
   public var afterHeaders = false
+  /// The lifetime of a token this token request issues, instead of `--token-lifetime`'s.
+  public var tokenLifetime: Int?
 
   /// No faults.
   public init() {}
@@ -87,11 +90,16 @@ public struct MockFaults: Sendable, Equatable {
       case "after-headers":
         guard let b = Bool(value) else { throw SyntaxError(message: "after-headers \"\(value)\" is not true or false") }
         out.afterHeaders = b
+      case "token-lifetime":
+        guard let n = Int(value), (0...1_000_000_000).contains(n) else {
+          throw SyntaxError(message: "token-lifetime \"\(value)\" is not 0 to 1000000000 seconds")
+        }
+        out.tokenLifetime = n
       default:
         throw SyntaxError(
           message:
             "unknown fault \"\(key)\" (known: latency, fail, fail-rate, fail-status, retry-after, drop-every, "
-            + "grpc-status, after-headers)")
+            + "grpc-status, after-headers, token-lifetime)")
       }
     }
     return out

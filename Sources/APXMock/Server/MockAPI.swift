@@ -10,6 +10,10 @@ final class MockAPI: Sendable {
   let log = RequestLog()
   let store = CollectionStore()
   let resume = WebSocketResumePoints()
+  /// The tokens this run issued (shared by every API of the run).
+  let tokens: MockTokens
+  /// The token endpoints of the API's OAuth2 auths, by path.
+  let tokenEndpoints: [(path: String, config: OAuth2Config)]
   let book: SchemaBook
   /// Misfit examples named one per line at start; the rest are counted.
   static let misfitLines = 10
@@ -18,9 +22,14 @@ final class MockAPI: Sendable {
   /// Where faults are reported (the command's stderr).
   let report: @Sendable (String) -> Void
 
-  init(api: APIDefinition, options: MockOptions, report: @escaping @Sendable (String) -> Void) {
+  init(
+    api: APIDefinition, options: MockOptions, tokens: MockTokens = MockTokens(),
+    report: @escaping @Sendable (String) -> Void
+  ) {
     self.api = api
     self.options = options
+    self.tokens = tokens
+    self.tokenEndpoints = Self.tokenEndpoints(api)
     self.routes = RouteTable(endpoints: api.endpoints)
     self.book = SchemaBook(api.schemas)
     self.basePaths = Self.basePaths(api)
@@ -80,6 +89,11 @@ final class MockAPI: Sendable {
       answer.headers.append(("retry-after", String(faults.retryAfter)))
       return answer
     }
+    if request.method == "POST", let config = tokenEndpoint(request.path) {
+      endpointName = Self.tokenEndpointName
+      return TokenEndpoint.answer(
+        request, config: config, tokens: tokens, lifetime: faults.tokenLifetime ?? options.tokenLifetime)
+    }
     switch match(request) {
     case .notFound:
       return .problem(404, title: "Not Found", detail: "no endpoint of \(api.name) serves \(request.path)")
@@ -90,6 +104,11 @@ final class MockAPI: Sendable {
       return answer
     case .found(let route, let pathValues):
       endpointName = route.endpoint.name
+      if let expired = expiredToken(request, route.endpoint) {
+        fault = "token expired"
+        note("token expired", request)
+        return expired
+      }
       return endpointAnswer(request, route: route, pathValues: pathValues, dropEvery: faults.dropEvery)
     }
   }
@@ -201,6 +220,44 @@ final class MockAPI: Sendable {
       return response.examples.first?.value
     }
     return response.examples.first { SchemaValidator.problem($0.value, schema, book, at: "") == nil }?.value
+  }
+
+  /// What `GET /__apx/requests` names a token request's endpoint.
+  static let tokenEndpointName = "oauth2 token endpoint"
+
+  /// The OAuth2 settings of the token endpoint at `path` (with or without an environment's base path).
+  func tokenEndpoint(_ path: String) -> OAuth2Config? {
+    tokenEndpoints.first { endpoint in
+      path == endpoint.path || basePaths.contains { path == $0 + endpoint.path }
+    }?.config
+  }
+
+  /// The token endpoints of the API's and its endpoints' OAuth2 auths, by path.
+  static func tokenEndpoints(_ api: APIDefinition) -> [(path: String, config: OAuth2Config)] {
+    var out: [(path: String, config: OAuth2Config)] = []
+    for auth in [api.auth] + api.endpoints.map(\.auth) {
+      guard let config = TokenEndpoint.config(auth), let path = TokenEndpoint.path(of: config.tokenURL),
+        !out.contains(where: { $0.path == path })
+      else { continue }
+      out.append((path, config))
+    }
+    return out
+  }
+
+  /// The 401 for a bearer token this mock issued whose lifetime has passed; nil otherwise.
+  func expiredToken(_ request: MockRequest, _ endpoint: Endpoint) -> MockAnswer? {
+    let auth = endpoint.auth ?? api.auth
+    switch auth {
+    case .bearer?, .oauth2ClientCredentials?, .tokenCommand?, .subprotocol?: break
+    default: return nil
+    }
+    guard let token = TokenEndpoint.bearer(request, subprotocolPrefix: auth?.subprotocolPrefix),
+      tokens.hasExpired(token)
+    else { return nil }
+    var answer = MockAnswer.problem(
+      401, title: "Unauthorized", detail: "the access token expired; get a new one from the token endpoint")
+    answer.headers.append(("www-authenticate", #"Bearer error="invalid_token", error_description="the token expired""#))
+    return answer
   }
 
   private func note(_ what: String, _ request: MockRequest) {

@@ -12,10 +12,12 @@ public struct MockOptions: Sendable {
   public var sseEvents: Int
   /// Keep created resources in memory (POST/PUT/PATCH/DELETE on collections).
   public var stateful: Bool
+  /// Seconds the OAuth2 access tokens the mock issues stay good.
+  public var tokenLifetime: Int
 
   public init(
     host: String = "127.0.0.1", port: Int = 0, seed: UInt64 = 0, faults: MockFaults = MockFaults(),
-    sseEvents: Int = 10, stateful: Bool = false
+    sseEvents: Int = 10, stateful: Bool = false, tokenLifetime: Int = 3600
   ) {
     self.host = host
     self.port = port
@@ -23,5 +25,6 @@ public struct MockOptions: Sendable {
     self.faults = faults
     self.sseEvents = sseEvents
     self.stateful = stateful
+    self.tokenLifetime = tokenLifetime
   }
 }

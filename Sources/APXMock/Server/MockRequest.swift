@@ -47,6 +47,20 @@ struct MockRequest: Sendable {
     body.isEmpty ? nil : try? JSONParser.parse(body)
   }
 
+  /// A non-JSON body as the log shows it: a form's credential fields (`client_secret`,
+  /// `refresh_token`, `password`) as `***`.
+  var shownBody: String {
+    let text = String(decoding: body, as: UTF8.self)
+    guard header("content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
+      return text
+    }
+    return text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+      let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+      let decoded = PercentDecoding.decode(name.replacing("+", with: " "))
+      return CredentialParams.isCredential(decoded) ? name + "=***" : String(pair)
+    }.joined(separator: "&")
+  }
+
   /// What `GET /__apx/requests` lists for this request. Credentials (the values of headers and
   /// query parameters that carry them, by apx's rule for `-v`) are `***`: the list says a
   /// request carried one, never what it was.
@@ -61,7 +75,7 @@ struct MockRequest: Sendable {
         .object(
           headers.map { JSONMember($0.name, .string(CredentialHeaders.isCredential($0.name) ? "***" : $0.value)) })),
     ]
-    if !body.isEmpty { members.append(JSONMember("body", jsonBody ?? .string(String(decoding: body, as: UTF8.self)))) }
+    if !body.isEmpty { members.append(JSONMember("body", jsonBody ?? .string(shownBody))) }
     members.append(JSONMember("endpoint", endpoint.map(JSONValue.string) ?? .null))
     members.append(JSONMember("status", .int(status)))
     if let fault { members.append(JSONMember("fault", .string(fault))) }

@@ -13,10 +13,19 @@ import HummingbirdWebSocket
 public final class MockServer: Sendable {
   /// Each API's name and base URL, in the order given.
   public let addresses: [(api: String, url: String)]
+  /// The OAuth2 token endpoints served, by API: `http://127.0.0.1:PORT/oauth/token`.
+  public let tokenEndpoints: [(api: String, url: String)]
+  /// The tokens those endpoints issued, for the gRPC server's expiry check.
+  public let tokens: MockTokens
   private let hosts: [HTTPServerHost]
 
-  private init(addresses: [(api: String, url: String)], hosts: [HTTPServerHost]) {
+  private init(
+    addresses: [(api: String, url: String)], tokenEndpoints: [(api: String, url: String)] = [],
+    tokens: MockTokens = MockTokens(), hosts: [HTTPServerHost]
+  ) {
     self.addresses = addresses
+    self.tokenEndpoints = tokenEndpoints
+    self.tokens = tokens
     self.hosts = hosts
   }
 
@@ -27,10 +36,12 @@ public final class MockServer: Sendable {
   ) async throws -> MockServer {
     var hosts: [HTTPServerHost] = []
     var addresses: [(api: String, url: String)] = []
+    var tokenEndpoints: [(api: String, url: String)] = []
+    let tokens = MockTokens()
     let logger = HTTPServerHost.logger(label: "apx.mock.http")
     do {
       for (i, api) in apis.enumerated() {
-        let mock = MockAPI(api: api, options: options, report: report)
+        let mock = MockAPI(api: api, options: options, tokens: tokens, report: report)
         let port = options.port == 0 ? 0 : options.port + i
         // WebSocket handshakes only where the API has websocket endpoints.
         let upgrades = api.endpoints.contains { $0.kind == .websocket }
@@ -46,12 +57,15 @@ public final class MockServer: Sendable {
         hosts.append(host)
         let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
         addresses.append((api.name, "http://\(shownHost):\(host.port)"))
+        for endpoint in mock.tokenEndpoints {
+          tokenEndpoints.append((api.name, "http://\(shownHost):\(host.port)\(endpoint.path)"))
+        }
       }
     } catch {
       for host in hosts { await host.stop() }
       throw error
     }
-    return MockServer(addresses: addresses, hosts: hosts)
+    return MockServer(addresses: addresses, tokenEndpoints: tokenEndpoints, tokens: tokens, hosts: hosts)
   }
 
   /// Starts one server on `options.host` and `options.port` that answers with recorded

@@ -93,6 +93,11 @@ extension MockAPI {
     if let missing = AuthCheck.missing(route.endpoint.auth ?? api.auth, in: request) {
       return .refuse("this endpoint needs \(missing)")
     }
+    if expiredToken(request, route.endpoint) != nil {
+      fault = "token expired"
+      report("apx mock: fault: token expired: WebSocket \(request.path)")
+      return .refuse("the access token expired; get a new one from the token endpoint")
+    }
     var generator = ValueGenerator(random: SeededRandom(seed: options.seed, key: "GET " + request.path), book: book)
     let messages = WebSocketMessagePlan.messages(
       for: route.endpoint, count: options.sseEvents, generator: &generator)

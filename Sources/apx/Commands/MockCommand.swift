@@ -95,6 +95,12 @@ struct MockCommand: ContextCommand {
     help: ArgumentHelp("Events (SSE) or messages (WebSocket) an endpoint without examples sends.", valueName: "N"))
   var sseEvents = 10
 
+  @Option(
+    name: .customLong("token-lifetime"), parsing: .unconditional,
+    help: ArgumentHelp(
+      "Seconds the OAuth2 access tokens of the mocked token endpoints stay good.", valueName: "SECONDS"))
+  var tokenLifetime = 3600
+
   @Flag(
     name: .customLong("stateful"),
     help: "Keep what POST/PUT/PATCH/DELETE write to collections, so a created resource can be read back.")
@@ -113,7 +119,7 @@ struct MockCommand: ContextCommand {
       let ignored = [
         ("--latency", latency != nil), ("--fail-rate", failRate != 0), ("--fail-status", failStatus != 503),
         ("--drop-every", dropEvery != 0), ("--sse-events", sseEvents != 10), ("--stateful", stateful),
-        ("--seed", seed != 0), ("--grpc-port", grpcPort != 4770),
+        ("--seed", seed != 0), ("--grpc-port", grpcPort != 4770), ("--token-lifetime", tokenLifetime != 3600),
       ].filter(\.1).map(\.0)
       if !ignored.isEmpty {
         throw ValidationError(
@@ -127,6 +133,9 @@ struct MockCommand: ContextCommand {
     guard dropEvery >= 0 else { throw ValidationError("--drop-every must be 0 or more, got \(dropEvery)") }
     guard (1...100_000).contains(sseEvents) else {
       throw ValidationError("--sse-events must be from 1 to 100000, got \(sseEvents)")
+    }
+    guard (1...1_000_000_000).contains(tokenLifetime) else {
+      throw ValidationError("--token-lifetime must be from 1 to 1000000000 seconds, got \(tokenLifetime)")
     }
     guard !host.isEmpty else { throw ValidationError("--host must name an address") }
     if let latency {
@@ -180,7 +189,8 @@ struct MockCommand: ContextCommand {
     if !replay.isEmpty { return try await runReplay(in: context) }
     let apis = try await definitions(in: context)
     let options = MockOptions(
-      host: host, port: port, seed: seed, faults: try faults(), sseEvents: sseEvents, stateful: stateful)
+      host: host, port: port, seed: seed, faults: try faults(), sseEvents: sseEvents, stateful: stateful,
+      tokenLifetime: tokenLifetime)
     let server: MockServer
     do {
       server = try await MockServer.start(apis: apis, options: options) { line in context.warn(line) }
@@ -192,7 +202,8 @@ struct MockCommand: ContextCommand {
     let grpc: GRPCMockServer?
     do {
       grpc = try await MockGRPCServing.start(
-        apis: apis, host: host, port: grpcPort, seed: seed, faults: try faults(), context: context)
+        apis: apis, host: host, port: grpcPort, seed: seed, faults: try faults(), tokens: server.tokens,
+        context: context)
     } catch {
       await server.stop()
       throw error
@@ -215,6 +226,7 @@ struct MockCommand: ContextCommand {
     context.stdout.write(JSONPrinter(style: .compact).bytes(info) + [0x0A])
     context.stdout.flush()
     for (api, url) in addresses { context.warn("apx mock: \(api) listening on \(url)") }
+    for (api, url) in server.tokenEndpoints { context.warn("apx mock: \(api) issues OAuth2 tokens at \(url)") }
     let notServed = apis.flatMap { api in
       api.endpoints.filter { $0.kind.notMocked && $0.kind != .grpc }.map { api.name + "." + $0.name }
     }

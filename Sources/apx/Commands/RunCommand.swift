@@ -141,7 +141,8 @@ struct RunCommand: ContextCommand {
       steps: file.recipe.steps, context: context
     ) { demo, mocked in
       var targets: [String: RecipeTarget] = [:]
-      for (name, api) in file.registry.apis {
+      for (name, registered) in file.registry.apis {
+        let api = mocked[name].map { MockBackend.pointingTokenURLs(registered, at: $0) } ?? registered
         let resolved = try BaseURLResolver.resolve(
           api: api, environment: global.environment, override: mocked[api.name] ?? global.baseURL, demo: demo,
           processEnvironment: environment, configured: context.configuredEnvironment(for: api.name))

@@ -46,4 +46,28 @@ enum MockBackend {
       throw error
     }
   }
+
+  /// `api` with the token URLs of its OAuth2 auths pointed at the token endpoint the mock at
+  /// `baseURL` serves for them (the path of the URL, absolute or not), so that the run's tokens
+  /// come from the mock and not from the real authorization server. A templated token URL stays.
+  static func pointingTokenURLs(_ api: APIDefinition, at baseURL: String) -> APIDefinition {
+    var api = api
+    api.auth = api.auth.map { pointingTokenURL($0, at: baseURL) }
+    for i in api.endpoints.indices {
+      api.endpoints[i].auth = api.endpoints[i].auth.map { pointingTokenURL($0, at: baseURL) }
+    }
+    return api
+  }
+
+  private static func pointingTokenURL(_ auth: AuthConfig, at baseURL: String) -> AuthConfig {
+    switch auth {
+    case .oauth2ClientCredentials(var config):
+      guard let path = TokenEndpoint.path(of: config.tokenURL) else { return auth }
+      config.tokenURL = baseURL + path
+      return .oauth2ClientCredentials(config)
+    case .subprotocol(let prefix, let token):
+      return .subprotocol(prefix: prefix, token: pointingTokenURL(token, at: baseURL))
+    default: return auth
+    }
+  }
 }

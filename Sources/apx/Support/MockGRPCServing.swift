@@ -1,6 +1,7 @@
 import APXCore
 import APXGRPCMock
 import APXMock
+import APXProtobuf
 import APXRuntime
 import GRPCCore
 import Synchronization
@@ -12,7 +13,8 @@ import Synchronization
 enum MockGRPCServing {
   /// Starts the server when any of `apis` has gRPC endpoints; nil when none has.
   static func start(
-    apis: [APIDefinition], host: String, port: Int, seed: UInt64, faults: MockFaults, context: Context
+    apis: [APIDefinition], host: String, port: Int, seed: UInt64, faults: MockFaults, tokens: MockTokens,
+    context: Context
   ) async throws -> GRPCMockServer? {
     var protosets: [[UInt8]] = []
     var services: [String] = []
@@ -47,10 +49,16 @@ enum MockGRPCServing {
     }
     guard !services.isEmpty else { return nil }
     let dice = FaultDice(seed: seed)
+    let bearerServices = Set(auth.filter { $0.value.scheme == "Bearer" }.keys)
     return try await GRPCMockServer.start(
       protosets: protosets, services: services, host: host, port: port, examples: ProtoExample(seed: seed),
       auth: auth,
-      fault: { metadata, _ in Self.fault(faults, metadata: metadata, dice: dice) },
+      fault: { metadata, method in
+        if bearerServices.contains(method.service), let expired = Self.expiredToken(metadata, tokens: tokens) {
+          return expired
+        }
+        return Self.fault(faults, metadata: metadata, dice: dice)
+      },
       observe: { call in
         guard let fault = call.fault else { return }
         context.warn(
@@ -67,6 +75,14 @@ enum MockGRPCServing {
     case .apiKey(.header, let name, _)?: GRPCMockAuth(metadataName: name)
     default: nil
     }
+  }
+
+  /// UNAUTHENTICATED for a bearer token the mock issued whose lifetime has passed.
+  static func expiredToken(_ metadata: Metadata, tokens: MockTokens) -> GRPCMockFault? {
+    guard let value = metadata[stringValues: "authorization"].first(where: { _ in true }) else { return nil }
+    let parts = value.split(separator: " ", maxSplits: 1)
+    guard parts.count == 2, parts[0].lowercased() == "bearer", tokens.hasExpired(String(parts[1])) else { return nil }
+    return GRPCMockFault(code: .unauthenticated, message: "the access token expired (token expired)")
   }
 
   /// The fault a call gets: its metadata's `x-apx-mock-fault` on top of the flags; a failure
