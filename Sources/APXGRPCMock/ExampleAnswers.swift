@@ -12,6 +12,8 @@ struct ExampleAnswers: RegistrableRPCService {
   let examples: ProtoExample
   let streamMessages: Int
   let fault: @Sendable (Metadata, MethodInfo) -> GRPCMockFault?
+  /// Milliseconds to wait before answering a call.
+  let latency: @Sendable (Metadata, MethodInfo) -> Int
   let observe: @Sendable (GRPCMockCall) -> Void
 
   func registerMethods<Transport: ServerTransport>(with router: inout RPCRouter<Transport>) {
@@ -20,21 +22,33 @@ struct ExampleAnswers: RegistrableRPCService {
         forMethod: MethodDescriptor(fullyQualifiedService: method.service, method: method.name),
         deserializer: RawBytesCoding(), serializer: RawBytesCoding()
       ) { request, _ in
-        self.answer(method, request)
+        await self.answer(method, request)
       }
     }
   }
 
-  private func answer(_ method: MethodInfo, _ request: StreamingServerRequest<[UInt8]>)
+  private func answer(_ method: MethodInfo, _ request: StreamingServerRequest<[UInt8]>) async
     -> StreamingServerResponse<[UInt8]>
   {
+    let delay = latency(request.metadata, method)
+    if delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
+    let metadata = request.metadata.map { entry -> (name: String, value: String) in
+      switch entry.value {
+      case .string(let text): (entry.key, text)
+      case .binary(let bytes): (entry.key, "(\(bytes.count) bytes)")
+      }
+    }
     let injected = fault(request.metadata, method)
     if let injected, !injected.afterHeaders {
-      observe(GRPCMockCall(path: method.path, requests: 0, responses: 0, status: injected.code, fault: injected))
+      observe(
+        GRPCMockCall(
+          path: method.path, requests: 0, responses: 0, status: injected.code, fault: injected, metadata: metadata,
+          latency: delay))
       return StreamingServerResponse(error: Self.error(for: injected))
     }
     return StreamingServerResponse { writer in
-      var call = GRPCMockCall(path: method.path, requests: 0, responses: 0, status: nil, fault: injected)
+      var call = GRPCMockCall(
+        path: method.path, requests: 0, responses: 0, status: nil, fault: injected, metadata: metadata, latency: delay)
       do {
         if let injected { throw Self.error(for: injected) }
         for try await bytes in request.messages {

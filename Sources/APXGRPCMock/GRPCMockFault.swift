@@ -30,4 +30,8 @@ public struct GRPCMockCall: Sendable {
   public var status: RPCError.Code?
   /// The fault that answered it, if one did.
   public var fault: GRPCMockFault?
+  /// The request metadata, as text (a binary entry as its size).
+  public var metadata: [(name: String, value: String)] = []
+  /// Milliseconds the call waited before it was answered (`latency`).
+  public var latency = 0
 }

@@ -21,6 +21,7 @@ public struct GRPCMockServer: Sendable {
   ///   - auth: What each service's calls must carry, by service name; services not named need nothing.
   ///   - streamMessages: How many messages a server stream sends.
   ///   - fault: Asked once per call, with its request metadata: a fault to answer with, or nil.
+  ///   - latency: Asked once per call: milliseconds to wait before answering it.
   ///   - observe: Told of every call once it ends.
   /// - Throws: `APXError` when the descriptor set cannot be read or names no such service;
   ///   the transport's error when the address cannot be bound.
@@ -28,6 +29,7 @@ public struct GRPCMockServer: Sendable {
     protosets: [[UInt8]], services wanted: [String]? = nil, host: String = "127.0.0.1", port: Int = 0,
     examples: ProtoExample = ProtoExample(), streamMessages: Int = 3, auth: [String: GRPCMockAuth] = [:],
     fault: @escaping @Sendable (Metadata, MethodInfo) -> GRPCMockFault? = { _, _ in nil },
+    latency: @escaping @Sendable (Metadata, MethodInfo) -> Int = { _, _ in 0 },
     observe: @escaping @Sendable (GRPCMockCall) -> Void = { _ in }
   ) async throws -> GRPCMockServer {
     let pool: DescriptorPool
@@ -55,7 +57,7 @@ public struct GRPCMockServer: Sendable {
     let rpcServices: [any RegistrableRPCService] = [
       ExampleAnswers(
         pool: pool, methods: methods, examples: examples, streamMessages: max(0, streamMessages), fault: fault,
-        observe: observe),
+        latency: latency, observe: observe),
       ServerReflectionV1Service(responder: responder),
       ServerReflectionV1AlphaService(responder: responder),
     ]

@@ -73,6 +73,57 @@ struct MockGRPCCommandTests {
     #expect(log.contains("apx mock: fault unavailable on gRPC /\(Self.service)/GetLesson"), "\(log)")
   }
 
+  /// `--latency` and `latency=` delay gRPC calls, and every call is in the API's request log
+  /// (its HTTP port is named "API.http" when the API has no HTTP endpoints), credentials `***`.
+  @Test func latencyAppliesAndCallsAreInTheRequestLog() async throws {
+    let registry = try Self.registry(baseURL: "grpc://127.0.0.1:1", schema: Self.protosetSchema)
+    let result = try await MockProcess.with(["notes", "--registry", registry, "--grpc-port", "0", "--latency", "3"]) {
+      mock in
+      let url = try #require(mock.urls["notes"], "\(mock.urls)")
+      let port = try mock.port("notes.http")
+      let base = ["--base-url", url, "--registry", registry, "--no-retry"]
+      let ok = try await APXProcess.run(
+        ["call", "notes.get", "id=les_1"] + base, environment: ["NOTES_TOKEN": "t0k3n"])
+      #expect(ok.status == 0, "\(ok.stderr)")
+      let slow = try await APXProcess.run(
+        ["call", "notes.get", "id=les_1", "-H", "x-apx-mock-fault: latency=7; fail=503"] + base,
+        environment: ["NOTES_TOKEN": "t0k3n"])
+      #expect(slow.status == 78, "UNAVAILABLE: \(slow.stderr)")
+      let log = try await LoopbackHTTP.request(port: port, "GET", "/__apx/requests")
+      let entries = try #require(log.json?.arrayValue, "\(log.text)")
+      #expect(entries.count == 2, "\(log.text)")
+      let first = try #require(entries.first)
+      #expect(first["kind"] == .string("grpc"))
+      #expect(first["path"] == .string("/\(Self.service)/GetLesson"))
+      #expect(first["endpoint"] == .string("get"))
+      #expect(first["status"] == .int(0) && first["grpc_status"] == .string("ok"))
+      #expect(first["headers"]?["authorization"] == .string("***"), "\(log.text)")
+      #expect(first["fault"] == .string("latency 3 ms"))
+      #expect(entries.last?["status"] == .int(14), "\(log.text)")
+      #expect(entries.last?["fault"] == .string("latency 7 ms, grpc-status unavailable"), "\(log.text)")
+      #expect(!log.text.contains("t0k3n"))
+    }
+    let stderr = String(decoding: result.stderr, as: UTF8.self)
+    #expect(stderr.contains("apx mock: fault: latency 3 ms: gRPC /\(Self.service)/GetLesson"), "\(stderr)")
+    #expect(stderr.contains("apx mock: fault: latency 7 ms: gRPC /\(Self.service)/GetLesson"), "\(stderr)")
+  }
+
+  /// `apx run --mock` sends a recipe's gRPC steps to the mock's gRPC server.
+  @Test func aRecipeWithGRPCStepsRunsAgainstTheMock() async throws {
+    let registry = try Self.registry(baseURL: "grpc://127.0.0.1:1", schema: Self.protosetSchema)
+    let recipe = try temporaryFile(
+      "notes-check.json",
+      #"""
+      {"name": "notes-check", "steps": [
+        {"id": "get", "call": "notes.get", "with": {"id": "les_1"}, "expect": {".body.id": {"exists": true}}}
+      ]}
+      """#)
+    let r = try await APXProcess.run(
+      ["run", recipe, "--registry", registry, "--mock"], environment: ["NOTES_TOKEN": "t0k3n"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("step get (notes.get): ok"), "\(r.stderr)")
+  }
+
   /// A token the mock's token endpoint issued is UNAUTHENTICATED on a gRPC call once it expired.
   @Test func anExpiredMockTokenIsUnauthenticated() async throws {
     let registry = try temporaryFile(

@@ -18,11 +18,14 @@ public final class MockServer: Sendable {
   /// The tokens those endpoints issued, for the gRPC server's expiry check.
   public let tokens: MockTokens
   private let hosts: [HTTPServerHost]
+  /// Each API's answers and request log, by name.
+  private let mocks: [String: MockAPI]
 
   private init(
     addresses: [(api: String, url: String)], tokenEndpoints: [(api: String, url: String)] = [],
-    tokens: MockTokens = MockTokens(), hosts: [HTTPServerHost]
+    tokens: MockTokens = MockTokens(), hosts: [HTTPServerHost], mocks: [String: MockAPI] = [:]
   ) {
+    self.mocks = mocks
     self.addresses = addresses
     self.tokenEndpoints = tokenEndpoints
     self.tokens = tokens
@@ -38,10 +41,12 @@ public final class MockServer: Sendable {
     var addresses: [(api: String, url: String)] = []
     var tokenEndpoints: [(api: String, url: String)] = []
     let tokens = MockTokens()
+    var mocks: [String: MockAPI] = [:]
     let logger = HTTPServerHost.logger(label: "apx.mock.http")
     do {
       for (i, api) in apis.enumerated() {
         let mock = MockAPI(api: api, options: options, tokens: tokens, report: report)
+        mocks[api.name] = mock
         let port = options.port == 0 ? 0 : options.port + i
         // WebSocket handshakes only where the API has websocket endpoints.
         let upgrades = api.endpoints.contains { $0.kind == .websocket }
@@ -65,7 +70,8 @@ public final class MockServer: Sendable {
       for host in hosts { await host.stop() }
       throw error
     }
-    return MockServer(addresses: addresses, tokenEndpoints: tokenEndpoints, tokens: tokens, hosts: hosts)
+    return MockServer(
+      addresses: addresses, tokenEndpoints: tokenEndpoints, tokens: tokens, hosts: hosts, mocks: mocks)
   }
 
   /// Starts one server on `options.host` and `options.port` that answers with recorded
@@ -83,6 +89,24 @@ public final class MockServer: Sendable {
     }
     let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
     return MockServer(addresses: [(name, "http://\(shownHost):\(host.port)")], hosts: [host])
+  }
+
+  /// Adds a gRPC call to the request log of `api` (`GET /__apx/requests`): its path, its
+  /// metadata (credentials `***`, as for HTTP headers), the endpoint, its status code and name
+  /// (`0`, `ok`), and the fault applied.
+  public func logGRPCCall(
+    api: String, path: String, metadata: [(name: String, value: String)], endpoint: String?, status: Int,
+    statusName: String, fault: String?
+  ) {
+    guard let mock = mocks[api] else { return }
+    let request = MockRequest(
+      method: "POST", path: path, query: [], headers: metadata.map { ($0.name.lowercased(), $0.value) }, body: [])
+    guard case .object(var members) = request.logEntry(endpoint: endpoint, status: status, fault: fault) else { return }
+    members.insert(JSONMember("kind", .string("grpc")), at: 0)
+    if let at = members.firstIndex(where: { $0.key == "status" }) {
+      members.insert(JSONMember("grpc_status", .string(statusName)), at: at + 1)
+    }
+    mock.log.append(.object(members))
   }
 
   /// Stops every server; returns once their sockets are closed.

@@ -141,6 +141,9 @@ public struct RecipeTarget: Sendable {
   public var api: APIDefinition
   public var baseURL: String
   public var environmentName: String
+  /// Where the API's gRPC endpoints go when that is not `baseURL` (`apx run --mock`: the
+  /// mock's gRPC server, beside its HTTP one).
+  public var grpcBaseURL: String?
 
   /// Makes a target.
   public init(api: APIDefinition, baseURL: String, environmentName: String) {

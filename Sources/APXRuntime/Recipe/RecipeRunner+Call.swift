@@ -173,7 +173,9 @@ extension RecipeRunner {
       data = .json(Array(rendered.compactJSON.utf8))
     }
     return CallRequest(
-      api: target.api, endpoint: endpoint, baseURL: target.baseURL, environmentName: target.environmentName,
+      api: target.api, endpoint: endpoint,
+      baseURL: endpoint.kind == .grpc ? target.grpcBaseURL ?? target.baseURL : target.baseURL,
+      environmentName: target.environmentName,
       values: values, data: data, headers: headers, timeout: step.timeout ?? options.timeout, maxEvents: step.maxEvents,
       maxAttemptsOverride: step.retry ?? options.maxAttemptsOverride)
   }

@@ -202,7 +202,7 @@ struct MockCommand: ContextCommand {
     let grpc: GRPCMockServer?
     do {
       grpc = try await MockGRPCServing.start(
-        apis: apis, host: host, port: grpcPort, seed: seed, faults: try faults(), tokens: server.tokens,
+        apis: apis, host: host, port: grpcPort, seed: seed, faults: try faults(), server: server,
         context: context)
     } catch {
       await server.stop()
@@ -217,9 +217,11 @@ struct MockCommand: ContextCommand {
         let served = api.endpoints.contains { !$0.kind.notMocked }
         addresses.append((served ? api.name + ".grpc" : api.name, url))
       }
-      addresses.removeAll { address in
-        apis.contains { $0.name == address.api && !$0.endpoints.contains { !$0.kind.notMocked } }
-          && !address.url.hasPrefix("grpc://")
+      // A gRPC-only API's HTTP port serves its request log and token endpoint: "API.http".
+      for i in addresses.indices where !addresses[i].url.hasPrefix("grpc://") {
+        if apis.contains(where: { $0.name == addresses[i].api && !$0.endpoints.contains { !$0.kind.notMocked } }) {
+          addresses[i].api += ".http"
+        }
       }
     }
     let info = JSONValue.object(addresses.map { JSONMember($0.api, .string($0.url)) })

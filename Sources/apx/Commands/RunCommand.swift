@@ -142,11 +142,12 @@ struct RunCommand: ContextCommand {
     ) { demo, mocked in
       var targets: [String: RecipeTarget] = [:]
       for (name, registered) in file.registry.apis {
-        let api = mocked[name].map { MockBackend.pointingTokenURLs(registered, at: $0) } ?? registered
+        let api = mocked.http[name].map { MockBackend.pointingTokenURLs(registered, at: $0) } ?? registered
         let resolved = try BaseURLResolver.resolve(
-          api: api, environment: global.environment, override: mocked[api.name] ?? global.baseURL, demo: demo,
+          api: api, environment: global.environment, override: mocked.http[api.name] ?? global.baseURL, demo: demo,
           processEnvironment: environment, configured: context.configuredEnvironment(for: api.name))
         targets[name] = RecipeTarget(api: api, baseURL: resolved.baseURL, environmentName: resolved.environmentName)
+        targets[name]?.grpcBaseURL = mocked.grpc[name]
       }
       if dryRun {
         let lines = try RecipeDryRun(

@@ -1,4 +1,5 @@
 import APXCore
+import APXGRPCMock
 import APXMock
 
 /// `apx run --mock`: the recipe's APIs served by `apx mock` in this process, on free loopback
@@ -7,26 +8,32 @@ enum MockBackend {
   /// Runs `body` with the demo backend's addresses (`--demo`) or each API's mock base URL (`--mock`).
   static func withOptionalBackend<T: Sendable>(
     demo: Bool, mock: Bool, apis: [APIDefinition], steps: [RecipeStep], context: Context,
-    _ body: (DemoAddresses?, [String: String]) async throws -> T
+    _ body: (DemoAddresses?, MockedAddresses) async throws -> T
   ) async throws -> T {
     try await withOptionalMock(mock, apis: apis, steps: steps, context: context) { mocked in
       try await DemoBackend.withOptionalDemo(demo) { try await body($0, mocked) }
     }
   }
 
-  /// Runs `body` with each API's mock base URL (empty when `enabled` is false), then stops the mock.
+  /// Where the mock serves each API: its HTTP base URL, and its gRPC one for an API with gRPC endpoints.
+  struct MockedAddresses: Sendable {
+    var http: [String: String] = [:]
+    var grpc: [String: String] = [:]
+  }
+
+  /// Runs `body` with each API's mock addresses (none when `enabled` is false), then stops the mock.
   static func withOptionalMock<T: Sendable>(
     _ enabled: Bool, apis: [APIDefinition], steps: [RecipeStep], context: Context,
-    _ body: ([String: String]) async throws -> T
+    _ body: (MockedAddresses) async throws -> T
   ) async throws -> T {
-    guard enabled else { return try await body([:]) }
+    guard enabled else { return try await body(MockedAddresses()) }
     for step in steps {
       guard let kind = apis.first(where: { $0.name == step.api })?.endpoint(named: step.endpoint)?.kind,
-        kind.notMocked
+        kind.notMocked, kind != .grpc
       else { continue }
       throw APXError(
         .usage,
-        "--mock serves REST, SSE and JSON-RPC endpoints; step \"\(step.id)\" calls \(kind.withArticle) endpoint",
+        "--mock serves REST, SSE, JSON-RPC, WebSocket and gRPC endpoints; step \"\(step.id)\" calls \(kind.withArticle) endpoint",
         hint: "run the recipe against --demo or a real server")
     }
     let server: MockServer
@@ -35,13 +42,28 @@ enum MockBackend {
     } catch {
       throw APXError(.network, "apx mock could not listen on 127.0.0.1", underlying: error)
     }
-    var urls: [String: String] = [:]
-    for (api, url) in server.addresses { urls[api] = url }
+    var addresses = MockedAddresses()
+    for (api, url) in server.addresses { addresses.http[api] = url }
+    let grpc: GRPCMockServer?
     do {
-      let result = try await body(urls)
+      grpc = try await MockGRPCServing.start(
+        apis: apis, host: "127.0.0.1", port: 0, seed: 0, faults: MockFaults(), server: server, context: context)
+    } catch {
+      await server.stop()
+      throw error
+    }
+    if let grpc {
+      for api in apis where api.endpoints.contains(where: { $0.kind == .grpc }) {
+        addresses.grpc[api.name] = "grpc://127.0.0.1:\(grpc.port)"
+      }
+    }
+    do {
+      let result = try await body(addresses)
+      await grpc?.stop()
       await server.stop()
       return result
     } catch {
+      await grpc?.stop()
       await server.stop()
       throw error
     }

@@ -13,9 +13,19 @@ import Synchronization
 enum MockGRPCServing {
   /// Starts the server when any of `apis` has gRPC endpoints; nil when none has.
   static func start(
-    apis: [APIDefinition], host: String, port: Int, seed: UInt64, faults: MockFaults, tokens: MockTokens,
+    apis: [APIDefinition], host: String, port: Int, seed: UInt64, faults: MockFaults, server: MockServer,
     context: Context
   ) async throws -> GRPCMockServer? {
+    let tokens = server.tokens
+    // Which API's request log each call goes to: the API, and the endpoint, that declare it.
+    var owners: [String: (api: String, endpoint: String?)] = [:]
+    for api in apis {
+      for endpoint in api.endpoints {
+        guard let options = endpoint.grpc else { continue }
+        owners["/\(options.service)/\(options.method)"] = (api.name, endpoint.name)
+        if owners[options.service] == nil { owners[options.service] = (api.name, nil) }
+      }
+    }
     var protosets: [[UInt8]] = []
     var services: [String] = []
     var auth: [String: GRPCMockAuth] = [:]
@@ -49,6 +59,7 @@ enum MockGRPCServing {
     }
     guard !services.isEmpty else { return nil }
     let dice = FaultDice(seed: seed)
+    let callOwners = owners
     let bearerServices = Set(auth.filter { $0.value.scheme == "Bearer" }.keys)
     return try await GRPCMockServer.start(
       protosets: protosets, services: services, host: host, port: port, examples: ProtoExample(seed: seed),
@@ -59,10 +70,23 @@ enum MockGRPCServing {
         }
         return Self.fault(faults, metadata: metadata, dice: dice)
       },
+      latency: { metadata, _ in Self.latency(faults, metadata: metadata, dice: dice) },
       observe: { call in
-        guard let fault = call.fault else { return }
-        context.warn(
-          "apx mock: fault \(fault.code) on gRPC \(call.path)\(fault.afterHeaders ? " (after headers)" : "")")
+        var faultText: String?
+        if call.latency > 0 {
+          faultText = "latency \(call.latency) ms"
+          context.warn("apx mock: fault: latency \(call.latency) ms: gRPC \(call.path)")
+        }
+        if let fault = call.fault {
+          faultText = (faultText.map { $0 + ", " } ?? "") + "grpc-status \(fault.code)"
+          context.warn(
+            "apx mock: fault \(fault.code) on gRPC \(call.path)\(fault.afterHeaders ? " (after headers)" : "")")
+        }
+        let service = String(call.path.dropFirst().prefix { $0 != "/" })
+        guard let owner = callOwners[call.path] ?? callOwners[service] else { return }
+        server.logGRPCCall(
+          api: owner.api, path: call.path, metadata: call.metadata, endpoint: callOwners[call.path]?.endpoint,
+          status: call.status?.rawValue ?? 0, statusName: call.status.map { "\($0)" } ?? "ok", fault: faultText)
       })
   }
 
@@ -105,6 +129,17 @@ enum MockGRPCServing {
       faults.grpcStatus.flatMap { Status.Code(rawValue: $0) }.flatMap { RPCError.Code($0) }
       ?? Self.code(forHTTPStatus: status ?? 500)
     return GRPCMockFault(code: code, afterHeaders: faults.afterHeaders)
+  }
+
+  /// The milliseconds a call waits: `latency` of its metadata's `x-apx-mock-fault` on top of the flags'.
+  static func latency(_ flags: MockFaults, metadata: Metadata, dice: FaultDice) -> Int {
+    var faults = flags
+    if let header = metadata[stringValues: "x-apx-mock-fault"].first(where: { _ in true }),
+      let read = try? flags.applying(header: header)
+    {
+      faults = read
+    }
+    return faults.latency + (faults.jitter > 0 ? Int(dice.draw() * Double(faults.jitter + 1)) : 0)
   }
 
   /// gRPC's own mapping of HTTP statuses to status codes.
