@@ -25,7 +25,11 @@ struct MockOAuthTests {
           "basic": {"kind": "rest", "path": "/basic",
             "auth": {"type": "oauth2_client_credentials", "token_url": "https://auth.invalid/connect/token",
               "client_id": "${env:VAULT_ID}", "client_secret": "${env:VAULT_SECRET}", "client_auth": "basic"},
-            "responses": {"200": {"content_type": "application/json", "examples": {"ok": {"basic": true}}}}}
+            "responses": {"200": {"content_type": "application/json", "examples": {"ok": {"basic": true}}}}},
+          "feed": {"kind": "websocket", "path": "/ws/feed",
+            "auth": {"type": "oauth2_client_credentials", "token_url": "/oauth/token", "in": "subprotocol",
+              "prefix": "vault.", "client_id": "${env:VAULT_ID}", "client_secret": "${env:VAULT_SECRET}"},
+            "server_messages": {"examples": [{"n": 1}]}}
         }
       }
       """#)
@@ -71,6 +75,26 @@ struct MockOAuthTests {
       let log = try await LoopbackHTTP.request(port: port, "GET", "/__apx/requests")
       #expect(!log.text.contains("s3cr3t-value") && log.text.contains("client_secret=***"), "\(log.text)")
       #expect(!log.text.contains(refresh), "\(log.text)")
+    }
+  }
+
+  /// A token issued with `token-lifetime=0` has expired at once: a WebSocket handshake with it
+  /// is closed with 1008, one with a token the mock did not issue passes in form.
+  @Test func anExpiredTokenInASubprotocolIsClosedWith1008() async throws {
+    try await MockProcess.with(["vault", "--registry", try Self.registry()]) { mock in
+      let port = try mock.port()
+      let granted = try await LoopbackHTTP.request(
+        port: port, "POST", "/oauth/token",
+        headers: Self.form.merging(["X-Apx-Mock-Fault": "token-lifetime=0"]) { a, _ in a },
+        body: "grant_type=client_credentials&client_id=c&client_secret=s")
+      let token = try #require(granted.json?["access_token"]?.stringValue, "\(granted.text)")
+      let url = "ws://127.0.0.1:\(port)/ws/feed"
+      let expired = try await APXProcess.run(["call", url, "--subprotocol", "vault.\(token)"])
+      #expect(expired.status == 8, "\(expired.stderr)")
+      #expect(expired.stderr.contains("expired"), "\(expired.stderr)")
+      let foreign = try await APXProcess.run(["call", url, "--subprotocol", "vault.not-from-the-mock"])
+      #expect(foreign.status == 0, "\(foreign.stderr)")
+      #expect(foreign.stdout.hasPrefix(#"{"n":1}"#), "\(foreign.stdout)")
     }
   }
 

@@ -1,6 +1,7 @@
 import APXCore
 
-/// Faults a mock injects: delays, failures with `Retry-After`, and dropped SSE streams.
+/// Faults a mock injects: delays, failures with `Retry-After`, and dropped SSE streams and
+/// WebSocket connections.
 ///
 /// The same settings come from flags (every request) and, per request, from the header
 /// `X-Apx-Mock-Fault`: `;`-separated `KEY=VALUE` pairs, e.g. `latency=200+50; fail=503`:
@@ -9,7 +10,7 @@ import APXCore
 /// - `fail-rate=P`: fail a fraction P (0 to 1) of requests with `fail-status`;
 /// - `fail-status=STATUS`: the status of `fail-rate`'s failures (503 by default);
 /// - `retry-after=SECONDS`: the `Retry-After` of failures (1 by default);
-/// - `drop-every=N`: an SSE stream closes after every N events (resume with `Last-Event-ID`);
+/// - `drop-every=N`: an SSE stream or a WebSocket connection is cut after every N events or messages;
 /// - `grpc-status=CODE`: a gRPC call fails with this status code (0 to 16) instead of the one
 ///   gRPC maps the failure's HTTP status to;
 /// - `after-headers=true`: a gRPC failure follows response headers, as grpcio servers send it;
@@ -27,7 +28,7 @@ public struct MockFaults: Sendable, Equatable {
   public var failNow: Int?
   /// `Retry-After` seconds on failures.
   public var retryAfter: Int = 1
-  /// Close SSE streams after every N events; 0 never.
+  /// Cut SSE streams and WebSocket connections after every N events or messages; 0 never.
   public var dropEvery: Int = 0
   /// A gRPC call fails with this status code.
   public var grpcStatus: Int?

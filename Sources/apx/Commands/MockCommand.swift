@@ -18,7 +18,9 @@ struct MockCommand: ContextCommand {
       declared) and the auth's form (401); `Prefer: code=404` or `Prefer: example=NAME` picks an answer. \
       Faults come from the flags or, per request, from the header X-Apx-Mock-Fault (e.g. \
       "latency=200+50; fail=503"). GET /__apx/requests lists what was received, POST /__apx/reset \
-      clears it. WebSocket endpoints send their server_messages (or generated ones), then close. gRPC \
+      clears it. WebSocket endpoints send their server_messages (or generated ones), then close. An \
+      OAuth2 API's token endpoint is served at its token URL's path; its tokens expire after \
+      --token-lifetime seconds (then 401 invalid_token). gRPC \
       endpoints are answered on --grpc-port from their schema, with server reflection. \
       --replay FILE.har answers with recorded exchanges instead. \
       Prints one JSON line with the addresses on stdout once listening. See docs/mock.md.
