@@ -9,12 +9,15 @@ public struct GRPCMockFault: Sendable, Hashable {
   public var afterHeaders: Bool
   /// The status message (by default, one that says the fault was injected).
   public var message: String?
+  /// What the mock's log calls the fault (`token expired`); nil names it by its code.
+  public var label: String?
 
   /// Makes a fault.
-  public init(code: RPCError.Code, afterHeaders: Bool = false, message: String? = nil) {
+  public init(code: RPCError.Code, afterHeaders: Bool = false, message: String? = nil, label: String? = nil) {
     self.code = code
     self.afterHeaders = afterHeaders
     self.message = message
+    self.label = label
   }
 }
 

@@ -159,10 +159,13 @@ struct MockGRPCCommandTests {
         "call", "\(grpc)/\(Self.service)/GetLesson", "id=les_1", "--bearer", token, "--no-retry",
       ])
       #expect(call.status == 80, "UNAUTHENTICATED: \(call.stderr)")
-      #expect(call.stderr.contains("token expired"), "\(call.stderr)")
+      #expect(call.stderr.contains("the access token expired"), "\(call.stderr)")
+      let entries = try await LoopbackHTTP.request(port: port, "GET", "/__apx/requests").json?.arrayValue ?? []
+      #expect(entries.last?["fault"] == .string("token expired"), "\(entries)")
+      #expect(entries.last?["status"] == .int(16), "\(entries)")
     }
     let log = String(decoding: result.stderr, as: UTF8.self)
-    #expect(log.contains("apx mock: fault unauthenticated on gRPC /\(Self.service)/GetLesson"), "\(log)")
+    #expect(log.contains("apx mock: fault: token expired: gRPC /\(Self.service)/GetLesson"), "\(log)")
   }
 
   /// An API whose schema comes from reflection is read from its environment's server once, at start.

@@ -78,9 +78,13 @@ enum MockGRPCServing {
           context.warn("apx mock: fault: latency \(call.latency) ms: gRPC \(call.path)")
         }
         if let fault = call.fault {
-          faultText = (faultText.map { $0 + ", " } ?? "") + "grpc-status \(fault.code)"
-          context.warn(
-            "apx mock: fault \(fault.code) on gRPC \(call.path)\(fault.afterHeaders ? " (after headers)" : "")")
+          faultText = (faultText.map { $0 + ", " } ?? "") + (fault.label ?? "grpc-status \(fault.code)")
+          if let label = fault.label {
+            context.warn("apx mock: fault: \(label): gRPC \(call.path)")
+          } else {
+            context.warn(
+              "apx mock: fault \(fault.code) on gRPC \(call.path)\(fault.afterHeaders ? " (after headers)" : "")")
+          }
         }
         let service = String(call.path.dropFirst().prefix { $0 != "/" })
         guard let owner = callOwners[call.path] ?? callOwners[service] else { return }
@@ -106,7 +110,9 @@ enum MockGRPCServing {
     guard let value = metadata[stringValues: "authorization"].first(where: { _ in true }) else { return nil }
     let parts = value.split(separator: " ", maxSplits: 1)
     guard parts.count == 2, parts[0].lowercased() == "bearer", tokens.hasExpired(String(parts[1])) else { return nil }
-    return GRPCMockFault(code: .unauthenticated, message: "the access token expired (token expired)")
+    return GRPCMockFault(
+      code: .unauthenticated, message: "the access token expired; get a new one from the token endpoint",
+      label: "token expired")
   }
 
   /// The fault a call gets: its metadata's `x-apx-mock-fault` on top of the flags; a failure
