@@ -9,7 +9,13 @@ extension StringProtocol {
   public func trimmingWhitespaceAndNewlines() -> String { trimmed(newlinesToo: true) }
 
   private func trimmed(newlinesToo: Bool) -> String {
-    let scalars = unicodeScalars
+    // Most text has neither leading nor trailing space: two ASCII bytes that are not
+    // whitespace answer without looking at Unicode properties.
+    let text = String(self)
+    if let head = text.utf8.first, let tail = text.utf8.last, head > 0x20, head < 0x80, tail > 0x20, tail < 0x80 {
+      return text
+    }
+    let scalars = text.unicodeScalars
     let isTrimmed = { (s: Unicode.Scalar) -> Bool in
       if s == "\t" || s.properties.generalCategory == .spaceSeparator { return true }
       guard newlinesToo else { return false }

@@ -1,3 +1,5 @@
+import APXCore
+
 /// Faults a mock injects: delays, failures with `Retry-After`, and dropped SSE streams.
 ///
 /// The same settings come from flags (every request) and, per request, from the header
@@ -104,7 +106,6 @@ public struct MockFaults: Sendable, Equatable {
 }
 
 extension StringProtocol {
-  var trimmingWhitespace: String {
-    String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
-  }
+  /// APXCore's `trimmingWhitespace()`, as the mock's parsers write it.
+  var trimmingWhitespace: String { trimmingWhitespace() }
 }
