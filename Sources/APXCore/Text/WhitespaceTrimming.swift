@@ -42,27 +42,3 @@ extension String {
     return String(out)
   }
 }
-
-extension String {
-  /// Every occurrence of `needle` replaced, matched byte for byte in UTF-8 (so a secret is
-  /// found even where a combining mark follows it); an empty needle changes nothing.
-  public func replacingUTF8(_ needle: String, with replacement: String) -> String {
-    let text = Array(utf8)
-    let pattern = Array(needle.utf8)
-    guard let first = pattern.first, pattern.count <= text.count else { return self }
-    var out: [UInt8] = []
-    var i = 0
-    var changed = false
-    while i < text.count {
-      if text[i] == first, i + pattern.count <= text.count, text[i..<i + pattern.count].elementsEqual(pattern) {
-        out.append(contentsOf: replacement.utf8)
-        i += pattern.count
-        changed = true
-      } else {
-        out.append(text[i])
-        i += 1
-      }
-    }
-    return changed ? String(decoding: out, as: UTF8.self) : self
-  }
-}
