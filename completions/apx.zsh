@@ -380,6 +380,7 @@ _apx_mock() {
         '--fail-rate[Fail this fraction of requests (0 to 1) with --fail-status.]:P:'
         '--fail-status[Status of injected failures, sent with Retry-After\: 1.]:N:'
         '--drop-every[Close SSE streams after every N events (clients resume with Last-Event-ID).]:N:'
+        '--drop-mode[How --drop-every drops a stream\: close (its end is sent) or abort (the connection is cut mid-body).]:close|abort:'
         '--sse-events[Events an SSE endpoint without examples streams.]:N:'
         '--stateful[Keep what POST/PUT/PATCH/DELETE write to collections, so a created resource can be read back.]'
         '--version[Show the version.]'

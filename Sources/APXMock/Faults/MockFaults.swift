@@ -10,6 +10,8 @@ import APXCore
 /// - `fail-status=STATUS`: the status of `fail-rate`'s failures (503 by default);
 /// - `retry-after=SECONDS`: the `Retry-After` of failures (1 by default);
 /// - `drop-every=N`: an SSE stream closes after every N events (resume with `Last-Event-ID`);
+/// - `drop-mode=close|abort`: how a stream is dropped: its end sent (`close`), or the
+///   connection cut in the middle of the body (`abort`), as a crashed server or proxy does;
 /// - `grpc-status=CODE`: a gRPC call fails with this status code (0 to 16) instead of the one
 ///   gRPC maps the failure's HTTP status to;
 /// - `after-headers=true`: a gRPC failure follows response headers, as grpcio servers send it.
@@ -28,6 +30,8 @@ public struct MockFaults: Sendable, Equatable {
   public var retryAfter: Int = 1
   /// Close SSE streams after every N events; 0 never.
   public var dropEvery: Int = 0
+  /// How a stream is dropped.
+  public var dropMode: DropMode = .close
   /// A gRPC call fails with this status code.
   public var grpcStatus: Int?
   /// A gRPC failure follows response headers rather than coming alone.
@@ -79,6 +83,11 @@ public struct MockFaults: Sendable, Equatable {
       case "drop-every":
         guard let n = Int(value), n >= 0 else { throw SyntaxError(message: "drop-every \"\(value)\" is not a count") }
         out.dropEvery = n
+      case "drop-mode":
+        guard let mode = DropMode(rawValue: value) else {
+          throw SyntaxError(message: "drop-mode \"\(value)\" is not close or abort")
+        }
+        out.dropMode = mode
       case "grpc-status":
         guard let n = Int(value), (1...16).contains(n) else {
           throw SyntaxError(message: "grpc-status \"\(value)\" is not a gRPC error code (1 to 16)")
@@ -91,7 +100,7 @@ public struct MockFaults: Sendable, Equatable {
         throw SyntaxError(
           message:
             "unknown fault \"\(key)\" (known: latency, fail, fail-rate, fail-status, retry-after, drop-every, "
-            + "grpc-status, after-headers)")
+            + "drop-mode, grpc-status, after-headers)")
       }
     }
     return out
@@ -108,4 +117,12 @@ public struct MockFaults: Sendable, Equatable {
 extension StringProtocol {
   /// APXCore's `trimmingWhitespace()`, as the mock's parsers write it.
   var trimmingWhitespace: String { trimmingWhitespace() }
+}
+
+/// How a mock drops an event stream (`--drop-mode`, `drop-mode=`).
+public enum DropMode: String, Sendable, Equatable, CaseIterable {
+  /// The response ends properly (the last chunk is sent), then the connection closes.
+  case close
+  /// The connection is cut in the middle of the response body, without its last chunk.
+  case abort
 }
