@@ -708,7 +708,7 @@ _apx_mock() {
     repeating_flags=()
     non_repeating_flags=(--stateful --version -h --help)
     repeating_options=(--registry --replay)
-    non_repeating_options=(--openapi --port --grpc-port --host --seed --latency --fail-rate --fail-status --drop-every --sse-events --token-lifetime)
+    non_repeating_options=(--openapi --port --grpc-port --host --seed --latency --fail-rate --fail-status --drop-every --drop-mode --sse-events --token-lifetime)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -747,6 +747,9 @@ _apx_mock() {
         return
         ;;
     '--drop-every')
+        return
+        ;;
+    '--drop-mode')
         return
         ;;
     '--sse-events')

@@ -380,6 +380,7 @@ _apx_mock() {
         '--fail-rate[Fail this fraction of requests (0 to 1) with --fail-status.]:P:'
         '--fail-status[Status of injected failures, sent with Retry-After\: 1.]:N:'
         '--drop-every[Cut SSE streams and WebSocket connections after every N events or messages (clients resume).]:N:'
+        '--drop-mode[How --drop-every drops a stream\: close (its end is sent) or abort (the connection is cut mid-body).]:close|abort:'
         '--sse-events[Events (SSE) or messages (WebSocket) an endpoint without examples sends.]:N:'
         '--token-lifetime[Seconds the OAuth2 access tokens of the mocked token endpoints stay good.]:SECONDS:'
         '--stateful[Keep what POST/PUT/PATCH/DELETE write to collections, so a created resource can be read back.]'

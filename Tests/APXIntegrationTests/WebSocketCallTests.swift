@@ -93,6 +93,28 @@ struct WebSocketCallTests {
     }
   }
 
+  /// The demo's `refuse` fault, on the URL or on the job (`refuse_stream`), refuses the
+  /// handshake: exit 4 with the status, no message printed, and the refusal counted.
+  @Test func aRefusedV1HandshakeExits4AndPrintsNothing() async throws {
+    try await withDemoServer { server in
+      let job = try await SSEWatchTests.createImport(server, rows: 2, [])
+      let auth = ["--subprotocol", "bookstrack-auth.t"]
+      let r = try await APXProcess.run(
+        ["call", Self.ws(server, "/ws/progress"), "jobId==\(job)", "refuse==true"] + auth)
+      #expect(r.status == 4, "\(r.stderr)")
+      #expect(r.stderr.contains("answered 400"), "\(r.stderr)")
+      #expect(r.stdout.isEmpty)
+      let refusedJob = try await SSEWatchTests.createImport(server, rows: 2, ["refuse_stream:=true"])
+      let byJob = try await APXProcess.run(["call", Self.ws(server, "/ws/progress"), "jobId==\(refusedJob)"] + auth)
+      #expect(byJob.status == 4, "\(byJob.stderr)")
+      #expect(server.stats.streamsRefused == 2)
+      let allowed = try await APXProcess.run(
+        ["call", Self.ws(server, "/ws/progress"), "jobId==\(job)", "refuse==false", "--until", ".type==complete"] + auth
+      )
+      #expect(allowed.status == 0, "\(allowed.stderr)")
+    }
+  }
+
   @Test func aCloseCodeOtherThan1000Exits10WithItsReason() async throws {
     try await withDemoServer { server in
       let r = try await APXProcess.run([

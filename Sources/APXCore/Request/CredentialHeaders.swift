@@ -16,6 +16,6 @@ public enum CredentialHeaders {
   /// Whether a header of this name carries a credential, by its name alone.
   public static func isCredential(_ name: String) -> Bool {
     let lower = name.lowercased()
-    return standard.contains(lower) || marks.contains { lower.contains($0) }
+    return standard.contains(lower) || marks.contains { lower.containsUTF8($0) }
   }
 }

@@ -9,7 +9,13 @@ extension StringProtocol {
   public func trimmingWhitespaceAndNewlines() -> String { trimmed(newlinesToo: true) }
 
   private func trimmed(newlinesToo: Bool) -> String {
-    let scalars = unicodeScalars
+    // Most text has neither leading nor trailing space: two ASCII bytes that are not
+    // whitespace answer without looking at Unicode properties.
+    let text = String(self)
+    if let head = text.utf8.first, let tail = text.utf8.last, head > 0x20, head < 0x80, tail > 0x20, tail < 0x80 {
+      return text
+    }
+    let scalars = text.unicodeScalars
     let isTrimmed = { (s: Unicode.Scalar) -> Bool in
       if s == "\t" || s.properties.generalCategory == .spaceSeparator { return true }
       guard newlinesToo else { return false }
@@ -34,29 +40,5 @@ extension String {
       if s == scalar { out.append(contentsOf: replacement.unicodeScalars) } else { out.append(s) }
     }
     return String(out)
-  }
-}
-
-extension String {
-  /// Every occurrence of `needle` replaced, matched byte for byte in UTF-8 (so a secret is
-  /// found even where a combining mark follows it); an empty needle changes nothing.
-  public func replacingUTF8(_ needle: String, with replacement: String) -> String {
-    let text = Array(utf8)
-    let pattern = Array(needle.utf8)
-    guard let first = pattern.first, pattern.count <= text.count else { return self }
-    var out: [UInt8] = []
-    var i = 0
-    var changed = false
-    while i < text.count {
-      if text[i] == first, i + pattern.count <= text.count, text[i..<i + pattern.count].elementsEqual(pattern) {
-        out.append(contentsOf: replacement.utf8)
-        i += pattern.count
-        changed = true
-      } else {
-        out.append(text[i])
-        i += 1
-      }
-    }
-    return changed ? String(decoding: out, as: UTF8.self) : self
   }
 }

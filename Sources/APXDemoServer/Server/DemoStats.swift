@@ -16,7 +16,7 @@ public struct DemoStats: Sendable, Codable, Equatable {
   public var authFailures: Int = 0
   /// SSE connections opened on import streams (refused ones excluded).
   public var streamConnections: Int = 0
-  /// Import stream connections refused with 503 (`refuse_stream`).
+  /// Import progress connections refused (`refuse_stream`; `refuse` on the V1 WebSocket route).
   public var streamsRefused: Int = 0
   /// Import stream connections closed on purpose by `drop_every`.
   public var streamsDropped: Int = 0

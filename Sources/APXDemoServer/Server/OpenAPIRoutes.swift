@@ -43,7 +43,7 @@ struct OpenAPIRoutes: Sendable {
               { "name": "row_delay_ms", "in": "query", "description": "Milliseconds of simulated work per row.", "schema": { "type": "number", "minimum": 0, "maximum": 60000 } },
               { "name": "drop_every", "in": "query", "description": "Close the job's event stream after every N events.", "schema": { "type": "integer", "minimum": 1 } },
               { "name": "drop_mode", "in": "query", "description": "How a stream is dropped.", "schema": { "type": "string", "enum": ["close", "abort"] } },
-              { "name": "refuse_stream", "in": "query", "description": "Answer the event stream with 503 so clients must poll.", "schema": { "type": "boolean" } },
+              { "name": "refuse_stream", "in": "query", "description": "Answer the event stream with 503, and refuse the V1 WebSocket, so clients must poll.", "schema": { "type": "boolean" } },
               { "name": "fail_at", "in": "query", "description": "Fail the job when this fraction of rows is done.", "schema": { "type": "number", "minimum": 0, "maximum": 1 } }
             ],
             "requestBody": {

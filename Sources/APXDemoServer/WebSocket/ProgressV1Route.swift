@@ -13,7 +13,9 @@ import NIOWebSocket
 /// state, then one `progress` message per processed batch, then `complete` (closed with 1000)
 /// or `error` (closed with 1011). A missing or unknown token is answered, as many servers do,
 /// by accepting the connection and closing it with 1008 (policy violation) and the reason.
-/// Fault: `drop_every=K` cuts the connection without a close frame after K progress messages.
+/// Faults: `drop_every=K` cuts the connection without a close frame after K progress messages;
+/// `refuse=true` on the URL, or `refuse_stream` on the job, refuses the handshake so a client
+/// must poll (hummingbird-websocket answers every refused upgrade with 400).
 /// The client's pings are answered while the job is watched.
 struct ProgressV1Route: Sendable {
   static let path = "ws/progress"
@@ -46,6 +48,14 @@ struct ProgressV1Route: Sendable {
         message: "the access token is unknown or expired; get a new one from POST /oauth/token")
     }
     guard let job = imports.job(id: id) else { throw DemoError.notFound("no import job with id '\(id)'") }
+    let refuse = request.uri.queryParameters["refuse"].map { !["0", "false", "no"].contains($0.lowercased()) }
+    if refuse ?? job.faults.refuseStream {
+      stats.update { $0.streamsRefused += 1 }
+      throw DemoError(
+        status: .serviceUnavailable, code: "stream_unavailable",
+        message: "progress is disabled for this job (refuse); poll /api/v2/imports/\(job.id)",
+        headers: [.retryAfter: "1"])
+    }
     var dropEvery: Int?
     if let text = request.uri.queryParameters["drop_every"].map(String.init) {
       guard let every = Int(text), every >= 1 else {

@@ -1,8 +1,9 @@
 import APXCore
 
 /// Checks a request against its endpoint's parameters: required path, query, header and
-/// cookie values and JSON body fields are present, and each has its declared type and
-/// allowed values. The first problem found is reported, naming the parameter.
+/// cookie values, JSON body fields and form fields (URL-encoded or multipart; files by
+/// presence) are there, and each has its declared type and allowed values. The first problem
+/// found is reported, naming the parameter.
 struct RequestValidator {
   let endpoint: Endpoint
   let book: SchemaBook
@@ -19,6 +20,19 @@ struct RequestValidator {
     if !bodyParams.isEmpty, !request.body.isEmpty {
       guard case .object = body else { return .init(field: "body", message: "must be a JSON object") }
     }
+    let formParams = endpoint.params.filter { $0.location == .form || $0.location == .multipart }
+    var form = FormFields(fields: [])
+    if !formParams.isEmpty, !request.body.isEmpty {
+      let expected = formParams.contains { $0.location == .multipart } ? "multipart/form-data" : "a form"
+      do {
+        guard let read = try FormFields.read(request) else {
+          return .init(field: "body", message: "must be \(expected) (Content-Type)")
+        }
+        form = read
+      } catch {
+        return .init(field: "body", message: "is not valid: \(error.message)")
+      }
+    }
     for param in endpoint.params {
       let name = param.sentName
       let texts: [String]
@@ -34,7 +48,15 @@ struct RequestValidator {
         }
         if let problem = check(value, param) { return problem }
         continue
-      case .form, .multipart, .message: continue
+      case .form, .multipart:
+        guard form.contains(name) else {
+          if param.required, param.defaultValue == nil { return .init(field: name, message: "is required") }
+          continue
+        }
+        if param.type == .file { continue }
+        texts = form.values(name)
+        if texts.isEmpty { continue }  // a file where text was declared: nothing to read as text
+      case .message: continue
       }
       guard let first = texts.first else {
         if param.required, param.defaultValue == nil { return .init(field: name, message: "is required") }

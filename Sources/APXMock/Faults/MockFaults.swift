@@ -11,6 +11,8 @@ import APXCore
 /// - `fail-status=STATUS`: the status of `fail-rate`'s failures (503 by default);
 /// - `retry-after=SECONDS`: the `Retry-After` of failures (1 by default);
 /// - `drop-every=N`: an SSE stream or a WebSocket connection is cut after every N events or messages;
+/// - `drop-mode=close|abort`: how an SSE stream is dropped: its end sent (`close`), or the
+///   connection cut in the middle of the body (`abort`), as a crashed server or proxy does;
 /// - `grpc-status=CODE`: a gRPC call fails with this status code (0 to 16) instead of the one
 ///   gRPC maps the failure's HTTP status to;
 /// - `after-headers=true`: a gRPC failure follows response headers, as grpcio servers send it;
@@ -30,6 +32,8 @@ public struct MockFaults: Sendable, Equatable {
   public var retryAfter: Int = 1
   /// Cut SSE streams and WebSocket connections after every N events or messages; 0 never.
   public var dropEvery: Int = 0
+  /// How a stream is dropped.
+  public var dropMode: DropMode = .close
   /// A gRPC call fails with this status code.
   public var grpcStatus: Int?
   /// A gRPC failure follows response headers rather than coming alone.
@@ -83,6 +87,11 @@ public struct MockFaults: Sendable, Equatable {
       case "drop-every":
         guard let n = Int(value), n >= 0 else { throw SyntaxError(message: "drop-every \"\(value)\" is not a count") }
         out.dropEvery = n
+      case "drop-mode":
+        guard let mode = DropMode(rawValue: value) else {
+          throw SyntaxError(message: "drop-mode \"\(value)\" is not close or abort")
+        }
+        out.dropMode = mode
       case "grpc-status":
         guard let n = Int(value), (1...16).contains(n) else {
           throw SyntaxError(message: "grpc-status \"\(value)\" is not a gRPC error code (1 to 16)")
@@ -100,7 +109,7 @@ public struct MockFaults: Sendable, Equatable {
         throw SyntaxError(
           message:
             "unknown fault \"\(key)\" (known: latency, fail, fail-rate, fail-status, retry-after, drop-every, "
-            + "grpc-status, after-headers, token-lifetime)")
+            + "drop-mode, grpc-status, after-headers, token-lifetime)")
       }
     }
     return out
@@ -125,7 +134,14 @@ public struct MockFaults: Sendable, Equatable {
 }
 
 extension StringProtocol {
-  var trimmingWhitespace: String {
-    String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
-  }
+  /// APXCore's `trimmingWhitespace()`, as the mock's parsers write it.
+  var trimmingWhitespace: String { trimmingWhitespace() }
+}
+
+/// How a mock drops an event stream (`--drop-mode`, `drop-mode=`).
+public enum DropMode: String, Sendable, Equatable, CaseIterable {
+  /// The response ends properly (the last chunk is sent), then the connection closes.
+  case close
+  /// The connection is cut in the middle of the response body, without its last chunk.
+  case abort
 }

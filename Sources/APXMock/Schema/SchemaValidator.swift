@@ -1,8 +1,10 @@
 import APXCore
 
 /// Checks a value against a JSON Schema, as far as a mock needs to refuse a request: types,
-/// `required`, `enum`/`const`, numeric and length bounds, array sizes, `allOf`, and
-/// `oneOf`/`anyOf` (some branch accepts). Formats and patterns are not checked.
+/// `required`, `enum`/`const`, numeric bounds (exclusive ones and `multipleOf` too), lengths,
+/// array sizes, `allOf`, and `oneOf`/`anyOf` (some branch accepts). In requests, also the
+/// formats `FormatCheck` knows and `pattern`; answers are not held to those, so an example a
+/// description declares is still served when its author wrote a looser value.
 enum SchemaValidator {
   /// What is wrong and where (`pet.tags[0].name`).
   struct Problem: Sendable, Equatable {
@@ -83,17 +85,45 @@ enum SchemaValidator {
       if let n = view.int("maxLength"), text.count > n {
         return Problem(field: field, message: "allows at most \(n) characters")
       }
-    case .number:
-      let n = value.doubleValue ?? 0
-      if let low = view.number("minimum"), n < low {
-        return Problem(field: field, message: "must be at least \(low.shortText)")
+      if direction == .request {
+        if let format = view.format, let message = FormatCheck.problem(text, format: format) {
+          return Problem(field: field, message: message)
+        }
+        if let pattern = view.schema["pattern"]?.stringValue, let message = PatternCheck.problem(text, pattern: pattern)
+        {
+          return Problem(field: field, message: message)
+        }
       }
-      if let high = view.number("maximum"), n > high {
-        return Problem(field: field, message: "must be at most \(high.shortText)")
+    case .number:
+      if let message = numberProblem(value.doubleValue ?? 0, view, direction: direction) {
+        return Problem(field: field, message: message)
       }
     default:
       break
     }
+    return nil
+  }
+
+  /// Why a number breaks the schema's bounds: `minimum`/`maximum`, exclusive bounds (OpenAPI
+  /// 3.0's boolean form and 3.1's numbers), `multipleOf`, and in requests an integer format.
+  static func numberProblem(_ n: Double, _ view: SchemaView, direction: Direction) -> String? {
+    let exclusiveLow = view.schema["exclusiveMinimum"]
+    let exclusiveHigh = view.schema["exclusiveMaximum"]
+    if let low = view.number("minimum") {
+      if exclusiveLow?.boolValue == true, n <= low { return "must be more than \(low.shortText)" }
+      if n < low { return "must be at least \(low.shortText)" }
+    }
+    if let high = view.number("maximum") {
+      if exclusiveHigh?.boolValue == true, n >= high { return "must be less than \(high.shortText)" }
+      if n > high { return "must be at most \(high.shortText)" }
+    }
+    if let low = exclusiveLow?.doubleValue, n <= low { return "must be more than \(low.shortText)" }
+    if let high = exclusiveHigh?.doubleValue, n >= high { return "must be less than \(high.shortText)" }
+    if let step = view.number("multipleOf"), step > 0 {
+      let ratio = n / step
+      if abs(ratio - ratio.rounded()) > 1e-9 * max(1, abs(ratio)) { return "must be a multiple of \(step.shortText)" }
+    }
+    if direction == .request, let format = view.format { return FormatCheck.problem(n, format: format) }
     return nil
   }
 

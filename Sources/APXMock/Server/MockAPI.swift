@@ -109,12 +109,14 @@ final class MockAPI: Sendable {
         note("token expired", request)
         return expired
       }
-      return endpointAnswer(request, route: route, pathValues: pathValues, dropEvery: faults.dropEvery)
+      return endpointAnswer(
+        request, route: route, pathValues: pathValues, dropEvery: faults.dropEvery, dropMode: faults.dropMode)
     }
   }
 
   private func endpointAnswer(
-    _ request: MockRequest, route: RouteTable.Route, pathValues: [String: String], dropEvery: Int
+    _ request: MockRequest, route: RouteTable.Route, pathValues: [String: String], dropEvery: Int,
+    dropMode: DropMode
   ) -> MockAnswer {
     let endpoint = route.endpoint
     if let missing = AuthCheck.missing(endpoint.auth ?? api.auth, in: request) {
@@ -155,7 +157,7 @@ final class MockAPI: Sendable {
         generator: &generator)
       return MockAnswer(
         status: picked.status, headers: [("content-type", "text/event-stream"), ("cache-control", "no-cache")],
-        body: .events(events.filter { $0.id > after }, dropEvery: dropEvery))
+        body: .events(events.filter { $0.id > after }, dropEvery: dropEvery, mode: dropMode))
     }
     if request.method == "HEAD" { return MockAnswer(status: picked.status) }
     if picked.namedExample == nil { picked.example = fittingExample(picked.response) }

@@ -101,8 +101,8 @@ struct MockEvent: Sendable {
 struct MockAnswer: Sendable {
   enum Body: Sendable {
     case bytes([UInt8])
-    /// An event stream: the events after `Last-Event-ID`, closed early after `dropEvery` of them.
-    case events([MockEvent], dropEvery: Int)
+    /// An event stream: the events after `Last-Event-ID`, dropped early after `dropEvery` of them.
+    case events([MockEvent], dropEvery: Int, mode: DropMode)
   }
 
   var status: Int

@@ -23,7 +23,7 @@ struct MockResponder: HTTPResponder {
     switch answer.body {
     case .bytes(let bytes):
       return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
-    case .events(let events, let dropEvery):
+    case .events(let events, let dropEvery, let mode):
       // A connection that will be cut must not be reused by the client's pool afterwards.
       if dropEvery > 0, events.count > dropEvery { headers[.connection] = "close" }
       let channel = context.channel
@@ -36,7 +36,11 @@ struct MockResponder: HTTPResponder {
             try await writer.write(ByteBuffer(string: event.text))
             if dropEvery > 0, i + 1 == dropEvery, i + 1 < events.count {
               mock.report(
-                "apx mock: fault: dropped the stream after event \(event.id): \(incoming.method) \(incoming.path)")
+                "apx mock: fault: \(mode == .abort ? "aborted" : "dropped") the stream after event \(event.id): "
+                  + "\(incoming.method) \(incoming.path)")
+              // Thrown from the body, an error makes the server close the connection without
+              // the response's last chunk: what a client sees when a server dies mid-stream.
+              if mode == .abort { throw StreamAborted() }
               try await writer.finish(nil)
               try? await channel.close()
               return
@@ -47,3 +51,6 @@ struct MockResponder: HTTPResponder {
     }
   }
 }
+
+/// Ends an event stream's body on purpose, so the connection is cut (`drop-mode=abort`).
+struct StreamAborted: Error {}

@@ -1,11 +1,14 @@
 import APXCore
+import DequeModule
 import Synchronization
 
 /// The requests a mock received, for `GET /__apx/requests`; `POST /__apx/reset` clears it.
 final class RequestLog: Sendable {
   /// Entries kept; older ones are dropped first.
   static let limit = 10_000
-  private let entries = Mutex<[JSONValue]>([])
+  /// A deque: once full, each request drops the oldest entry, which an array would pay for by
+  /// moving all the others.
+  private let entries = Mutex<Deque<JSONValue>>([])
   private let counter = Atomic<Int>(0)
 
   func append(_ entry: JSONValue) {
@@ -15,7 +18,7 @@ final class RequestLog: Sendable {
     }
   }
 
-  var all: [JSONValue] { entries.withLock { $0 } }
+  var all: [JSONValue] { entries.withLock { Array($0) } }
 
   func reset() { entries.withLock { $0.removeAll() } }
 

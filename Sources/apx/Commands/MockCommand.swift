@@ -93,6 +93,13 @@ struct MockCommand: ContextCommand {
   var dropEvery = 0
 
   @Option(
+    name: .customLong("drop-mode"),
+    help: ArgumentHelp(
+      "How --drop-every drops a stream: close (its end is sent) or abort (the connection is cut mid-body).",
+      valueName: "close|abort"))
+  var dropMode = "close"
+
+  @Option(
     name: .customLong("sse-events"), parsing: .unconditional,
     help: ArgumentHelp("Events (SSE) or messages (WebSocket) an endpoint without examples sends.", valueName: "N"))
   var sseEvents = 10
@@ -120,7 +127,8 @@ struct MockCommand: ContextCommand {
       }
       let ignored = [
         ("--latency", latency != nil), ("--fail-rate", failRate != 0), ("--fail-status", failStatus != 503),
-        ("--drop-every", dropEvery != 0), ("--sse-events", sseEvents != 10), ("--stateful", stateful),
+        ("--drop-every", dropEvery != 0), ("--drop-mode", dropMode != "close"), ("--sse-events", sseEvents != 10),
+        ("--stateful", stateful),
         ("--seed", seed != 0), ("--grpc-port", grpcPort != 4770), ("--token-lifetime", tokenLifetime != 3600),
       ].filter(\.1).map(\.0)
       if !ignored.isEmpty {
@@ -133,6 +141,12 @@ struct MockCommand: ContextCommand {
       throw ValidationError("--fail-status must be an error status (400 to 599), got \(failStatus)")
     }
     guard dropEvery >= 0 else { throw ValidationError("--drop-every must be 0 or more, got \(dropEvery)") }
+    guard DropMode(rawValue: dropMode) != nil else {
+      throw ValidationError("--drop-mode must be close or abort, got \"\(dropMode)\"")
+    }
+    if dropMode != "close", dropEvery == 0 {
+      throw ValidationError("--drop-mode says how --drop-every drops streams: give --drop-every N with it")
+    }
     guard (1...100_000).contains(sseEvents) else {
       throw ValidationError("--sse-events must be from 1 to 100000, got \(sseEvents)")
     }
@@ -156,6 +170,7 @@ struct MockCommand: ContextCommand {
     faults.failRate = failRate
     faults.failStatus = failStatus
     faults.dropEvery = dropEvery
+    faults.dropMode = DropMode(rawValue: dropMode) ?? .close
     return faults
   }
 

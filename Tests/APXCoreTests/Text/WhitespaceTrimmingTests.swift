@@ -18,5 +18,9 @@ struct WhitespaceTrimmingTests {
   @Test func onlyTheEndsAreTrimmed() {
     #expect(" a \u{2028} b ".trimmingWhitespaceAndNewlines() == "a \u{2028} b")
     #expect("\u{200B}a".trimmingWhitespace() == "\u{200B}a")  // zero-width space is not Zs
+    // Ends that are printable ASCII take the quick path; any other end is looked at.
+    #expect("a b".trimmingWhitespace() == "a b")
+    #expect("a\u{00A0}".trimmingWhitespace() == "a")
+    #expect("\u{3000}a".trimmingWhitespace() == "a")
   }
 }
