@@ -17,6 +17,9 @@ public struct HARExchange: Sendable, Hashable {
   public var body: [UInt8]
   /// Where it was recorded: the archive's name and the entry's index (`api.har#3`).
   public var source: String
+  /// For an event stream recorded with its timing (`_apx.events`): when each event arrived,
+  /// in milliseconds after the answer's head. Empty when not recorded.
+  public var eventTimes: [Double] = []
 
   /// A query's name and value.
   public struct QueryPair: Sendable, Hashable {

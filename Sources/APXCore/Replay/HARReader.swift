@@ -47,11 +47,12 @@ public enum HARReader {
         else { return nil }
         return HeaderField(name, value)
       }
-      out.append(
-        HARExchange(
-          method: method.uppercased(), path: path, query: query,
-          requestBody: request["postData"]?["text"]?.stringValue.map { Array($0.utf8) }, status: status,
-          headers: headers, body: body, source: source))
+      var exchange = HARExchange(
+        method: method.uppercased(), path: path, query: query,
+        requestBody: request["postData"]?["text"]?.stringValue.map { Array($0.utf8) }, status: status,
+        headers: headers, body: body, source: source)
+      exchange.eventTimes = (entry["_apx"]?["events"]?.arrayValue ?? []).compactMap { $0["time"]?.doubleValue }
+      out.append(exchange)
     }
     return out
   }

@@ -19,7 +19,8 @@ struct MockCommand: ContextCommand {
       Faults come from the flags or, per request, from the header X-Apx-Mock-Fault (e.g. \
       "latency=200+50; fail=503"). GET /__apx/requests lists what was received, POST /__apx/reset \
       clears it. gRPC endpoints are answered on --grpc-port from their schema, with server reflection. \
-      --replay FILE.har answers with recorded exchanges instead. \
+      --replay FILE.har|DIR answers with recorded exchanges instead; --record DIR --upstream URL \
+      forwards to a real server and records each exchange into DIR. \
       Prints one JSON line with the addresses on stdout once listening. See docs/mock.md.
       """)
 
@@ -41,10 +42,37 @@ struct MockCommand: ContextCommand {
   @Option(
     name: .customLong("replay"),
     help: ArgumentHelp(
-      "Answer with the exchanges of this HTTP archive (repeatable): apx call --har, or a browser's.",
-      valueName: "FILE.har"),
+      "Answer with the exchanges of this HTTP archive, or of every *.har in a folder (repeatable).",
+      valueName: "FILE.har|DIR"),
     completion: .file(extensions: ["har"]))
   var replay: [String] = []
+
+  @Flag(
+    name: .customLong("full-speed"),
+    help: "--replay: send recorded event streams at once, not spaced as they were recorded.")
+  var fullSpeed = false
+
+  @Option(
+    name: .customLong("record"),
+    help: ArgumentHelp(
+      "Forward every request to --upstream and record each exchange into an HTTP archive in this folder.",
+      valueName: "DIR"),
+    completion: .directory)
+  var record: String?
+
+  @Option(
+    name: .customLong("upstream"),
+    help: ArgumentHelp("--record: the server to forward to (an http:// or https:// URL).", valueName: "URL"))
+  var upstream: String?
+
+  @Flag(name: .customLong("insecure"), help: "--record: skip TLS certificate verification of an https upstream.")
+  var insecure = false
+
+  @Option(
+    name: .customLong("cacert"),
+    help: ArgumentHelp("--record: trust the CA certificates in this PEM file for an https upstream.", valueName: "FILE")
+  )
+  var cacert: String?
 
   @Option(
     name: .customLong("port"), parsing: .unconditional,
@@ -100,6 +128,7 @@ struct MockCommand: ContextCommand {
   func validate() throws {
     guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
     guard (0...65535).contains(grpcPort) else { throw ValidationError("--grpc-port must be from 0 to 65535") }
+    try validateRecording()
     if openapi != nil, !apis.isEmpty || !registryOptions.registry.isEmpty {
       throw ValidationError("give either registry APIs (and --registry) or --openapi, not both")
     }
@@ -174,6 +203,7 @@ struct MockCommand: ContextCommand {
   }
 
   func run(in context: Context) async throws {
+    if record != nil { return try await runRecord(in: context) }
     if !replay.isEmpty { return try await runReplay(in: context) }
     let apis = try await definitions(in: context)
     let options = MockOptions(
@@ -232,24 +262,16 @@ struct MockCommand: ContextCommand {
   /// `--replay`: one server answering with the archives' exchanges.
   func runReplay(in context: Context) async throws {
     var exchanges: [HARExchange] = []
-    for file in replay {
+    for file in try Self.archives(replay) {
       let bytes = try FileBytes.read(file)
       exchanges += try HARReader.exchanges(bytes, name: file)
     }
     let options = MockOptions(host: host, port: port)
-    let server: MockServer
-    do {
-      server = try await MockServer.startReplay(HARReplay(exchanges), name: "replay", options: options) { line in
-        context.warn(line)
+    let server = try await listening(in: context) {
+      try await MockServer.startReplay(HARReplay(exchanges), name: "replay", options: options, paced: !fullSpeed) {
+        line in context.warn(line)
       }
-    } catch {
-      throw APXError(
-        .network, "apx mock could not listen on \(host):\(port)",
-        hint: "is another process using the port? Try --port 0 for a free port", underlying: error)
     }
-    let info = JSONValue.object(server.addresses.map { JSONMember($0.api, .string($0.url)) })
-    context.stdout.write(JSONPrinter(style: .compact).bytes(info) + [0x0A])
-    context.stdout.flush()
     for (_, url) in server.addresses {
       context.warn("apx mock: replaying \(exchanges.count) exchanges from \(replay.joined(separator: ", ")) on \(url)")
     }
