@@ -73,6 +73,47 @@ struct MockRecordTests {
     }
   }
 
+  /// The answer flows through as it arrives: the demo's stalled body sends its first bytes, waits,
+  /// then sends the rest, and the first bytes reach the client before the rest exists.
+  @Test func answersFlowThroughAsTheyArrive() async throws {
+    let dir = TestScratch.root.appendingPathComponent("apx-record-\(UUID().uuidString)").path
+    try await withDemoServer { server in
+      try await MockProcess.with(["--record", dir, "--upstream", server.httpBaseURL]) { mock in
+        let port = try mock.port("record")
+        let request = "GET /_demo/stall?ms=3000&in_body=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        let (first, all) = try await Self.firstBytes(port: port, request, until: "{\"stalled_ms\": ")
+        #expect(first.contains("{\"stalled_ms\": ") && !first.contains("3000}"), "\(first)")
+        #expect(all.contains("3000}"), "\(all)")
+      }
+    }
+  }
+
+  /// What had arrived once `marker` had, and then the whole answer, over a plain socket.
+  static func firstBytes(port: Int, _ request: String, until marker: String) async throws -> (String, String) {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread {
+        continuation.resume(
+          with: Result {
+            let fd = try connectLoopback(port: port)
+            defer { _ = close(fd) }
+            let bytes = Array(request.utf8)
+            guard write(fd, bytes, bytes.count) == bytes.count else { throw SSEWatchTests.TestFailure("cannot send") }
+            var out: [UInt8] = []
+            var first: String?
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+              let n = read(fd, &buffer, buffer.count)
+              if n <= 0 { break }
+              out += buffer[0..<n]
+              let text = String(decoding: out, as: UTF8.self)
+              if first == nil, text.contains(marker) { first = text }
+            }
+            return (first ?? "", String(decoding: out, as: UTF8.self))
+          })
+      }.start()
+    }
+  }
+
   @Test func anUnreachableUpstreamIs502AndNothingIsRecorded() async throws {
     let dir = TestScratch.root.appendingPathComponent("apx-record-\(UUID().uuidString)").path
     let result = try await MockProcess.with(["--record", dir, "--upstream", "http://127.0.0.1:1"]) { mock in
