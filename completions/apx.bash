@@ -708,7 +708,7 @@ _apx_mock() {
     repeating_flags=()
     non_repeating_flags=(--full-speed --insecure --stateful --version -h --help)
     repeating_options=(--registry --replay)
-    non_repeating_options=(--openapi --record --upstream --cacert --port --grpc-port --host --seed --latency --fail-rate --fail-status --drop-every --sse-events)
+    non_repeating_options=(--openapi --record --upstream --grpc-upstream --cacert --port --grpc-port --host --seed --latency --fail-rate --fail-status --drop-every --sse-events)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -730,6 +730,9 @@ _apx_mock() {
         return
         ;;
     '--upstream')
+        return
+        ;;
+    '--grpc-upstream')
         return
         ;;
     '--cacert')

@@ -158,11 +158,13 @@ struct MockRecordTests {
 
   @Test func flagsThatCannotApplyAreRefused() async throws {
     for (arguments, message) in [
-      (["--record", "d"], "--record needs --upstream"),
+      (["--record", "d"], "--record needs --upstream URL (HTTP) or --grpc-upstream"),
+      (["--record", "d", "--grpc-upstream", "http://x"], "--grpc-upstream must be a grpc:// or grpcs:// address"),
+      (["--record", "d", "--upstream", "http://x", "--grpc-port", "0"], "--grpc-port without --grpc-upstream"),
       (["--upstream", "http://x"], "--upstream go with --record"),
       (["--record", "d", "--upstream", "http://x", "--stateful"], "--stateful cannot be used with --record"),
       (["--record", "d", "--upstream", "http://x", "--replay", "a.har"], "--replay cannot be used with --record"),
-      (["--record", "d", "--upstream", "http://x", "--insecure"], "apply only to an https:// upstream"),
+      (["--record", "d", "--upstream", "http://x", "--insecure"], "apply only to an https:// or grpcs:// upstream"),
       (["--full-speed"], "--full-speed goes with --replay"),
     ] {
       let r = try await APXProcess.run(["mock"] + arguments)

@@ -20,6 +20,10 @@ public struct HARExchange: Sendable, Hashable {
   /// For an event stream recorded with its timing (`_apx.events`): when each event arrived,
   /// in milliseconds after the answer's head. Empty when not recorded.
   public var eventTimes: [Double] = []
+  /// For a gRPC call (`_apx.messages`): the answer's messages as JSON, nil for other exchanges.
+  public var grpcMessages: [JSONValue]?
+  /// For a gRPC call: its trailers (`_apx.trailers`), the status as `grpc-status` and `grpc-message`.
+  public var grpcTrailers: [HeaderField] = []
 
   /// A query's name and value.
   public struct QueryPair: Sendable, Hashable {

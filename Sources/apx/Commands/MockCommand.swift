@@ -20,7 +20,8 @@ struct MockCommand: ContextCommand {
       "latency=200+50; fail=503"). GET /__apx/requests lists what was received, POST /__apx/reset \
       clears it. gRPC endpoints are answered on --grpc-port from their schema, with server reflection. \
       --replay FILE.har|DIR answers with recorded exchanges instead; --record DIR --upstream URL \
-      forwards to a real server and records each exchange into DIR. \
+      (and/or --grpc-upstream grpc://HOST:PORT) forwards to a real server and records each exchange \
+      into DIR. \
       Prints one JSON line with the addresses on stdout once listening. See docs/mock.md.
       """)
 
@@ -65,12 +66,20 @@ struct MockCommand: ContextCommand {
     help: ArgumentHelp("--record: the server to forward to (an http:// or https:// URL).", valueName: "URL"))
   var upstream: String?
 
-  @Flag(name: .customLong("insecure"), help: "--record: skip TLS certificate verification of an https upstream.")
+  @Option(
+    name: .customLong("grpc-upstream"),
+    help: ArgumentHelp(
+      "--record: the gRPC server to forward --grpc-port's calls to (grpc:// or grpcs://; needs its reflection).",
+      valueName: "URL"))
+  var grpcUpstream: String?
+
+  @Flag(name: .customLong("insecure"), help: "--record: skip TLS certificate verification of an https/grpcs upstream.")
   var insecure = false
 
   @Option(
     name: .customLong("cacert"),
-    help: ArgumentHelp("--record: trust the CA certificates in this PEM file for an https upstream.", valueName: "FILE")
+    help: ArgumentHelp(
+      "--record: trust the CA certificates in this PEM file for an https/grpcs upstream.", valueName: "FILE")
   )
   var cacert: String?
 
@@ -139,7 +148,7 @@ struct MockCommand: ContextCommand {
       let ignored = [
         ("--latency", latency != nil), ("--fail-rate", failRate != 0), ("--fail-status", failStatus != 503),
         ("--drop-every", dropEvery != 0), ("--sse-events", sseEvents != 10), ("--stateful", stateful),
-        ("--seed", seed != 0), ("--grpc-port", grpcPort != 4770),
+        ("--seed", seed != 0),
       ].filter(\.1).map(\.0)
       if !ignored.isEmpty {
         throw ValidationError(
@@ -262,20 +271,31 @@ struct MockCommand: ContextCommand {
   /// `--replay`: one server answering with the archives' exchanges.
   func runReplay(in context: Context) async throws {
     var exchanges: [HARExchange] = []
+    var descriptorSets: [[UInt8]] = []
     for file in try Self.archives(replay) {
       let bytes = try FileBytes.read(file)
       exchanges += try HARReader.exchanges(bytes, name: file)
+      descriptorSets += HARReader.descriptorSets(bytes)
     }
     let options = MockOptions(host: host, port: port)
-    let server = try await listening(in: context) {
-      try await MockServer.startReplay(HARReplay(exchanges), name: "replay", options: options, paced: !fullSpeed) {
-        line in context.warn(line)
+    let replayed = HARReplay(exchanges)
+    let grpc = try await grpcReplay(replayed, descriptorSets: descriptorSets, context: context)
+    do {
+      let server = try await listening(in: context, more: grpc.map { [("replay.grpc", $0.url)] } ?? []) {
+        try await MockServer.startReplay(replayed, name: "replay", options: options, paced: !fullSpeed) {
+          line in context.warn(line)
+        }
       }
+      for (_, url) in server.addresses + (grpc.map { [("replay.grpc", $0.url)] } ?? []) {
+        context.warn(
+          "apx mock: replaying \(exchanges.count) exchanges from \(replay.joined(separator: ", ")) on \(url)")
+      }
+      context.warn("apx mock: Ctrl-C stops it")
+      try await server.runUntilCancelled()
+    } catch {
+      await grpc?.server.stop()
+      throw error
     }
-    for (_, url) in server.addresses {
-      context.warn("apx mock: replaying \(exchanges.count) exchanges from \(replay.joined(separator: ", ")) on \(url)")
-    }
-    context.warn("apx mock: Ctrl-C stops it")
-    try await server.runUntilCancelled()
+    await grpc?.server.stop()
   }
 }
