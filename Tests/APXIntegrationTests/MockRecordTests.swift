@@ -88,8 +88,28 @@ struct MockRecordTests {
     }
   }
 
-  /// What had arrived once `marker` had, and then the whole answer, over a plain socket.
-  static func firstBytes(port: Int, _ request: String, until marker: String) async throws -> (String, String) {
+  /// An exchange still under way when the proxy is stopped is recorded with what it had.
+  @Test func anExchangeUnderWayWhenStoppedIsRecorded() async throws {
+    let dir = TestScratch.root.appendingPathComponent("apx-record-\(UUID().uuidString)").path
+    try await withDemoServer { server in
+      try await MockProcess.with(["--record", dir, "--upstream", server.httpBaseURL]) { mock in
+        let port = try mock.port("record")
+        let request = "GET /_demo/stall?ms=60000&in_body=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        let (first, _) = try await Self.firstBytes(port: port, request, until: "{\"stalled_ms\": ", thenClose: true)
+        #expect(first.contains("{\"stalled_ms\": "), "\(first)")
+      }
+    }
+    let file = try #require(try FileManager.default.contentsOfDirectory(atPath: dir).first)
+    let entries = try HARTests.entries(dir + "/" + file)
+    let content = (HARTests.response(try #require(entries.first))["content"] as? [String: Any]) ?? [:]
+    #expect(content["text"] as? String == "{\"stalled_ms\": ", "\(entries)")
+  }
+
+  /// What had arrived once `marker` had, and then the whole answer (or, with `thenClose`,
+  /// nothing more: the connection is closed), over a plain socket.
+  static func firstBytes(port: Int, _ request: String, until marker: String, thenClose: Bool = false) async throws
+    -> (String, String)
+  {
     try await withCheckedThrowingContinuation { continuation in
       Thread {
         continuation.resume(
@@ -106,7 +126,10 @@ struct MockRecordTests {
               if n <= 0 { break }
               out += buffer[0..<n]
               let text = String(decoding: out, as: UTF8.self)
-              if first == nil, text.contains(marker) { first = text }
+              if first == nil, text.contains(marker) {
+                first = text
+                if thenClose { break }
+              }
             }
             return (first ?? "", String(decoding: out, as: UTF8.self))
           })

@@ -84,15 +84,16 @@ public struct GRPCRecordingProxy: Sendable {
       mask.addCredentialValues(of: fields)
       return mask
     }()
-    let recorder = archive.log.recorder()
+    let client = try await session.client(for: target, timeout: 10)
+    let recorder = archive.begin()
     recorder.record(
       .requestSent(
         method: "POST", url: "\(target)/\(method.fullyQualifiedMethod)", headers: mask.mask(fields), attempt: 1))
     recorder.record(.secrets(mask))
-    let client = try await session.client(for: target, timeout: 10)
     let pool = self.pool
     let archive = self.archive
     let requests = Mutex<[JSONValue]>([])
+    let answers = Mutex<[JSONValue]>([])
     return StreamingServerResponse { writer in
       let headSeen = Atomic<Bool>(false)
       func finish(_ trailers: Metadata, code: RPCError.Code?, message: String) {
@@ -101,6 +102,11 @@ public struct GRPCRecordingProxy: Sendable {
             .responseHead(status: 200, version: "HTTP/2", headers: [HeaderField("content-type", "application/grpc")]))
         }
         let sent = JSONValue.array(requests.withLock { $0 })
+        // Credential fields of the messages (`password`, `access_token`) are masked wherever they show.
+        var mask = mask
+        mask.addCredentialMembers(of: sent)
+        mask.addCredentialMembers(of: .array(answers.withLock { $0 }))
+        recorder.record(.secrets(mask))
         if let summary = RequestBodySummary(
           .bytes(JSONPrinter(style: .compact).bytes(sent), contentType: "application/json"), mask: mask)
         {
@@ -111,7 +117,7 @@ public struct GRPCRecordingProxy: Sendable {
         if !message.isEmpty { fields.append(HeaderField("grpc-message", message)) }
         recorder.record(.trailers(mask.mask(fields)))
         recorder.record(.finished(status: 200, attempts: 1, failure: nil))
-        archive.save()
+        archive.end(recorder)
       }
       let call = StreamingClientRequest<[UInt8]>(metadata: forwarded) { out in
         for try await message in request.messages {
@@ -136,6 +142,7 @@ public struct GRPCRecordingProxy: Sendable {
             case .message(let bytes):
               let json = info.flatMap { try? pool.decode(bytes, as: $0.output) } ?? .string(Base64.encode(bytes))
               recorder.record(.message(json))
+              answers.withLock { $0.append(json) }
               try await writer.write(bytes)
             case .trailingMetadata(let metadata):
               trailing = metadata

@@ -23,6 +23,8 @@ public final class RecordingArchive: Sendable {
   private let failed: AsyncStream<APXError>.Continuation
   /// Yields the first failed write, then ends.
   public let failures: AsyncStream<APXError>
+  /// The exchanges begun and not ended yet.
+  private let open = Mutex<[ObjectIdentifier: HARRecorder]>([:])
 
   /// Creates `directory` (and its parents) when missing and writes an empty archive in it.
   /// - Throws: `.usage` when the folder cannot be made or written, or the file exists already
@@ -49,6 +51,36 @@ public final class RecordingArchive: Sendable {
     } catch {
       throw APXError(.usage, "--record: cannot write in \(directory)", hint: error.hint, underlying: error)
     }
+  }
+
+  /// A recorder for one exchange, open until `end(_:)`.
+  public func begin() -> HARRecorder {
+    let recorder = log.recorder()
+    open.withLock { $0[ObjectIdentifier(recorder)] = recorder }
+    return recorder
+  }
+
+  /// Writes the archive with the exchange of `recorder`, which has recorded its end.
+  public func end(_ recorder: HARRecorder) {
+    open.withLock { $0[ObjectIdentifier(recorder)] = nil }
+    save()
+  }
+
+  /// Forgets the exchange of `recorder`, which got no answer: it is not recorded.
+  public func discard(_ recorder: HARRecorder) {
+    open.withLock { $0[ObjectIdentifier(recorder)] = nil }
+  }
+
+  /// Ends the exchanges still under way (a stream when the proxy stops) with what they have
+  /// received, and writes the archive, so that stopping loses nothing.
+  public func endOpenExchanges() {
+    let recorders = open.withLock { open in
+      defer { open.removeAll() }
+      return Array(open.values)
+    }
+    guard !recorders.isEmpty else { return }
+    for recorder in recorders { recorder.record(.finished(status: nil, attempts: 1, failure: nil)) }
+    save()
   }
 
   /// The failed write that stopped the recording, if one did.

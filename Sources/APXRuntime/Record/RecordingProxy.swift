@@ -63,7 +63,7 @@ public struct RecordingProxy: Sendable {
     let plan = HTTPRequestPlan(
       method: request.method, url: url, headers: headers,
       body: request.body.isEmpty ? .none : .bytes(request.body, contentType: contentType ?? "application/octet-stream"))
-    let recorder = archive.log.recorder()
+    let recorder = archive.begin()
     recorder.record(
       .requestSent(method: request.method, url: mask.mask(url), headers: mask.mask(plan.headersSent), attempt: 1))
     if let summary = RequestBodySummary(plan.body, mask: mask) { recorder.record(.requestBody(summary)) }
@@ -72,6 +72,7 @@ public struct RecordingProxy: Sendable {
     do {
       response = try await session.send(plan, deadline: .distantFuture)
     } catch {
+      archive.discard(recorder)
       let failure = NetworkErrorMapper.map(error, url: url, timeout: nil)
       let cause = failure.cause.map { ": " + mask.mask($0) } ?? ""
       report("apx mock: upstream failed: \(shown): \(mask.mask(failure.message))\(cause)")
@@ -100,7 +101,7 @@ public struct RecordingProxy: Sendable {
         }
         recorder.record(.finished(status: status, attempts: 1, failure: nil))
         // A failure ends the command (`RecordingArchive.failures`), which reports it.
-        archive.save()
+        archive.end(recorder)
       }
       for try await buffer in response.body {
         recorder.record(.bodyChunk(BodyChunk(buffer)))

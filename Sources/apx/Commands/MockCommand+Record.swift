@@ -64,8 +64,16 @@ extension MockCommand {
     if insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
     let session = HTTPSessionOptions(
       insecure: insecure, caCertificatePath: cacert, trust: TrustStore.from(environment: context.environment))
-    var settings = GRPCSettings(insecure: insecure, caCertificatePath: cacert)
-    settings.trust = session.trust
+    var grpcSettings = GRPCSettings(insecure: insecure, caCertificatePath: cacert)
+    grpcSettings.trust = session.trust
+    let settings = grpcSettings
+    // Ctrl-C cancels, so that exchanges under way are written before the process ends.
+    try await StopSignals.run { try await self.serve(archive, session: session, settings: settings, context: context) }
+  }
+
+  private func serve(
+    _ archive: RecordingArchive, session: HTTPSessionOptions, settings: GRPCSettings, context: Context
+  ) async throws {
     try await HTTPSession.with(session) { http in
       try await GRPCSession.with(settings, sharing: http) { grpcSession in
         let relay = try await grpcRelay(archive: archive, session: grpcSession, context: context)
@@ -117,6 +125,17 @@ extension MockCommand {
     for (name, url) in (server?.addresses ?? []) + grpcAddress { context.warn("apx mock: \(name) listening on \(url)") }
     context.warn("apx mock: Ctrl-C stops it")
     let running = server
+    // On Ctrl-C, what is under way is written at once, before the servers wind down.
+    try await withTaskCancellationHandler {
+      try await wait(for: running, archive: archive)
+    } onCancel: {
+      archive.endOpenExchanges()
+    }
+    archive.endOpenExchanges()
+  }
+
+  /// Returns when the task is cancelled (or `server` fails); throws when the archive cannot be written.
+  private func wait(for running: MockServer?, archive: RecordingArchive) async throws {
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask {
         if let server = running {
