@@ -706,9 +706,9 @@ _apx_demo() {
 
 _apx_mock() {
     repeating_flags=()
-    non_repeating_flags=(--stateful --version -h --help)
+    non_repeating_flags=(--full-speed --insecure --stateful --version -h --help)
     repeating_options=(--registry --replay)
-    non_repeating_options=(--openapi --port --grpc-port --host --seed --latency --fail-rate --fail-status --drop-every --drop-mode --sse-events --token-lifetime)
+    non_repeating_options=(--openapi --record --upstream --grpc-upstream --cacert --port --grpc-port --host --seed --latency --fail-rate --fail-status --drop-every --drop-mode --sse-events --token-lifetime)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -723,6 +723,19 @@ _apx_mock() {
         ;;
     '--replay')
         __apx_add_completions -o plusdirs -fX '!*.@(har)'
+        return
+        ;;
+    '--record')
+        __apx_add_completions -d
+        return
+        ;;
+    '--upstream')
+        return
+        ;;
+    '--grpc-upstream')
+        return
+        ;;
+    '--cacert')
         return
         ;;
     '--port')

@@ -36,3 +36,37 @@ struct MockReplayTests {
     #expect(flags.stderr.contains("--fail-rate cannot be used with --replay"), "\(flags.stderr)")
   }
 }
+
+/// A browser's export (Chrome devtools' Save all as HAR: pages, `_initiator`, `_resourceType`,
+/// HTTP/2 pseudo-headers, a base64 image, a form's `postData.params`, a blocked request) replayed.
+@Suite("apx mock --replay: a browser's archive")
+struct MockReplayBrowserArchiveTests {
+  static let fixture = APXProcess.packageRoot.appendingPathComponent("Tests/Fixtures/har/chrome-devtools-export.har")
+    .path
+
+  @Test func theExportIsReadAndAnsweredBack() async throws {
+    let exchanges = try HARReader.exchanges(Array(try Data(contentsOf: URL(fileURLWithPath: Self.fixture))), name: "x")
+    #expect(
+      exchanges.map(\.requestLine) == ["GET /api/cart?currency=EUR&_=1732712345", "GET /img/logo.png", "POST /login"])
+    #expect(exchanges.allSatisfy { !$0.headers.contains { $0.name.hasPrefix(":") || $0.name == "content-encoding" } })
+    let png = try #require(
+      Data(
+        base64Encoded:
+          "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="))
+    try await MockProcess.with(["--replay", Self.fixture]) { mock in
+      let url = try #require(mock.urls["replay"])
+      let cart = try await APXProcess.run(["call", url + "/api/cart?_=1732712345&currency=EUR"])
+      #expect(cart.status == 0, "\(cart.stderr)")
+      #expect(try JSONParser.parse(Array(cart.stdout.utf8))["total"] == .string("9.00"), "\(cart.stdout)")
+      let logo = try await APXProcess.run(["call", url + "/img/logo.png", "-o", "raw"])
+      #expect(logo.status == 0, "\(logo.stderr)")
+      #expect(logo.stdoutBytes == png)
+      let login = try await APXProcess.run(["call", "POST", url + "/login", "--form", "user=ana", "remember=on"])
+      #expect(login.status == 0, "\(login.stderr)")
+      #expect(login.stdout.contains(#""signedIn":true"#), "\(login.stdout)")
+      // The blocked request has no answer to give.
+      let blocked = try await APXProcess.run(["call", "POST", url + "/collect"])
+      #expect(blocked.status == 4, "\(blocked.stderr)")
+    }
+  }
+}

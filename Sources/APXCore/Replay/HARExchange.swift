@@ -17,6 +17,13 @@ public struct HARExchange: Sendable, Hashable {
   public var body: [UInt8]
   /// Where it was recorded: the archive's name and the entry's index (`api.har#3`).
   public var source: String
+  /// For an event stream recorded with its timing (`_apx.events`): when each event arrived,
+  /// in milliseconds after the answer's head. Empty when not recorded.
+  public var eventTimes: [Double] = []
+  /// For a gRPC call (`_apx.messages`): the answer's messages as JSON, nil for other exchanges.
+  public var grpcMessages: [JSONValue]?
+  /// For a gRPC call: its trailers (`_apx.trailers`), the status as `grpc-status` and `grpc-message`.
+  public var grpcTrailers: [HeaderField] = []
 
   /// A query's name and value.
   public struct QueryPair: Sendable, Hashable {

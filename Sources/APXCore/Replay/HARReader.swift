@@ -47,13 +47,29 @@ public enum HARReader {
         else { return nil }
         return HeaderField(name, value)
       }
-      out.append(
-        HARExchange(
-          method: method.uppercased(), path: path, query: query,
-          requestBody: request["postData"]?["text"]?.stringValue.map { Array($0.utf8) }, status: status,
-          headers: headers, body: body, source: source))
+      var exchange = HARExchange(
+        method: method.uppercased(), path: path, query: query,
+        requestBody: request["postData"]?["text"]?.stringValue.map { Array($0.utf8) }, status: status,
+        headers: headers, body: body, source: source)
+      exchange.eventTimes = (entry["_apx"]?["events"]?.arrayValue ?? []).compactMap { $0["time"]?.doubleValue }
+      exchange.grpcMessages = entry["_apx"]?["messages"]?.arrayValue
+      exchange.grpcTrailers = (entry["_apx"]?["trailers"]?.arrayValue ?? []).compactMap { field in
+        guard let name = field["name"]?.stringValue, let value = field["value"]?.stringValue else { return nil }
+        return HeaderField(name, value)
+      }
+      out.append(exchange)
     }
     return out
+  }
+
+  /// The serialized `FileDescriptorSet`s an archive carries (`log._apx.descriptorSets`, base64),
+  /// which `apx mock --record` writes for the gRPC calls it records; none when the bytes are not
+  /// such an archive.
+  public static func descriptorSets(_ bytes: [UInt8]) -> [[UInt8]] {
+    guard let document = try? JSONParser.parse(bytes) else { return [] }
+    return (document["log"]?["_apx"]?["descriptorSets"]?.arrayValue ?? []).compactMap {
+      $0.stringValue.flatMap(Base64.decode)
+    }
   }
 
   /// The percent-decoded path and query pairs of an absolute or origin-form URL.

@@ -15,7 +15,8 @@ public final class HARReplay: Sendable {
     case unmatched(nearest: HARExchange?)
   }
 
-  private let exchanges: [HARExchange]
+  /// The recorded exchanges, in order.
+  public let exchanges: [HARExchange]
   /// How many times each group of identical recorded requests was answered.
   private let served = Mutex<[Int: Int]>([:])
 

@@ -76,14 +76,32 @@ public final class MockServer: Sendable {
 
   /// Starts one server on `options.host` and `options.port` that answers with recorded
   /// exchanges (`apx mock --replay`); its address is named `name`. `report` gets a line for
-  /// each request nothing recorded matches.
+  /// each request nothing recorded matches. `paced`: event streams recorded with their timing
+  /// are sent spaced as recorded (false: at once).
   public static func startReplay(
-    _ replay: HARReplay, name: String, options: MockOptions, report: @escaping @Sendable (String) -> Void
+    _ replay: HARReplay, name: String, options: MockOptions, paced: Bool = true,
+    report: @escaping @Sendable (String) -> Void
   ) async throws -> MockServer {
     let logger = HTTPServerHost.logger(label: "apx.mock.replay")
     let host = try await HTTPServerHost.start(logger: logger) { onServerRunning in
       Application(
-        responder: ReplayResponder(replay: replay, report: report),
+        responder: ReplayResponder(replay: replay, report: report, paced: paced),
+        configuration: .init(address: .hostname(options.host, port: options.port), serverName: "apx-mock"),
+        onServerRunning: onServerRunning, logger: logger)
+    }
+    let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
+    return MockServer(addresses: [(name, "http://\(shownHost):\(host.port)")], hosts: [host])
+  }
+
+  /// Starts one server on `options.host` and `options.port` that hands every request to
+  /// `forward` and streams its answer back (`apx mock --record`); its address is named `name`.
+  public static func startProxy(
+    name: String, options: MockOptions, forward: @escaping @Sendable (ProxiedRequest) async -> ProxiedResponse
+  ) async throws -> MockServer {
+    let logger = HTTPServerHost.logger(label: "apx.mock.record")
+    let host = try await HTTPServerHost.start(logger: logger) { onServerRunning in
+      Application(
+        responder: ProxyResponder(forward: forward),
         configuration: .init(address: .hostname(options.host, port: options.port), serverName: "apx-mock"),
         onServerRunning: onServerRunning, logger: logger)
     }

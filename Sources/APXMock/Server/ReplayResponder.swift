@@ -6,10 +6,12 @@ import NIOCore
 
 /// Answers requests with the exchanges of recorded HTTP archives (`apx mock --replay`): the
 /// recorded answer of the matching request, or 404 naming the nearest recorded request.
-/// `POST /__apx/reset` starts every sequence of repeated requests again.
+/// `POST /__apx/reset` starts every sequence of repeated requests again. An event stream
+/// recorded with its timing is sent event by event, spaced as recorded, unless `paced` is false.
 struct ReplayResponder: HTTPResponder {
   let replay: HARReplay
   let report: @Sendable (String) -> Void
+  var paced = true
 
   func respond(to request: Request, context: DemoRequestContext) async throws -> Response {
     var request = request
@@ -22,6 +24,8 @@ struct ReplayResponder: HTTPResponder {
     }
     let answer: MockAnswer
     switch replay.answer(method: method, path: path, query: query, body: Array(body.readableBytesView)) {
+    case .recorded(let exchange) where paced && !exchange.eventTimes.isEmpty:
+      return Self.pacedEvents(exchange)
     case .recorded(let exchange):
       answer = MockAnswer(
         status: exchange.status, headers: exchange.headers.map { ($0.name, $0.value) }, body: .bytes(exchange.body))
@@ -43,5 +47,25 @@ struct ReplayResponder: HTTPResponder {
     return Response(
       status: HTTPResponse.Status(code: answer.status), headers: headers,
       body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+  }
+
+  /// A recorded event stream, each event sent when it arrived in the recording.
+  static func pacedEvents(_ exchange: HARExchange) -> Response {
+    var headers = HTTPFields()
+    for field in exchange.headers {
+      if let name = HTTPField.Name(field.name) { headers.append(HTTPField(name: name, value: field.value)) }
+    }
+    let pieces = TimedEventStream.pieces(exchange.body, times: exchange.eventTimes)
+    return Response(
+      status: HTTPResponse.Status(code: exchange.status), headers: headers,
+      body: ResponseBody { writer in
+        let clock = ContinuousClock()
+        let start = clock.now
+        for piece in pieces {
+          try await clock.sleep(until: start.advanced(by: .microseconds(Int64(piece.due * 1000))))
+          try await writer.write(ByteBuffer(bytes: piece.bytes))
+        }
+        try await writer.finish(nil)
+      })
   }
 }

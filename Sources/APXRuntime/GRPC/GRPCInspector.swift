@@ -146,26 +146,32 @@ public enum GRPCInspector {
         let reflection = ReflectionClient(
           client: try await session.client(for: target, timeout: timeout), target: target, metadata: [:],
           timeout: GRPCRetry.duration(timeout))
-        var seen: Set<[UInt8]> = []
-        var set: [UInt8] = []
-        for service in services {
-          for file in try await reflection.files(containing: service) where seen.insert(file).inserted {
-            // FileDescriptorSet.file (field 1, length-delimited), once per file.
-            set.append(0x0A)
-            var length = UInt64(file.count)
-            while length >= 0x80 {
-              set.append(UInt8(length & 0x7F) | 0x80)
-              length >>= 7
-            }
-            set.append(UInt8(length))
-            set += file
-          }
-        }
-        return set
+        return try await descriptorSet(of: services, from: reflection)
       }
     } catch let error as RPCError {
       throw reflectionFailure(error, target: target, settings: settings)
     }
+  }
+
+  /// The serialized `FileDescriptorSet` of the files that declare `services`, each file once,
+  /// read over `reflection`.
+  static func descriptorSet(of services: [String], from reflection: ReflectionClient) async throws -> [UInt8] {
+    var seen: Set<[UInt8]> = []
+    var set: [UInt8] = []
+    for service in services {
+      for file in try await reflection.files(containing: service) where seen.insert(file).inserted {
+        // FileDescriptorSet.file (field 1, length-delimited), once per file.
+        set.append(0x0A)
+        var length = UInt64(file.count)
+        while length >= 0x80 {
+          set.append(UInt8(length & 0x7F) | 0x80)
+          length >>= 7
+        }
+        set.append(UInt8(length))
+        set += file
+      }
+    }
+    return set
   }
 
   /// Every method of `service`, in declaration order.
@@ -179,7 +185,7 @@ public enum GRPCInspector {
     return out
   }
 
-  private static func reflectionFailure(_ error: RPCError, target: GRPCTarget, settings: GRPCSettings) -> APXError {
+  static func reflectionFailure(_ error: RPCError, target: GRPCTarget, settings: GRPCSettings) -> APXError {
     var e = GRPCFailure(
       target: target, path: "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo", apiName: "API", pool: nil,
       mask: SecretMask(), timeout: nil

@@ -13,6 +13,8 @@ import Synchronization
 public final class HARLog: Sendable {
   private let entries = Mutex<[(started: Double, sequence: Int, entry: JSONValue)]>([])
   private let sequence = Atomic<Int>(0)
+  /// Custom members of the log (HAR 1.2 allows names that start with `_`).
+  private let custom = Mutex<[JSONMember]>([])
 
   public init() {}
 
@@ -24,18 +26,27 @@ public final class HARLog: Sendable {
     entries.withLock { $0.append((started, n, entry)) }
   }
 
+  /// Sets the custom member `name` of the log (it must start with `_`), replacing one of that name.
+  public func setCustom(_ name: String, _ value: JSONValue) {
+    custom.withLock { members in
+      members.removeAll { $0.key == name }
+      members.append(JSONMember(name, value))
+    }
+  }
+
   /// The archive as HAR 1.2 JSON.
   public func document(creatorVersion: String) -> JSONValue {
     let sorted = entries.withLock { $0 }.sorted { ($0.started, $0.sequence) < ($1.started, $1.sequence) }
     return .object([
       JSONMember(
         "log",
-        .object([
-          JSONMember("version", .string("1.2")),
-          JSONMember(
-            "creator", .object([JSONMember("name", .string("apx")), JSONMember("version", .string(creatorVersion))])),
-          JSONMember("entries", .array(sorted.map(\.entry))),
-        ]))
+        .object(
+          [
+            JSONMember("version", .string("1.2")),
+            JSONMember(
+              "creator", .object([JSONMember("name", .string("apx")), JSONMember("version", .string(creatorVersion))])),
+            JSONMember("entries", .array(sorted.map(\.entry))),
+          ] + custom.withLock { $0 }))
     ])
   }
 

@@ -10,7 +10,8 @@ import Synchronization
 
 /// Builds the HAR entries of one call from its events: one entry per request sent (each
 /// redirect hop and retry is its own), with the answer's head, its body as text (base64 when
-/// it is not UTF-8), an event stream's events in the text, and a gRPC call's messages and
+/// it is not UTF-8), an event stream's events in the text (and when each arrived, in
+/// milliseconds after the answer's head, in an `_apx` field), and a gRPC call's messages and
 /// trailers in an `_apx` field. Headers and URLs arrive masked (as `-v` shows them), request
 /// bodies masked by the call's secrets (`.requestBody`), and answers are masked here with the
 /// attempt's secrets (`.secrets`).
@@ -37,6 +38,8 @@ public final class HARRecorder: Sendable {
     var body: [UInt8] = []
     var bodySize = 0
     var messages: [JSONValue] = []
+    /// When each message arrived: milliseconds after the answer's head.
+    var messageTimes: [Double] = []
     var trailers: [HeaderField] = []
     /// The attempt's secrets: masked in the recorded answer too.
     var mask = SecretMask()
@@ -71,7 +74,12 @@ public final class HARRecorder: Sendable {
         if room > 0 { chunk.withUnsafeBytes { exchange!.body.append(contentsOf: $0.prefix(room)) } }
       }
     case .message(let value):
-      current.withLock { $0?.messages.append(value) }
+      let now = ContinuousClock.now
+      current.withLock { exchange in
+        guard exchange != nil else { return }
+        exchange!.messages.append(value)
+        exchange!.messageTimes.append(Self.milliseconds(now - (exchange!.headInstant ?? exchange!.startInstant)))
+      }
     case .trailers(let fields):
       current.withLock { $0?.trailers = fields }
     case .finished:
@@ -117,7 +125,8 @@ public final class HARRecorder: Sendable {
       JSONMember("mimeType", .string(contentType.isEmpty ? "x-unknown" : contentType)),
     ]
     let isGRPC = contentType.lowercased().hasPrefix("application/grpc")
-    if !x.messages.isEmpty, !isGRPC {
+    // An event stream's own bytes when they were recorded (a proxy sees them), else its events.
+    if !x.messages.isEmpty, !isGRPC, x.body.isEmpty {
       content.append(JSONMember("text", .string(x.mask.mask(eventText(x.messages)))))
     } else if !x.body.isEmpty {
       if let text = String(validating: x.body, as: UTF8.self) {
@@ -160,6 +169,9 @@ public final class HARRecorder: Sendable {
             JSONMember("messages", .array(x.messages.map { masked($0, x.mask) })),
             JSONMember("trailers", headers(x.trailers)),
           ])))
+    } else if !x.messages.isEmpty {
+      // When each event arrived, so that a replay can space them as recorded.
+      members.append(JSONMember("_apx", .object([JSONMember("events", eventTimes(x))])))
     }
     return .object(members)
   }
@@ -172,6 +184,17 @@ public final class HARRecorder: Sendable {
     case .object(let members): .object(members.map { JSONMember($0.key, masked($0.value, mask)) })
     default: value
     }
+  }
+
+  /// `[{"time": MS, "id": ..., "event": ...}]`: each event's arrival, its id and type when set.
+  private static func eventTimes(_ x: Exchange) -> JSONValue {
+    .array(
+      zip(x.messages, x.messageTimes).map { event, time in
+        var members = [JSONMember("time", .number(String(time)))]
+        if let id = event["id"]?.stringValue { members.append(JSONMember("id", .string(x.mask.mask(id)))) }
+        if let type = event["event"]?.stringValue { members.append(JSONMember("event", .string(type))) }
+        return .object(members)
+      })
   }
 
   private static let iso8601 = Date.ISO8601FormatStyle(includingFractionalSeconds: true)

@@ -22,7 +22,9 @@ struct MockCommand: ContextCommand {
       OAuth2 API's token endpoint is served at its token URL's path; its tokens expire after \
       --token-lifetime seconds (then 401 invalid_token). gRPC \
       endpoints are answered on --grpc-port from their schema, with server reflection. \
-      --replay FILE.har answers with recorded exchanges instead. \
+      --replay FILE.har|DIR answers with recorded exchanges instead; --record DIR --upstream URL \
+      (and/or --grpc-upstream grpc://HOST:PORT) forwards to a real server and records each exchange \
+      into DIR. \
       Prints one JSON line with the addresses on stdout once listening. See docs/mock.md.
       """)
 
@@ -44,10 +46,45 @@ struct MockCommand: ContextCommand {
   @Option(
     name: .customLong("replay"),
     help: ArgumentHelp(
-      "Answer with the exchanges of this HTTP archive (repeatable): apx call --har, or a browser's.",
-      valueName: "FILE.har"),
+      "Answer with the exchanges of this HTTP archive, or of every *.har in a folder (repeatable).",
+      valueName: "FILE.har|DIR"),
     completion: .file(extensions: ["har"]))
   var replay: [String] = []
+
+  @Flag(
+    name: .customLong("full-speed"),
+    help: "--replay: send recorded event streams at once, not spaced as they were recorded.")
+  var fullSpeed = false
+
+  @Option(
+    name: .customLong("record"),
+    help: ArgumentHelp(
+      "Forward every request to --upstream and record each exchange into an HTTP archive in this folder.",
+      valueName: "DIR"),
+    completion: .directory)
+  var record: String?
+
+  @Option(
+    name: .customLong("upstream"),
+    help: ArgumentHelp("--record: the server to forward to (an http:// or https:// URL).", valueName: "URL"))
+  var upstream: String?
+
+  @Option(
+    name: .customLong("grpc-upstream"),
+    help: ArgumentHelp(
+      "--record: the gRPC server to forward --grpc-port's calls to (grpc:// or grpcs://; needs its reflection).",
+      valueName: "URL"))
+  var grpcUpstream: String?
+
+  @Flag(name: .customLong("insecure"), help: "--record: skip TLS certificate verification of an https/grpcs upstream.")
+  var insecure = false
+
+  @Option(
+    name: .customLong("cacert"),
+    help: ArgumentHelp(
+      "--record: trust the CA certificates in this PEM file for an https/grpcs upstream.", valueName: "FILE")
+  )
+  var cacert: String?
 
   @Option(
     name: .customLong("port"), parsing: .unconditional,
@@ -118,6 +155,7 @@ struct MockCommand: ContextCommand {
   func validate() throws {
     guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
     guard (0...65535).contains(grpcPort) else { throw ValidationError("--grpc-port must be from 0 to 65535") }
+    try validateRecording()
     if openapi != nil, !apis.isEmpty || !registryOptions.registry.isEmpty {
       throw ValidationError("give either registry APIs (and --registry) or --openapi, not both")
     }
@@ -128,8 +166,7 @@ struct MockCommand: ContextCommand {
       let ignored = [
         ("--latency", latency != nil), ("--fail-rate", failRate != 0), ("--fail-status", failStatus != 503),
         ("--drop-every", dropEvery != 0), ("--drop-mode", dropMode != "close"), ("--sse-events", sseEvents != 10),
-        ("--stateful", stateful),
-        ("--seed", seed != 0), ("--grpc-port", grpcPort != 4770), ("--token-lifetime", tokenLifetime != 3600),
+        ("--stateful", stateful), ("--seed", seed != 0), ("--token-lifetime", tokenLifetime != 3600),
       ].filter(\.1).map(\.0)
       if !ignored.isEmpty {
         throw ValidationError(
@@ -203,6 +240,7 @@ struct MockCommand: ContextCommand {
   }
 
   func run(in context: Context) async throws {
+    if record != nil { return try await runRecord(in: context) }
     if !replay.isEmpty { return try await runReplay(in: context) }
     let apis = try await definitions(in: context)
     let options = MockOptions(
@@ -266,28 +304,31 @@ struct MockCommand: ContextCommand {
   /// `--replay`: one server answering with the archives' exchanges.
   func runReplay(in context: Context) async throws {
     var exchanges: [HARExchange] = []
-    for file in replay {
+    var descriptorSets: [[UInt8]] = []
+    for file in try Self.archives(replay) {
       let bytes = try FileBytes.read(file)
       exchanges += try HARReader.exchanges(bytes, name: file)
+      descriptorSets += HARReader.descriptorSets(bytes)
     }
     let options = MockOptions(host: host, port: port)
-    let server: MockServer
+    let replayed = HARReplay(exchanges)
+    let grpc = try await grpcReplay(replayed, descriptorSets: descriptorSets, context: context)
     do {
-      server = try await MockServer.startReplay(HARReplay(exchanges), name: "replay", options: options) { line in
-        context.warn(line)
+      let server = try await listening(in: context, more: grpc.map { [("replay.grpc", $0.url)] } ?? []) {
+        try await MockServer.startReplay(replayed, name: "replay", options: options, paced: !fullSpeed) {
+          line in context.warn(line)
+        }
       }
+      for (_, url) in server.addresses + (grpc.map { [("replay.grpc", $0.url)] } ?? []) {
+        context.warn(
+          "apx mock: replaying \(exchanges.count) exchanges from \(replay.joined(separator: ", ")) on \(url)")
+      }
+      context.warn("apx mock: Ctrl-C stops it")
+      try await server.runUntilCancelled()
     } catch {
-      throw APXError(
-        .network, "apx mock could not listen on \(host):\(port)",
-        hint: "is another process using the port? Try --port 0 for a free port", underlying: error)
+      await grpc?.server.stop()
+      throw error
     }
-    let info = JSONValue.object(server.addresses.map { JSONMember($0.api, .string($0.url)) })
-    context.stdout.write(JSONPrinter(style: .compact).bytes(info) + [0x0A])
-    context.stdout.flush()
-    for (_, url) in server.addresses {
-      context.warn("apx mock: replaying \(exchanges.count) exchanges from \(replay.joined(separator: ", ")) on \(url)")
-    }
-    context.warn("apx mock: Ctrl-C stops it")
-    try await server.runUntilCancelled()
+    await grpc?.server.stop()
   }
 }
