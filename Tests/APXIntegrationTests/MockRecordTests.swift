@@ -186,6 +186,10 @@ struct MockRecordTests {
       (["--record", "d", "--upstream", "http://x", "--grpc-port", "0"], "--grpc-port without --grpc-upstream"),
       (["--upstream", "http://x"], "--upstream go with --record"),
       (["--record", "d", "--upstream", "http://x", "--stateful"], "--stateful cannot be used with --record"),
+      (
+        ["--record", "d", "--upstream", "http://x", "--token-lifetime", "5"],
+        "--token-lifetime cannot be used with --record"
+      ),
       (["--record", "d", "--upstream", "http://x", "--replay", "a.har"], "--replay cannot be used with --record"),
       (["--record", "d", "--upstream", "http://x", "--insecure"], "apply only to an https:// or grpcs:// upstream"),
       (["--full-speed"], "--full-speed goes with --replay"),

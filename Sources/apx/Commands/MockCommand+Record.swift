@@ -49,6 +49,7 @@ extension MockCommand {
       ("--replay", !replay.isEmpty), ("--full-speed", fullSpeed), ("--latency", latency != nil),
       ("--fail-rate", failRate != 0), ("--fail-status", failStatus != 503), ("--drop-every", dropEvery != 0),
       ("--sse-events", sseEvents != 10), ("--stateful", stateful), ("--seed", seed != 0),
+      ("--token-lifetime", tokenLifetime != 3600),
       ("--grpc-port without --grpc-upstream", grpcPort != 4770 && grpcUpstream == nil),
     ].filter(\.1).map(\.0)
     if !refused.isEmpty {
