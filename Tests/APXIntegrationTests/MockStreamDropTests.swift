@@ -27,6 +27,9 @@ struct MockStreamDropTests {
       let bad = try await LoopbackHTTP.request(
         port: port, "GET", "/ticks", headers: ["X-Apx-Mock-Fault": "drop-every=3; drop-mode=sideways"])
       #expect(bad.status == 400, "\(bad.text)")
+      let modeAlone = try await LoopbackHTTP.request(
+        port: port, "GET", "/ticks", headers: ["X-Apx-Mock-Fault": "drop-mode=abort"])
+      #expect(modeAlone.status == 400 && modeAlone.text.contains("give drop-every=N with it"), "\(modeAlone.text)")
     }
   }
 

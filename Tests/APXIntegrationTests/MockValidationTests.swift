@@ -61,6 +61,9 @@ struct MockValidationTests {
         #expect(r.status == 400, "\(body): \(r.text)")
         #expect(r.json?["field"] == .string(field), "\(body): \(r.text)")
       }
+      // A problem names the field and the rule, never the value (it may be a secret).
+      let secret = try await post(#"{"code": "s3cr3t-value"}"#)
+      #expect(secret.status == 400 && !secret.text.contains("s3cr3t-value"), "\(secret.text)")
     }
   }
 

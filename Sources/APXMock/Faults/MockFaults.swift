@@ -63,6 +63,7 @@ public struct MockFaults: Sendable, Equatable {
   /// These settings with the header's pairs applied on top.
   public func applying(header: String) throws(SyntaxError) -> MockFaults {
     var out = self
+    var setsDropMode = false
     for pair in header.split(separator: ";") {
       let trimmed = pair.trimmingWhitespace
       if trimmed.isEmpty { continue }
@@ -92,6 +93,7 @@ public struct MockFaults: Sendable, Equatable {
           throw SyntaxError(message: "drop-mode \"\(value)\" is not close or abort")
         }
         out.dropMode = mode
+        setsDropMode = true
       case "grpc-status":
         guard let n = Int(value), (1...16).contains(n) else {
           throw SyntaxError(message: "grpc-status \"\(value)\" is not a gRPC error code (1 to 16)")
@@ -111,6 +113,10 @@ public struct MockFaults: Sendable, Equatable {
             "unknown fault \"\(key)\" (known: latency, fail, fail-rate, fail-status, retry-after, drop-every, "
             + "drop-mode, grpc-status, after-headers, token-lifetime)")
       }
+    }
+    // A mode with nothing to drop would be accepted and then do nothing.
+    if setsDropMode, out.dropEvery == 0 {
+      throw SyntaxError(message: "drop-mode says how drop-every drops a stream: give drop-every=N with it")
     }
     return out
   }

@@ -28,7 +28,8 @@ enum FormatCheck {
     case "ipv6": valid = isIPv6(text)
     default: return nil
     }
-    return valid ? nil : "must be a valid \(format), got \"\(text)\""
+    // The value is not repeated: a field with a format may hold a secret.
+    return valid ? nil : "must be a valid \(format)"
   }
 
   /// Why a number is out of its integer format's range, or nil.
