@@ -106,4 +106,31 @@ struct MockValidationTests {
       #expect(unclosed.status == 400 && unclosed.json?["field"] == .string("body"), "\(unclosed.text)")
     }
   }
+
+  @Test func aCredentialParameterOfTheWrongTypeIsNotEchoedBack() async throws {
+    let description = try temporaryFile(
+      "keys.json",
+      #"""
+      {"openapi": "3.0.3", "info": {"title": "Keys", "version": "1"},
+       "paths": {"/items": {"get": {"operationId": "items", "parameters": [
+         {"name": "api_key", "in": "query", "required": true, "schema": {"type": "integer"}},
+         {"name": "X-Auth-Token", "in": "header", "schema": {"type": "integer"}},
+         {"name": "limit", "in": "query", "schema": {"type": "integer"}}],
+         "responses": {"200": {"description": "the items",
+           "content": {"application/json": {"schema": {"type": "array", "items": {"type": "string"}}}}}}}}}}
+      """#)
+    try await MockProcess.with(["--openapi", description]) { mock in
+      let port = try mock.port()
+      let key = try await LoopbackHTTP.request(port: port, "GET", "/items?api_key=s3cr3t-key")
+      #expect(key.status == 400 && key.json?["field"] == .string("api_key"), "\(key.text)")
+      #expect(!key.text.contains("s3cr3t-key"), "\(key.text)")
+      let header = try await LoopbackHTTP.request(
+        port: port, "GET", "/items?api_key=1", headers: ["X-Auth-Token": "s3cr3t-token"])
+      #expect(header.status == 400 && header.json?["field"] == .string("X-Auth-Token"), "\(header.text)")
+      #expect(!header.text.contains("s3cr3t-token"), "\(header.text)")
+      // An ordinary parameter still shows what was sent, which is what a client needs to fix it.
+      let limit = try await LoopbackHTTP.request(port: port, "GET", "/items?api_key=1&limit=ten")
+      #expect(limit.status == 400 && limit.text.contains("ten"), "\(limit.text)")
+    }
+  }
 }

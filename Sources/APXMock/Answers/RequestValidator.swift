@@ -91,11 +91,13 @@ struct RequestValidator {
   /// A path, query, header or cookie value (text) against its declared type and allowed values.
   private func check(text: String, all: [String], _ param: Param) -> SchemaValidator.Problem? {
     let name = param.sentName
+    // A credential's value is never echoed back: answers reach logs and terminals.
+    let got = Self.carriesCredential(param) ? "" : ", got \"\(text)\""
     switch param.type {
-    case .integer where Int(text) == nil: return .init(field: name, message: "must be an integer, got \"\(text)\"")
-    case .number where Double(text) == nil: return .init(field: name, message: "must be a number, got \"\(text)\"")
+    case .integer where Int(text) == nil: return .init(field: name, message: "must be an integer\(got)")
+    case .number where Double(text) == nil: return .init(field: name, message: "must be a number\(got)")
     case .boolean where text != "true" && text != "false":
-      return .init(field: name, message: "must be true or false, got \"\(text)\"")
+      return .init(field: name, message: "must be true or false\(got)")
     default: break
     }
     if let allowed = param.allowed, param.type != .array {
@@ -114,5 +116,12 @@ struct RequestValidator {
       }
     }
     return nil
+  }
+
+  /// Whether `param` carries a credential by the rule `-v` masks with: declared secret, or a
+  /// name that credentials go by.
+  static func carriesCredential(_ param: Param) -> Bool {
+    param.secret || CredentialParams.isCredential(param.sentName)
+      || (param.location == .header && CredentialHeaders.isCredential(param.sentName))
   }
 }
