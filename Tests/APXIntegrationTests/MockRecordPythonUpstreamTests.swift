@@ -32,6 +32,11 @@ struct MockRecordPythonUpstreamTests {
           #expect(r.status == 0, "\(call): \(r.stderr)")
           recorded.withLock { $0.append(r) }
         }
+        // A HEAD answer's length is all it says of its body: it is passed on, not re-framed.
+        let head = try await LoopbackHTTP.request(port: try mock.port("record"), "HEAD", "/books/7")
+        let length = head.headers.first { $0.name.lowercased() == "content-length" }?.value
+        #expect(head.status == 200 && length == "26", "\(head.headers)")
+        #expect(!head.headers.contains { $0.name.lowercased() == "transfer-encoding" }, "\(head.headers)")
       }
     }
     let outputs = recorded.withLock { $0 }
@@ -46,11 +51,11 @@ struct MockRecordPythonUpstreamTests {
     let text = try String(contentsOfFile: file, encoding: .utf8)
     #expect(!text.contains(Self.token), "the credential is in the recording")
     let entries = try HARTests.entries(file)
-    #expect(entries.count == 4)
+    #expect(entries.count == 5)
     let methods = entries.map { HARTests.request($0)["method"] as? String ?? "" }
-    #expect(methods == ["GET", "GET", "GET", "POST"], "\(methods)")
+    #expect(methods == ["GET", "GET", "GET", "POST", "HEAD"], "\(methods)")
     let statuses = entries.map { (HARTests.response($0)["status"] as? NSNumber)?.intValue ?? 0 }
-    #expect(statuses == [200, 200, 200, 201], "\(statuses)")
+    #expect(statuses == [200, 200, 200, 201, 200], "\(statuses)")
     let events = (entries[2]["_apx"] as? [String: Any])?["events"] as? [[String: Any]] ?? []
     #expect(events.count == 3, "\(entries[2])")
     try await HARTests.expectValid([file])

@@ -87,9 +87,7 @@ public struct RecordingProxy: Sendable {
         headers: mask.mask(answerHeaders)))
     let type = MediaType.essence(response.headers.first(name: "content-type"))
     let archive = self.archive
-    return ProxiedResponse(
-      status: status, headers: Self.endToEnd(answerHeaders, dropping: ["content-encoding"])
-    ) { write in
+    return ProxiedResponse(status: status, headers: Self.passedOn(answerHeaders)) { write in
       var parser = SSEParser()
       var json: [UInt8] = []
       var mask = mask
@@ -115,6 +113,17 @@ public struct RecordingProxy: Sendable {
         try await write(Array(buffer.readableBytesView))
       }
     }
+  }
+
+  /// The answer's fields for the client. The body reaches it decoded, so an encoded answer's
+  /// `Content-Encoding` and `Content-Length` go; an unencoded one keeps its length, which is all
+  /// a HEAD answer says of its body.
+  static func passedOn(_ answerHeaders: [HeaderField]) -> [HeaderField] {
+    let fields = endToEnd(answerHeaders, dropping: ["content-encoding"])
+    guard !answerHeaders.contains(where: { $0.name.lowercased() == "content-encoding" }),
+      let length = answerHeaders.first(where: { $0.name.lowercased() == "content-length" })
+    else { return fields }
+    return fields + [length]
   }
 
   /// An `application/problem+json` answer.
