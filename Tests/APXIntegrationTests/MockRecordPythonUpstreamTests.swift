@@ -68,6 +68,9 @@ struct MockRecordPythonUpstreamTests {
         #expect(again.status == 0, "\(call): \(again.stderr)")
         #expect(again.stdout == first.stdout.replacingOccurrences(of: "Bearer \(Self.token)", with: "***"), "\(call)")
       }
+      let head = try await LoopbackHTTP.request(port: try mock.port("replay"), "HEAD", "/books/7")
+      let length = head.headers.first { $0.name.lowercased() == "content-length" }?.value
+      #expect(head.status == 200 && length == "26", "\(head.headers)")
     }
   }
 }

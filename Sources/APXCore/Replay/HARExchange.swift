@@ -11,7 +11,8 @@ public struct HARExchange: Sendable, Hashable {
   /// The answer's status.
   public var status: Int
   /// The answer's headers, without those that described the recorded bytes on the wire
-  /// (`Content-Length`, `Content-Encoding`, `Transfer-Encoding`, `Connection`).
+  /// (`Content-Length`, `Content-Encoding`, `Transfer-Encoding`, `Connection`); a HEAD answer
+  /// whose body was not encoded keeps its `Content-Length`.
   public var headers: [HeaderField]
   /// The answer's body (`content.text`, base64-decoded when the archive says so).
   public var body: [UInt8]

@@ -41,11 +41,18 @@ public enum HARReader {
           body = Array(text.utf8)
         }
       }
-      let headers = (response["headers"]?.arrayValue ?? []).compactMap { header -> HeaderField? in
-        guard let name = header["name"]?.stringValue, let value = header["value"]?.stringValue,
-          !Self.wireHeaders.contains(name.lowercased()), !name.hasPrefix(":")
-        else { return nil }
+      let recorded = (response["headers"]?.arrayValue ?? []).compactMap { header -> HeaderField? in
+        guard let name = header["name"]?.stringValue, let value = header["value"]?.stringValue else { return nil }
         return HeaderField(name, value)
+      }
+      // A HEAD answer has no body to measure: its length is the one thing it says of the body,
+      // and it stands when the body was not encoded.
+      let keepsLength =
+        method.uppercased() == "HEAD" && !recorded.contains { $0.name.lowercased() == "content-encoding" }
+      let headers = recorded.filter { field in
+        let name = field.name.lowercased()
+        return !field.name.hasPrefix(":")
+          && (!Self.wireHeaders.contains(name) || (keepsLength && name == "content-length"))
       }
       var exchange = HARExchange(
         method: method.uppercased(), path: path, query: query,
