@@ -72,7 +72,9 @@ public final class HARLog: Sendable {
     }
     out.endObject()
     out.endObject()
-    return out.bytes + [0x0A]
+    var text = out.bytes
+    text.append(0x0A)
+    return text
   }
 
   /// Writes the archive to `path` (replacing it).

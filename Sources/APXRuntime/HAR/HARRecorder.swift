@@ -50,7 +50,7 @@ public final class HARRecorder: Sendable {
     switch event {
     case .requestSent(let method, let url, let headers, _):
       let finished = current.withLock { exchange -> Exchange? in
-        let previous = exchange
+        let previous = exchange.take()
         exchange = Exchange(method: method, url: url, requestHeaders: headers)
         return previous
       }
@@ -83,10 +83,7 @@ public final class HARRecorder: Sendable {
     case .trailers(let fields):
       current.withLock { $0?.trailers = fields }
     case .finished:
-      current.withLock { exchange -> Exchange? in
-        defer { exchange = nil }
-        return exchange
-      }.map(add)
+      current.withLock { $0.take() }.map(add)
     default:
       break
     }
@@ -106,7 +103,7 @@ public final class HARRecorder: Sendable {
     let end = ContinuousClock.now
     let wait = x.headInstant.map { milliseconds($0 - x.startInstant) } ?? milliseconds(end - x.startInstant)
     let receive = x.headInstant.map { milliseconds(end - $0) } ?? 0
-    let contentType = x.responseHeaders.first { $0.name.lowercased() == "content-type" }?.value ?? ""
+    let contentType = header("content-type", in: x.responseHeaders) ?? ""
     let isGRPC = contentType.lowercased().hasPrefix("application/grpc")
     var out = JSONWriter(style: .pretty, depth: HARLog.entryDepth, capacity: 2048 + x.body.count)
     out.beginObject()
@@ -141,7 +138,7 @@ public final class HARRecorder: Sendable {
     emptyCookies(&out)
     headers(x.responseHeaders, &out)
     content(x, contentType: contentType, isGRPC: isGRPC, &out)
-    out.member("redirectURL", x.responseHeaders.first { $0.name.lowercased() == "location" }?.value ?? "")
+    out.member("redirectURL", header("location", in: x.responseHeaders) ?? "")
     out.member("headersSize", -1)
     out.member("bodySize", x.status == 0 ? -1 : x.bodySize)
     out.endObject()
@@ -178,6 +175,12 @@ public final class HARRecorder: Sendable {
     }
     out.endObject()
     return out.bytes
+  }
+
+  /// The value of the first field named `name` (lower case), whatever the case of its name.
+  private static func header(_ name: String, in fields: [HeaderField]) -> String? {
+    // Comparing lengths first spares lower-casing the other names.
+    fields.first { $0.name.utf8.count == name.utf8.count && $0.name.lowercased() == name }?.value
   }
 
   /// `"content"`: the answer's size, type and text (masked), base64 when it is not UTF-8.
@@ -252,7 +255,7 @@ public final class HARRecorder: Sendable {
   private static func queryString(_ url: String, _ out: inout JSONWriter) {
     out.key("queryString")
     out.beginArray()
-    if let question = url.firstIndex(of: "?") {
+    if let question = url.utf8.firstIndex(of: UInt8(ascii: "?")) {
       let query = url[url.index(after: question)...].prefix { $0 != "#" }
       for pair in query.split(separator: "&") {
         let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
