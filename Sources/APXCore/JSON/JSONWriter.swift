@@ -69,7 +69,7 @@ public struct JSONWriter: Sendable {
 
   /// Writes a value whose text is ready: `JSONWriter` text begun with `depth` equal to the
   /// nesting here (`depth` plus the containers open), so its lines line up.
-  public mutating func text(_ json: [UInt8]) {
+  public mutating func text(_ json: ArraySlice<UInt8>) {
     startValue()
     bytes.append(contentsOf: json)
   }

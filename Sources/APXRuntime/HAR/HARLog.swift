@@ -16,16 +16,21 @@ public final class HARLog: Sendable {
   /// written as they print there.
   static let entryDepth = 3
 
-  private let entries = Mutex<[Entry]>([])
-  private let sequence = Atomic<Int>(0)
+  private let entries = Mutex(Entries())
   /// Custom members of the log (HAR 1.2 allows names that start with `_`).
   private let custom = Mutex<[JSONMember]>([])
 
-  /// One entry's JSON text, and when its request began (ties keep the order entries came in).
+  /// The entries' JSON texts one after another in the order they ended, in one buffer rather
+  /// than an allocation each, and where each is with when its request began.
+  struct Entries {
+    var text: [UInt8] = []
+    var index: [Entry] = []
+  }
+
+  /// Where one entry's text is, and when its request began (ties keep the order entries ended).
   struct Entry {
     var started: Double
-    var sequence: Int
-    var json: [UInt8]
+    var range: Range<Int>
   }
 
   public init() {}
@@ -35,8 +40,11 @@ public final class HARLog: Sendable {
 
   /// Adds an entry: its JSON text, pretty, as it prints at `entryDepth`.
   func add(_ json: [UInt8], started: Double) {
-    let n = sequence.add(1, ordering: .relaxed).newValue
-    entries.withLock { $0.append(Entry(started: started, sequence: n, json: json)) }
+    entries.withLock { entries in
+      let start = entries.text.count
+      entries.text.append(contentsOf: json)
+      entries.index.append(Entry(started: started, range: start..<entries.text.count))
+    }
   }
 
   /// Sets the custom member `name` of the log (it must start with `_`), replacing one of that name.
@@ -49,9 +57,11 @@ public final class HARLog: Sendable {
 
   /// The archive as HAR 1.2 JSON text, pretty, ending with a newline.
   func json(creatorVersion: String) -> [UInt8] {
-    let sorted = entries.withLock { $0 }.sorted { ($0.started, $0.sequence) < ($1.started, $1.sequence) }
+    let entries = entries.withLock { $0 }
+    // Stable: entries that began at the same moment stay in the order they ended.
+    let sorted = entries.index.enumerated().sorted { ($0.element.started, $0.offset) < ($1.element.started, $1.offset) }
     let members = custom.withLock { $0 }
-    var out = JSONWriter(style: .pretty, capacity: sorted.reduce(4096) { $0 + $1.json.count + 8 })
+    var out = JSONWriter(style: .pretty, capacity: entries.text.count + 8 * sorted.count + 4096)
     out.beginObject()
     out.key("log")
     out.beginObject()
@@ -64,7 +74,7 @@ public final class HARLog: Sendable {
     out.key("entries")
     out.beginArray()
     assert(out.nesting == Self.entryDepth)
-    for entry in sorted { out.text(entry.json) }
+    for entry in sorted { out.text(entries.text[entry.element.range]) }
     out.endArray()
     for member in members {
       out.key(member.key)
@@ -81,7 +91,13 @@ public final class HARLog: Sendable {
   /// - Throws: `.internalFailure` when the file cannot be written.
   public func write(to path: String, creatorVersion: String) throws(APXError) {
     do {
-      try Data(json(creatorVersion: creatorVersion)).write(to: URL(fileURLWithPath: path), options: .atomic)
+      // The text is written from its own buffer, not copied into a `Data` first.
+      try json(creatorVersion: creatorVersion).withUnsafeBytes { text in
+        try Data(
+          bytesNoCopy: UnsafeMutableRawPointer(mutating: text.baseAddress!), count: text.count, deallocator: .none
+        )
+        .write(to: URL(fileURLWithPath: path), options: .atomic)
+      }
     } catch {
       throw APXError(
         .internalFailure, "cannot write the HAR file \(path)", hint: "check that the folder exists and is writable",

@@ -54,7 +54,7 @@ struct JSONWriterTests {
       for _ in 0..<2 {
         var inner = JSONWriter(style: style, depth: outer.nesting)
         Self.write(sample, into: &inner)
-        outer.text(inner.bytes)
+        outer.text(inner.bytes[...])
       }
       outer.endArray()
       outer.key("whole")
