@@ -43,7 +43,9 @@ public struct JSONPrinter: Sendable {
     String(decoding: bytes(value), as: UTF8.self)
   }
 
-  private func write(_ value: JSONValue, depth: Int, into out: inout [UInt8]) {
+  /// Appends the JSON text of `value` as it prints nested `depth` deep in a larger document
+  /// (pretty: its inner lines indented by `depth + 1` levels, its closing bracket by `depth`).
+  public func write(_ value: JSONValue, depth: Int, into out: inout [UInt8]) {
     switch value {
     case .null:
       token(JSONLiterals.null, color: codes?.null, into: &out)

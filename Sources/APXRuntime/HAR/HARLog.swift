@@ -9,21 +9,42 @@ import Synchronization
 
 /// The HTTP Archive (HAR 1.2) of a command's exchanges (`--har FILE`): every request apx
 /// sent, redirects, retries, token requests and pages included, in the order they began.
-/// Calls add their entries as they end (`HARRecorder`); the command writes the file once.
+/// Calls add their entries as they end (`HARRecorder`), each already as its JSON text, so that
+/// a run of many calls holds bytes rather than a tree of values; the command writes the file once.
 public final class HARLog: Sendable {
-  private let entries = Mutex<[(started: Double, sequence: Int, entry: JSONValue)]>([])
-  private let sequence = Atomic<Int>(0)
+  /// The nesting of an entry in the archive (`{"log": {"entries": [ENTRY]}}`): entries are
+  /// written as they print there.
+  static let entryDepth = 3
+
+  private let entries = Mutex(Entries())
   /// Custom members of the log (HAR 1.2 allows names that start with `_`).
   private let custom = Mutex<[JSONMember]>([])
+
+  /// The entries' JSON texts one after another in the order they ended, in one buffer rather
+  /// than an allocation each, and where each is with when its request began.
+  struct Entries {
+    var text: [UInt8] = []
+    var index: [Entry] = []
+  }
+
+  /// Where one entry's text is, and when its request began (ties keep the order entries ended).
+  struct Entry {
+    var started: Double
+    var range: Range<Int>
+  }
 
   public init() {}
 
   /// A recorder for one call's events.
   public func recorder() -> HARRecorder { HARRecorder(log: self) }
 
-  func add(_ entry: JSONValue, started: Double) {
-    let n = sequence.add(1, ordering: .relaxed).newValue
-    entries.withLock { $0.append((started, n, entry)) }
+  /// Adds an entry: its JSON text, pretty, as it prints at `entryDepth`.
+  func add(_ json: [UInt8], started: Double) {
+    entries.withLock { entries in
+      let start = entries.text.count
+      entries.text.append(contentsOf: json)
+      entries.index.append(Entry(started: started, range: start..<entries.text.count))
+    }
   }
 
   /// Sets the custom member `name` of the log (it must start with `_`), replacing one of that name.
@@ -34,28 +55,49 @@ public final class HARLog: Sendable {
     }
   }
 
-  /// The archive as HAR 1.2 JSON.
-  public func document(creatorVersion: String) -> JSONValue {
-    let sorted = entries.withLock { $0 }.sorted { ($0.started, $0.sequence) < ($1.started, $1.sequence) }
-    return .object([
-      JSONMember(
-        "log",
-        .object(
-          [
-            JSONMember("version", .string("1.2")),
-            JSONMember(
-              "creator", .object([JSONMember("name", .string("apx")), JSONMember("version", .string(creatorVersion))])),
-            JSONMember("entries", .array(sorted.map(\.entry))),
-          ] + custom.withLock { $0 }))
-    ])
+  /// The archive as HAR 1.2 JSON text, pretty, ending with a newline.
+  func json(creatorVersion: String) -> [UInt8] {
+    let entries = entries.withLock { $0 }
+    // Stable: entries that began at the same moment stay in the order they ended.
+    let sorted = entries.index.enumerated().sorted { ($0.element.started, $0.offset) < ($1.element.started, $1.offset) }
+    let members = custom.withLock { $0 }
+    var out = JSONWriter(style: .pretty, capacity: entries.text.count + 8 * sorted.count + 4096)
+    out.beginObject()
+    out.key("log")
+    out.beginObject()
+    out.member("version", "1.2")
+    out.key("creator")
+    out.beginObject()
+    out.member("name", "apx")
+    out.member("version", creatorVersion)
+    out.endObject()
+    out.key("entries")
+    out.beginArray()
+    assert(out.nesting == Self.entryDepth)
+    for entry in sorted { out.text(entries.text[entry.element.range]) }
+    out.endArray()
+    for member in members {
+      out.key(member.key)
+      out.value(member.value)
+    }
+    out.endObject()
+    out.endObject()
+    var text = out.bytes
+    text.append(0x0A)
+    return text
   }
 
   /// Writes the archive to `path` (replacing it).
   /// - Throws: `.internalFailure` when the file cannot be written.
   public func write(to path: String, creatorVersion: String) throws(APXError) {
-    let text = JSONPrinter(style: .pretty).string(document(creatorVersion: creatorVersion)) + "\n"
     do {
-      try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+      // The text is written from its own buffer, not copied into a `Data` first.
+      try json(creatorVersion: creatorVersion).withUnsafeBytes { text in
+        try Data(
+          bytesNoCopy: UnsafeMutableRawPointer(mutating: text.baseAddress!), count: text.count, deallocator: .none
+        )
+        .write(to: URL(fileURLWithPath: path), options: .atomic)
+      }
     } catch {
       throw APXError(
         .internalFailure, "cannot write the HAR file \(path)", hint: "check that the folder exists and is writable",

@@ -50,7 +50,7 @@ public final class HARRecorder: Sendable {
     switch event {
     case .requestSent(let method, let url, let headers, _):
       let finished = current.withLock { exchange -> Exchange? in
-        let previous = exchange
+        let previous = exchange.take()
         exchange = Exchange(method: method, url: url, requestHeaders: headers)
         return previous
       }
@@ -83,10 +83,7 @@ public final class HARRecorder: Sendable {
     case .trailers(let fields):
       current.withLock { $0?.trailers = fields }
     case .finished:
-      current.withLock { exchange -> Exchange? in
-        defer { exchange = nil }
-        return exchange
-      }.map(add)
+      current.withLock { $0.take() }.map(add)
     default:
       break
     }
@@ -101,79 +98,112 @@ public final class HARRecorder: Sendable {
     return (Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded(toPlaces: 3)
   }
 
-  private static func entry(_ x: Exchange) -> JSONValue {
+  /// The entry's JSON text, written straight from the exchange as it prints in the archive.
+  private static func entry(_ x: Exchange) -> [UInt8] {
     let end = ContinuousClock.now
     let wait = x.headInstant.map { milliseconds($0 - x.startInstant) } ?? milliseconds(end - x.startInstant)
     let receive = x.headInstant.map { milliseconds(end - $0) } ?? 0
-    let contentType = x.responseHeaders.first { $0.name.lowercased() == "content-type" }?.value ?? ""
-    var request: [JSONMember] = [
-      JSONMember("method", .string(x.method)), JSONMember("url", .string(x.url)),
-      JSONMember("httpVersion", .string(x.version)), JSONMember("cookies", .array([])),
-      JSONMember("headers", headers(x.requestHeaders)), JSONMember("queryString", queryString(x.url)),
-      JSONMember("headersSize", .int(-1)),
-      JSONMember("bodySize", .int(x.requestBody?.size ?? (x.requestBody == nil ? 0 : -1))),
-    ]
-    if let body = x.requestBody {
-      request.append(
-        JSONMember(
-          "postData",
-          .object([JSONMember("mimeType", .string(body.mimeType)), JSONMember("text", .string(body.text ?? ""))])
-        ))
-    }
-    var content: [JSONMember] = [
-      JSONMember("size", .int(x.bodySize)),
-      JSONMember("mimeType", .string(contentType.isEmpty ? "x-unknown" : contentType)),
-    ]
+    let contentType = header("content-type", in: x.responseHeaders) ?? ""
     let isGRPC = contentType.lowercased().hasPrefix("application/grpc")
-    // An event stream's own bytes when they were recorded (a proxy sees them), else its events.
-    if !x.messages.isEmpty, !isGRPC, x.body.isEmpty {
-      content.append(JSONMember("text", .string(x.mask.mask(eventText(x.messages)))))
-    } else if !x.body.isEmpty {
-      if let text = String(validating: x.body, as: UTF8.self) {
-        content.append(JSONMember("text", .string(x.mask.mask(text))))
-      } else {
-        content.append(JSONMember("text", .string(Data(x.body).base64EncodedString())))
-        content.append(JSONMember("encoding", .string("base64")))
-      }
-      if x.bodySize > x.body.count {
-        content.append(JSONMember("comment", .string("the first \(x.body.count) of \(x.bodySize) bytes")))
-      }
+    var out = JSONWriter(style: .pretty, depth: HARLog.entryDepth, capacity: 2048 + x.body.count)
+    out.beginObject()
+    out.member("startedDateTime", UTCTimestamp.iso8601(secondsSince1970: x.started))
+    out.key("time")
+    out.number(String(wait + receive))
+
+    out.key("request")
+    out.beginObject()
+    out.member("method", x.method)
+    out.member("url", x.url)
+    out.member("httpVersion", x.version)
+    emptyCookies(&out)
+    headers(x.requestHeaders, &out)
+    queryString(x.url, &out)
+    out.member("headersSize", -1)
+    out.member("bodySize", x.requestBody?.size ?? (x.requestBody == nil ? 0 : -1))
+    if let body = x.requestBody {
+      out.key("postData")
+      out.beginObject()
+      out.member("mimeType", body.mimeType)
+      out.member("text", body.text ?? "")
+      out.endObject()
     }
-    let location = x.responseHeaders.first { $0.name.lowercased() == "location" }?.value ?? ""
-    let response: [JSONMember] = [
-      JSONMember("status", .int(x.status)),
-      JSONMember("statusText", .string(x.status == 0 ? "" : HTTPResponseStatus(statusCode: x.status).reasonPhrase)),
-      JSONMember("httpVersion", .string(x.version)), JSONMember("cookies", .array([])),
-      JSONMember("headers", headers(x.responseHeaders)), JSONMember("content", .object(content)),
-      JSONMember("redirectURL", .string(location)), JSONMember("headersSize", .int(-1)),
-      JSONMember("bodySize", .int(x.status == 0 ? -1 : x.bodySize)),
-    ]
-    var members: [JSONMember] = [
-      JSONMember("startedDateTime", .string(Date(timeIntervalSince1970: x.started).formatted(Self.iso8601))),
-      JSONMember("time", .number(String(wait + receive))), JSONMember("request", .object(request)),
-      JSONMember("response", .object(response)), JSONMember("cache", .object([])),
-      JSONMember(
-        "timings",
-        .object([
-          JSONMember("send", .int(0)), JSONMember("wait", .number(String(wait))),
-          JSONMember("receive", .number(String(receive))),
-        ])),
-    ]
+    out.endObject()
+
+    out.key("response")
+    out.beginObject()
+    out.member("status", x.status)
+    out.member("statusText", x.status == 0 ? "" : HTTPResponseStatus(statusCode: x.status).reasonPhrase)
+    out.member("httpVersion", x.version)
+    emptyCookies(&out)
+    headers(x.responseHeaders, &out)
+    content(x, contentType: contentType, isGRPC: isGRPC, &out)
+    out.member("redirectURL", header("location", in: x.responseHeaders) ?? "")
+    out.member("headersSize", -1)
+    out.member("bodySize", x.status == 0 ? -1 : x.bodySize)
+    out.endObject()
+
+    out.key("cache")
+    out.beginObject()
+    out.endObject()
+    out.key("timings")
+    out.beginObject()
+    out.member("send", 0)
+    out.key("wait")
+    out.number(String(wait))
+    out.key("receive")
+    out.number(String(receive))
+    out.endObject()
     if isGRPC {
       // HAR has no place for gRPC messages: they go, as apx prints them, in a custom field
       // (HAR 1.2 allows fields that start with an underscore).
-      members.append(
-        JSONMember(
-          "_apx",
-          .object([
-            JSONMember("messages", .array(x.messages.map { masked($0, x.mask) })),
-            JSONMember("trailers", headers(x.trailers)),
-          ])))
+      out.key("_apx")
+      out.beginObject()
+      out.key("messages")
+      out.beginArray()
+      for message in x.messages { out.value(masked(message, x.mask)) }
+      out.endArray()
+      headers(x.trailers, named: "trailers", &out)
+      out.endObject()
     } else if !x.messages.isEmpty {
       // When each event arrived, so that a replay can space them as recorded.
-      members.append(JSONMember("_apx", .object([JSONMember("events", eventTimes(x))])))
+      out.key("_apx")
+      out.beginObject()
+      out.key("events")
+      eventTimes(x, &out)
+      out.endObject()
     }
-    return .object(members)
+    out.endObject()
+    return out.bytes
+  }
+
+  /// The value of the first field named `name` (lower case), whatever the case of its name.
+  private static func header(_ name: String, in fields: [HeaderField]) -> String? {
+    // Comparing lengths first spares lower-casing the other names.
+    fields.first { $0.name.utf8.count == name.utf8.count && $0.name.lowercased() == name }?.value
+  }
+
+  /// `"content"`: the answer's size, type and text (masked), base64 when it is not UTF-8.
+  private static func content(_ x: Exchange, contentType: String, isGRPC: Bool, _ out: inout JSONWriter) {
+    out.key("content")
+    out.beginObject()
+    out.member("size", x.bodySize)
+    out.member("mimeType", contentType.isEmpty ? "x-unknown" : contentType)
+    // An event stream's own bytes when they were recorded (a proxy sees them), else its events.
+    if !x.messages.isEmpty, !isGRPC, x.body.isEmpty {
+      out.member("text", x.mask.mask(eventText(x.messages)))
+    } else if !x.body.isEmpty {
+      if let text = String(validating: x.body, as: UTF8.self) {
+        out.member("text", x.mask.mask(text))
+      } else {
+        out.member("text", Data(x.body).base64EncodedString())
+        out.member("encoding", "base64")
+      }
+      if x.bodySize > x.body.count {
+        out.member("comment", "the first \(x.body.count) of \(x.bodySize) bytes")
+      }
+    }
+    out.endObject()
   }
 
   /// `value` with each string masked (a gRPC message may echo a credential).
@@ -187,35 +217,55 @@ public final class HARRecorder: Sendable {
   }
 
   /// `[{"time": MS, "id": ..., "event": ...}]`: each event's arrival, its id and type when set.
-  private static func eventTimes(_ x: Exchange) -> JSONValue {
-    .array(
-      zip(x.messages, x.messageTimes).map { event, time in
-        var members = [JSONMember("time", .number(String(time)))]
-        if let id = event["id"]?.stringValue { members.append(JSONMember("id", .string(x.mask.mask(id)))) }
-        if let type = event["event"]?.stringValue { members.append(JSONMember("event", .string(type))) }
-        return .object(members)
-      })
+  private static func eventTimes(_ x: Exchange, _ out: inout JSONWriter) {
+    out.beginArray()
+    for (event, time) in zip(x.messages, x.messageTimes) {
+      out.beginObject()
+      out.key("time")
+      out.number(String(time))
+      if let id = event["id"]?.stringValue { out.member("id", x.mask.mask(id)) }
+      if let type = event["event"]?.stringValue { out.member("event", type) }
+      out.endObject()
+    }
+    out.endArray()
   }
 
-  private static let iso8601 = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-
-  private static func headers(_ fields: [HeaderField]) -> JSONValue {
-    .array(fields.map { .object([JSONMember("name", .string($0.name)), JSONMember("value", .string($0.value))]) })
+  /// `"cookies": []`: cookies are in the `Cookie` and `Set-Cookie` headers.
+  private static func emptyCookies(_ out: inout JSONWriter) {
+    out.key("cookies")
+    out.beginArray()
+    out.endArray()
   }
 
-  /// The URL's query as HAR's name/value list (percent-decoded, as browsers show it).
-  private static func queryString(_ url: String) -> JSONValue {
-    guard let question = url.firstIndex(of: "?") else { return .array([]) }
-    let query = url[url.index(after: question)...].prefix { $0 != "#" }
-    return .array(
-      query.split(separator: "&").map { pair in
+  /// `"headers": [{"name": ..., "value": ...}, ...]`, or the member `name` so laid out.
+  private static func headers(_ fields: [HeaderField], named name: String = "headers", _ out: inout JSONWriter) {
+    out.key(name)
+    out.beginArray()
+    for field in fields {
+      out.beginObject()
+      out.member("name", field.name)
+      out.member("value", field.value)
+      out.endObject()
+    }
+    out.endArray()
+  }
+
+  /// `"queryString"`: the URL's query as HAR's name/value list (percent-decoded, as browsers
+  /// show it).
+  private static func queryString(_ url: String, _ out: inout JSONWriter) {
+    out.key("queryString")
+    out.beginArray()
+    if let question = url.utf8.firstIndex(of: UInt8(ascii: "?")) {
+      let query = url[url.index(after: question)...].prefix { $0 != "#" }
+      for pair in query.split(separator: "&") {
         let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        let decode = { (text: Substring) in PercentDecoding.decode(String(text)) }
-        return .object([
-          JSONMember("name", .string(decode(parts[0]))),
-          JSONMember("value", .string(parts.count > 1 ? decode(parts[1]) : "")),
-        ])
-      })
+        out.beginObject()
+        out.member("name", PercentDecoding.decode(String(parts[0])))
+        out.member("value", parts.count > 1 ? PercentDecoding.decode(String(parts[1])) : "")
+        out.endObject()
+      }
+    }
+    out.endArray()
   }
 
   /// An event stream's events as `text/event-stream` text: `event:`, `id:` and `data:` lines.

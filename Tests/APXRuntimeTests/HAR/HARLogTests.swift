@@ -1,0 +1,79 @@
+import APXCore
+import Testing
+
+@testable import APXRuntime
+
+@Suite struct HARLogTests {
+  /// The entries' `comment`s of an archive, in the order it lists them.
+  static func comments(_ archive: [UInt8]) throws -> [String] {
+    let value = try JSONParser.parse(archive)
+    return value["log"]?["entries"]?.arrayValue?.map { $0["comment"]?.stringValue ?? "" } ?? []
+  }
+
+  static func entry(_ comment: String) -> [UInt8] {
+    var out = JSONWriter(style: .pretty, depth: HARLog.entryDepth)
+    out.beginObject()
+    out.member("comment", comment)
+    out.endObject()
+    return out.bytes
+  }
+
+  @Test func entriesAreListedByWhenTheyBeganAndTiesInTheOrderTheyEnded() throws {
+    let log = HARLog()
+    log.add(Self.entry("third"), started: 30)
+    log.add(Self.entry("first"), started: 10)
+    log.add(Self.entry("second, ended first"), started: 20)
+    log.add(Self.entry("second, ended next"), started: 20)
+    log.add(Self.entry("fourth"), started: 40)
+    #expect(
+      try Self.comments(log.json(creatorVersion: "1"))
+        == ["first", "second, ended first", "second, ended next", "third", "fourth"])
+  }
+
+  /// The file is the pretty printing of its own value: entries written as calls end line up
+  /// with the rest, custom members come after them, and it ends with a newline.
+  @Test func theArchiveIsPrettyJSONAsJSONPrinterLaysItOut() throws {
+    let log = HARLog()
+    let recorder = log.recorder()
+    let url = "http://127.0.0.1:1/a%20b?q=x%26y&flag&empty=#frag"
+    recorder.record(.requestSent(method: "POST", url: url, headers: [HeaderField("Accept", "*/*")], attempt: 1))
+    let body = RequestBodySummary(
+      .bytes(Array(#"{"k":"v"}"#.utf8), contentType: "application/json"), mask: SecretMask())
+    recorder.record(.requestBody(try #require(body)))
+    recorder.record(
+      .responseHead(status: 201, version: "HTTP/1.1", headers: [HeaderField("Content-Type", "text/plain")]))
+    recorder.record(.bodyChunk(BodyChunk(Array("line\n\"two\"".utf8))))
+    recorder.record(.finished(status: 201, attempts: 1, failure: nil))
+    recorder.record(.requestSent(method: "GET", url: "http://127.0.0.1:1/empty", headers: [], attempt: 1))
+    recorder.record(.finished(status: nil, attempts: 1, failure: nil))
+    log.setCustom("_apx", .object([JSONMember("descriptorSets", .array([.string("AA==")]))]))
+
+    let archive = log.json(creatorVersion: "9.9")
+    let value = try JSONParser.parse(archive)
+    #expect(archive == JSONPrinter(style: .pretty).bytes(value) + [0x0A])
+    let entries = try #require(value["log"]?["entries"]?.arrayValue)
+    #expect(entries.count == 2)
+    #expect(value["log"]?["creator"]?["version"]?.stringValue == "9.9")
+    #expect(value["log"]?.objectMembers?.last?.key == "_apx")
+    let request = try #require(entries.first?["request"])
+    #expect(request["postData"]?["text"]?.stringValue == #"{"k":"v"}"#)
+    #expect(
+      request["queryString"]
+        == .array([
+          .object([JSONMember("name", .string("q")), JSONMember("value", .string("x&y"))]),
+          .object([JSONMember("name", .string("flag")), JSONMember("value", .string(""))]),
+          .object([JSONMember("name", .string("empty")), JSONMember("value", .string(""))]),
+        ]))
+    #expect(entries.first?["response"]?["content"]?["text"]?.stringValue == "line\n\"two\"")
+    #expect(entries.first?["response"]?["statusText"]?.stringValue == "Created")
+    #expect(entries.last?["response"]?["bodySize"]?.intValue == -1)
+    let started = try #require(entries.first?["startedDateTime"]?.stringValue)
+    #expect(started.count == 24 && started.hasSuffix("Z"), "\(started)")
+  }
+
+  @Test func anEmptyArchiveListsNoEntries() throws {
+    let archive = HARLog().json(creatorVersion: "1")
+    #expect(String(decoding: archive, as: UTF8.self).contains("\"entries\": []"))
+    #expect(archive == JSONPrinter(style: .pretty).bytes(try JSONParser.parse(archive)) + [0x0A])
+  }
+}
