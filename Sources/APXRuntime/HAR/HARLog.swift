@@ -93,10 +93,11 @@ public final class HARLog: Sendable {
     do {
       // The text is written from its own buffer, not copied into a `Data` first.
       try json(creatorVersion: creatorVersion).withUnsafeBytes { text in
-        try Data(
-          bytesNoCopy: UnsafeMutableRawPointer(mutating: text.baseAddress!), count: text.count, deallocator: .none
-        )
-        .write(to: URL(fileURLWithPath: path), options: .atomic)
+        let data =
+          text.baseAddress.map {
+            Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: text.count, deallocator: .none)
+          } ?? Data()
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
       }
     } catch {
       throw APXError(
