@@ -1,96 +1,35 @@
 import APXCore
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOExtras
 import NIOHTTP1
 import NIOPosix
-import Synchronization
-
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// A gRPC target reached through an HTTP proxy. grpc-swift-nio-transport has no proxy setting,
 /// but it connects to a unix-domain socket: this one listens on a socket in a folder only this
 /// user can enter, and relays each connection grpc-swift opens through a CONNECT tunnel that
 /// NIOExtras' `NIOHTTP1ProxyConnectHandler` opens to the target. TLS and HTTP/2 stay
 /// grpc-swift's, end to end with the target.
-final class GRPCProxyRelay: Sendable {
-  /// The socket grpc-swift connects to.
-  let socketPath: String
-  private let folder: String
-  private let server: any Channel
-  /// Why the last tunnel could not be opened, for the error of the call that needed it.
-  private let lastFailure: NIOLockedValueBox<APXError?>
-
-  private init(socketPath: String, folder: String, server: any Channel, lastFailure: NIOLockedValueBox<APXError?>) {
-    self.socketPath = socketPath
-    self.folder = folder
-    self.server = server
-    self.lastFailure = lastFailure
-  }
-
-  /// Why the last tunnel failed, if one did.
-  var failure: APXError? { lastFailure.withLockedValue { $0 } }
-
+enum GRPCProxyRelay {
   /// Starts relaying to `target` through `proxy` on `eventLoop`.
   ///
   /// - Parameter connectTimeout: how long connecting to the proxy and its CONNECT answer may take.
   static func start(
     proxy: ProxyServer, target: GRPCTarget, connectTimeout: TimeAmount, on eventLoop: any EventLoop
-  ) async throws -> GRPCProxyRelay {
+  ) async throws -> RelaySocket {
     guard proxy.kind == .http else {
       throw APXError(
         .usage, "gRPC calls go through HTTP proxies only, and \(proxy.display) is a SOCKS proxy",
         hint: "name an http:// proxy in --proxy or HTTPS_PROXY, or add the host to --noproxy")
     }
-    let folder = try makePrivateFolder()
-    let socketPath = folder + "/relay.sock"
     var headers = HTTPHeaders()
-    if let user = proxy.username {
-      let credentials = Data("\(user):\(proxy.password ?? "")".utf8)
-      headers.add(name: "Proxy-Authorization", value: "Basic " + credentials.base64EncodedString())
-    }
-    let lastFailure = NIOLockedValueBox<APXError?>(nil)
+    if let authorization = proxy.basicAuthorization { headers.add(name: "Proxy-Authorization", value: authorization) }
     let connectHeaders = headers
     let shownTarget = "\(target)"
-    do {
-      let server = try await ServerBootstrap(group: eventLoop)
-        .childChannelOption(.autoRead, value: false)
-        .childChannelInitializer { inbound in
-          inbound.eventLoop.makeCompletedFuture {
-            Self.tunnel(
-              inbound, proxy: proxy, target: target, headers: connectHeaders, connectTimeout: connectTimeout,
-              onFailure: { error in
-                lastFailure.withLockedValue { $0 = Self.describe(error, proxy: proxy, target: shownTarget) }
-              })
-          }
-        }
-        .bind(unixDomainSocketPath: socketPath).get()
-      RelayFolders.add(folder)
-      return GRPCProxyRelay(socketPath: socketPath, folder: folder, server: server, lastFailure: lastFailure)
-    } catch {
-      rmdir(folder)
-      throw APXError(
-        .network, "could not open a local relay for the proxy \(proxy.display) at \(socketPath)",
-        hint: "gRPC calls through a proxy need a unix-domain socket in the temporary folder (TMPDIR)",
-        underlying: error)
+    return try await RelaySocket.open(for: proxy, needs: "gRPC calls through a proxy", on: eventLoop) { inbound, fail in
+      Self.tunnel(
+        inbound, proxy: proxy, target: target, headers: connectHeaders, connectTimeout: connectTimeout,
+        onFailure: { error in fail(Self.describe(error, proxy: proxy, target: shownTarget)) })
     }
-  }
-
-  /// Stops listening and removes the socket and its folder.
-  func close() async {
-    try? await server.close()
-    RelayFolders.remove(folder)
   }
 
   /// Connects `inbound` (grpc-swift's connection) through a tunnel; closes it when none opens.
@@ -118,7 +57,7 @@ final class GRPCProxyRelay: Sendable {
           // Once the tunnel is open the HTTP/1 handlers leave, and what the target sent after
           // the proxy's answer goes on to the relay behind them.
           established.futureResult.assumeIsolated().whenSuccess {
-            try? pipeline.addHandler(RelayHandler(partner: inbound))
+            try? pipeline.addHandler(ChannelRelay(partner: inbound))
             pipeline.removeHandler(connect, promise: nil)
             pipeline.removeHandler(decoder, promise: nil)
             pipeline.removeHandler(encoder, promise: nil)
@@ -135,7 +74,7 @@ final class GRPCProxyRelay: Sendable {
         established.futureResult.whenComplete { tunnel in
           switch tunnel {
           case .success:
-            inbound.pipeline.addHandler(RelayHandler(partner: upstream)).whenComplete { _ in
+            inbound.pipeline.addHandler(ChannelRelay(partner: upstream)).whenComplete { _ in
               inbound.setOption(.autoRead, value: true).whenComplete { _ in inbound.read() }
             }
           case .failure:
@@ -166,64 +105,6 @@ final class GRPCProxyRelay: Sendable {
         .refused
       }
     return ProxyFailure.error(kind, proxy: proxy, target: target)
-  }
-
-  /// A new folder only this user can enter, in the system's temporary folder, or in /tmp when
-  /// that one's path is too long for a socket's (at most 103 bytes).
-  private static func makePrivateFolder() throws(APXError) -> String {
-    let temporary = FileManager.default.temporaryDirectory.path
-    let base = temporary.utf8.count + "/apx-proxy-XXXXXX/relay.sock".utf8.count <= 103 ? temporary : "/tmp"
-    var template = Array((base.hasSuffix("/") ? base : base + "/").utf8CString.dropLast())
-    template += Array("apx-proxy-XXXXXX".utf8CString)
-    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-      throw APXError(
-        .network, "could not make a folder for the proxy relay in \(base)", hint: "check TMPDIR")
-    }
-    return String(cString: made)
-  }
-}
-
-/// The relays' folders, removed when they close or, for a session kept to the end
-/// (`SessionClosing.atProcessExit`), by `ProcessExit.removeTemporaryFiles()`.
-enum RelayFolders {
-  static let open = Mutex<[String]>([])
-
-  static func add(_ folder: String) {
-    open.withLock { $0.append(folder) }
-  }
-
-  static func remove(_ folder: String) {
-    open.withLock { $0.removeAll { $0 == folder } }
-    delete(folder)
-  }
-
-  static func removeAll() {
-    for folder in open.withLock({ $0 }) { delete(folder) }
-  }
-
-  private static func delete(_ folder: String) {
-    unlink(folder + "/relay.sock")
-    rmdir(folder)
-  }
-}
-
-/// Writes every byte read to `partner`, and closes it when this side closes.
-private final class RelayHandler: ChannelInboundHandler, Sendable {
-  typealias InboundIn = ByteBuffer
-  let partner: any Channel
-
-  init(partner: any Channel) { self.partner = partner }
-
-  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    partner.writeAndFlush(unwrapInboundIn(data), promise: nil)
-  }
-
-  func channelInactive(context: ChannelHandlerContext) {
-    partner.close(promise: nil)
-  }
-
-  func errorCaught(context: ChannelHandlerContext, error: any Error) {
-    context.close(promise: nil)
   }
 }
 

@@ -24,7 +24,7 @@ public final class GRPCSession: Sendable {
     let client: GRPCClient<GRPCTransport>
     let connections: Task<Void, Never>
     /// The relay through the proxy, when the target is reached through one.
-    let relay: GRPCProxyRelay?
+    let relay: RelaySocket?
   }
 
   private init(settings: GRPCSettings, executor: EventLoopTaskExecutor?) {
@@ -67,7 +67,7 @@ public final class GRPCSession: Sendable {
     let key = "\(target)"
     if let running = clients.withLock({ $0[key] }) { return running.client }
     let proxy = proxy(for: target)
-    var relay: GRPCProxyRelay?
+    var relay: RelaySocket?
     if let proxy {
       // The proxy resolves the target's name.
       relay = try await GRPCProxyRelay.start(
@@ -77,7 +77,7 @@ public final class GRPCSession: Sendable {
     } else {
       try await GRPCHostCheck.resolve(target, timeout: timeout, on: executor?.eventLoop)
     }
-    let made: (client: GRPCClient<GRPCTransport>, unused: GRPCProxyRelay?)
+    let made: (client: GRPCClient<GRPCTransport>, unused: RelaySocket?)
     do {
       made = try clients.withLock { clients in
         if let running = clients[key] { return (running.client, relay) }
@@ -94,7 +94,7 @@ public final class GRPCSession: Sendable {
 
   /// A new client for `target` (through `relay` when given), its connections started, kept in `clients`.
   private func connect(
-    _ target: GRPCTarget, key: String, relay: GRPCProxyRelay?, into clients: inout [String: RunningClient]
+    _ target: GRPCTarget, key: String, relay: RelaySocket?, into clients: inout [String: RunningClient]
   ) throws -> GRPCClient<GRPCTransport> {
     let client = GRPCClient(
       transport: try GRPCConnection.makeTransport(

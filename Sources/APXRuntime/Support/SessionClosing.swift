@@ -26,7 +26,7 @@ enum ProcessLifetime {
 
 /// What the process removes before it exits (it ends with `_exit`, which runs no `atexit` handler).
 public enum ProcessExit {
-  /// Removes the sockets of the gRPC proxy relays still open (`GRPCProxyRelay`).
+  /// Removes the sockets of the proxy relays still open (`RelaySocket`).
   public static func removeTemporaryFiles() {
     RelayFolders.removeAll()
   }

@@ -4,10 +4,12 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// A forward proxy on 127.0.0.1 port 0 that opens CONNECT tunnels, as an office proxy does:
-/// with `credentials` it answers 407 unless `Proxy-Authorization: Basic` carries them; in
-/// `.refuse` it answers 502; in `.closeTunnel` it drops the connection after the CONNECT. It
-/// records each CONNECT target (`host:port`) and authorization header it was sent.
+/// A forward proxy on 127.0.0.1 port 0, as an office proxy is: it opens CONNECT tunnels and
+/// forwards plain requests whose target is an absolute URL (`GET http://host:port/path`), one per
+/// connection. With `credentials` it answers 407 unless `Proxy-Authorization: Basic` carries
+/// them; in `.refuse` it answers 502; in `.closeTunnel` it drops the connection after the
+/// request. It records each request's target (`host:port` for CONNECT, the URL otherwise) and
+/// authorization header.
 final class ConnectProxyServer: Sendable {
   enum Behaviour: Sendable {
     case tunnel
@@ -52,13 +54,10 @@ final class ConnectProxyServer: Sendable {
       .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
       .childChannelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
-          let encoder = HTTPResponseEncoder()
           let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes))
-          try channel.pipeline.syncOperations.addHandler(encoder)
           try channel.pipeline.syncOperations.addHandler(decoder)
           try channel.pipeline.syncOperations.addHandler(
-            ConnectHandler(
-              expected: expected, behaviour: behaviour, seen: seen, group: group, encoder: encoder, decoder: decoder))
+            ProxyHandler(expected: expected, behaviour: behaviour, seen: seen, decoder: decoder))
         }
       }
       .bind(host: "127.0.0.1", port: 0).get()
@@ -70,30 +69,32 @@ final class ConnectProxyServer: Sendable {
     try? await group.shutdownGracefully()
   }
 
-  /// Reads one CONNECT request, then relays bytes both ways.
-  private final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandler {
+  /// Reads a CONNECT request and then relays bytes both ways, or forwards absolute-form requests
+  /// to their server over one kept-alive connection, relaying the answers back as they come.
+  /// Answers of its own are written as raw bytes, as proxies write them.
+  private final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
 
     let expected: String?
     let behaviour: Behaviour
     let seen: NIOLockedValueBox<[(target: String, authorization: String?)]>
-    let group: MultiThreadedEventLoopGroup
-    let encoder: HTTPResponseEncoder
     let decoder: ByteToMessageHandler<HTTPRequestDecoder>
-    var target: (host: String, port: Int)?
+    /// The request being read: where it goes, and whether it is a CONNECT.
+    var target: (host: String, port: Int, connect: Bool)?
     var refusal: HTTPResponseStatus?
+    /// The connection to the server of forwarded requests, once open.
+    var upstream: (any Channel)?
+    /// Parts read before that connection opened.
+    var pending: [HTTPClientRequestPart] = []
+    var connecting = false
 
     init(
       expected: String?, behaviour: Behaviour, seen: NIOLockedValueBox<[(target: String, authorization: String?)]>,
-      group: MultiThreadedEventLoopGroup, encoder: HTTPResponseEncoder,
       decoder: ByteToMessageHandler<HTTPRequestDecoder>
     ) {
       self.expected = expected
       self.behaviour = behaviour
       self.seen = seen
-      self.group = group
-      self.encoder = encoder
       self.decoder = decoder
     }
 
@@ -102,38 +103,89 @@ final class ConnectProxyServer: Sendable {
       case .head(let head):
         let authorization = head.headers["proxy-authorization"].first
         seen.withLockedValue { $0.append((head.uri, authorization)) }
+        refusal = nil
+        if let expected, authorization != expected {
+          refusal = .proxyAuthenticationRequired
+        } else if behaviour == .refuse {
+          refusal = .badGateway
+        }
+        if head.method != .CONNECT, let url = URLComponents(string: head.uri), url.scheme == "http",
+          let host = url.host
+        {
+          target = (host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), url.port ?? 80, false)
+          guard refusal == nil else { return }
+          var origin = head
+          origin.uri =
+            (url.percentEncodedPath.isEmpty ? "/" : url.percentEncodedPath)
+            + (url.percentEncodedQuery.map { "?" + $0 } ?? "")
+          origin.headers.remove(name: "proxy-authorization")
+          send(.head(origin), context: context)
+          return
+        }
         guard head.method == .CONNECT, let colon = head.uri.lastIndex(of: ":"),
           let port = Int(head.uri[head.uri.index(after: colon)...])
         else {
           refusal = .methodNotAllowed
           return
         }
-        if let expected, authorization != expected {
-          refusal = .proxyAuthenticationRequired
-        } else if behaviour == .refuse {
-          refusal = .badGateway
-        }
-        target = (String(head.uri[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port)
-      case .body:
-        break
+        target = (String(head.uri[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port, true)
+      case .body(let bytes):
+        if refusal == nil, target?.connect == false { send(.body(.byteBuffer(bytes)), context: context) }
       case .end:
         if behaviour == .closeTunnel, refusal == nil {
           context.close(promise: nil)
           return
         }
         if let refusal {
-          var headers = HTTPHeaders()
-          headers.add(name: "content-length", value: "0")
-          if refusal == .proxyAuthenticationRequired { headers.add(name: "proxy-authenticate", value: "Basic") }
-          context.write(
-            wrapOutboundOut(.head(.init(version: .http1_1, status: refusal, headers: headers))), promise: nil)
-          context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-          self.refusal = nil
+          var answer = "HTTP/1.1 \(refusal.code) \(refusal.reasonPhrase)\r\ncontent-length: 0\r\n"
+          if refusal == .proxyAuthenticationRequired { answer += "proxy-authenticate: Basic\r\n" }
+          context.writeAndFlush(NIOAny(ByteBuffer(string: answer + "\r\n")), promise: nil)
           return
         }
         guard let target else { return }
-        openTunnel(context: context, to: target)
+        if target.connect {
+          openTunnel(context: context, to: (target.host, target.port))
+        } else {
+          send(.end(nil), context: context)
+        }
       }
+    }
+
+    /// Writes a part of a forwarded request to its server, connecting at the first one.
+    private func send(_ part: HTTPClientRequestPart, context: ChannelHandlerContext) {
+      if let upstream {
+        if case .end = part {
+          upstream.writeAndFlush(part, promise: nil)
+        } else {
+          upstream.write(part, promise: nil)
+        }
+        return
+      }
+      pending.append(part)
+      guard !connecting, let target else { return }
+      connecting = true
+      let client = context.channel
+      let loopBound = NIOLoopBound((context, self), eventLoop: context.eventLoop)
+      ClientBootstrap(group: context.eventLoop)
+        .channelInitializer { upstream in
+          upstream.eventLoop.makeCompletedFuture {
+            try upstream.pipeline.syncOperations.addHandler(HTTPRequestEncoder())
+            try upstream.pipeline.syncOperations.addHandler(Relay(partner: client))
+          }
+        }
+        .connect(host: target.host, port: target.port)
+        .whenComplete { result in
+          let (context, handler) = loopBound.value
+          switch result {
+          case .failure:
+            context.close(promise: nil)
+          case .success(let upstream):
+            handler.upstream = upstream
+            for part in handler.pending { upstream.write(part, promise: nil) }
+            handler.pending = []
+            upstream.flush()
+          }
+        }
     }
 
     private func openTunnel(context: ChannelHandlerContext, to target: (host: String, port: Int)) {
@@ -154,10 +206,8 @@ final class ConnectProxyServer: Sendable {
           case .failure:
             context.close(promise: nil)
           case .success(let upstream):
-            // Written raw, as proxies write it: NIO's encoder would frame a body for a 200 to CONNECT.
             let pipeline = context.pipeline.syncOperations
             try? pipeline.addHandler(Relay(partner: upstream))
-            pipeline.removeHandler(handler.encoder, promise: nil)
             context.channel.writeAndFlush(
               ByteBuffer(string: "HTTP/1.1 200 Connection established\r\n\r\n"), promise: nil)
             pipeline.removeHandler(context: context, promise: nil)
@@ -166,9 +216,15 @@ final class ConnectProxyServer: Sendable {
           }
         }
     }
+
+    func channelInactive(context: ChannelHandlerContext) {
+      upstream?.close(promise: nil)
+      context.fireChannelInactive()
+    }
   }
 
-  /// Writes every byte read to `partner`, and closes it when this side closes.
+  /// Writes every byte read to `partner`, and closes it when this side closes, once what was
+  /// written has gone out.
   private final class Relay: ChannelInboundHandler, Sendable {
     typealias InboundIn = ByteBuffer
     let partner: any Channel
@@ -180,7 +236,8 @@ final class ConnectProxyServer: Sendable {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-      partner.close(promise: nil)
+      let partner = self.partner
+      partner.writeAndFlush(ByteBuffer()).whenComplete { _ in partner.close(promise: nil) }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

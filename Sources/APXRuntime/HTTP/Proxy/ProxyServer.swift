@@ -1,5 +1,11 @@
 public import APXCore
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// A forward proxy from a proxy URL (`--proxy`, `HTTPS_PROXY`, the config file's `proxy`), read
 /// as curl reads it: `http://[user:password@]host[:port]` (no scheme means http, no port 1080),
 /// or `socks5://` / `socks5h://host[:port]`.
@@ -25,6 +31,11 @@ public struct ProxyServer: Sendable, Hashable {
     let user = username.map { name in password == nil ? "\(name)@" : "\(name):***@" } ?? ""
     let shownHost = host.contains(":") ? "[\(host)]" : host
     return "\(scheme)://\(user)\(shownHost):\(port)"
+  }
+
+  /// The `Proxy-Authorization` value that carries the URL's credentials, or nil without them.
+  var basicAuthorization: String? {
+    username.map { "Basic " + Data("\($0):\(password ?? "")".utf8).base64EncodedString() }
   }
 
   /// Parses a proxy URL; `source` names where it came from in the error (`--proxy`, `HTTPS_PROXY`).
