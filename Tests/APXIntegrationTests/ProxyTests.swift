@@ -286,6 +286,46 @@ struct ProxyTests {
     }
   }
 
+  /// ws:// reads `http_proxy` and wss:// `https_proxy`, as curl reads them; both go through a
+  /// CONNECT tunnel, which the WebSocket handshake and TLS run inside.
+  @Test func webSocketsGoThroughATunnel() async throws {
+    try await withDemoServer { demo in
+      let ws = demo.httpBaseURL.replacingOccurrences(of: "http://", with: "ws://") + "/ws/echo"
+      let port = demo.httpBaseURL.split(separator: ":").last.map(String.init) ?? ""
+      let echo = ["call", ws, "-d", #"{"n":1}"#, "--max-messages", "1"]
+      try await Self.withProxy(credentials: ("alice", "s3cret-pw")) { proxy in
+        let through = try await APXProcess.run(
+          echo + ["-v"], environment: ["HTTP_PROXY": proxy.url(user: "alice", password: "s3cret-pw")])
+        #expect(through.status == 0, "\(through.stderr)")
+        #expect(through.stdout.contains(#"{"n":1}"#), "\(through.stdout)")
+        #expect(through.stderr.contains("* via proxy http://alice:***@127.0.0.1:\(proxy.port)"), "\(through.stderr)")
+        #expect(!through.stderr.contains("s3cret-pw"), "\(through.stderr)")
+        #expect(proxy.targets == ["127.0.0.1:\(port)"], "\(proxy.targets)")
+        let expected = "Basic " + Data("alice:s3cret-pw".utf8).base64EncodedString()
+        #expect(proxy.authorizations == [expected], "\(proxy.authorizations)")
+        let without = try await APXProcess.run(echo + ["--proxy", proxy.url(), "--no-retry"])
+        #expect(without.status == 8, "\(without.stderr)")
+        #expect(without.stderr.contains("asks for credentials"), "\(without.stderr)")
+      }
+      // https_proxy is wss://'s, not ws://'s.
+      let other = try await APXProcess.run(echo + ["--no-retry"], environment: ["HTTPS_PROXY": Self.deadProxy])
+      #expect(other.status == 0, "\(other.stderr)")
+      let dead = try await APXProcess.run(echo + ["--no-retry"], environment: ["HTTP_PROXY": Self.deadProxy])
+      #expect(dead.status == 6, "\(dead.stderr)")
+      #expect(dead.stderr.contains("could not connect to the proxy http://127.0.0.1:9"), "\(dead.stderr)")
+      let bypassed = try await APXProcess.run(
+        echo + ["--noproxy", "127.0.0.1"], environment: ["HTTP_PROXY": Self.deadProxy])
+      #expect(bypassed.status == 0, "\(bypassed.stderr)")
+      let socks = try await APXProcess.run(echo + ["--proxy", "socks5://127.0.0.1:9"])
+      #expect(socks.status == 2, "\(socks.stderr)")
+      #expect(socks.stderr.contains("WebSocket connections go through HTTP proxies only"), "\(socks.stderr)")
+      let ip = try await APXProcess.run(
+        ["call", "wss://127.0.0.1:\(port)/ws/echo", "-d", "{}", "--proxy", Self.deadProxy])
+      #expect(ip.status == 2, "\(ip.stderr)")
+      #expect(ip.stderr.contains("needs the server's name"), "\(ip.stderr)")
+    }
+  }
+
   @Test func curlAndGRPCurlLinesCarryTheProxyMasked() async throws {
     let proxy = ["--proxy", "http://u:pw-secret@p.example:3128", "--noproxy", "a.example"]
     let curl = try await APXProcess.run(["call", "--curl", "https://h.example/x"] + proxy)

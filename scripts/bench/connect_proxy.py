@@ -1,5 +1,7 @@
-"""A minimal forward proxy for the bench: CONNECT tunnels only, on 127.0.0.1, a thread per
-connection. Prints its port, then serves until killed (or 10 minutes pass)."""
+"""A minimal forward proxy for the bench, on 127.0.0.1, a thread per connection: CONNECT
+tunnels, and absolute-form requests (`GET http://host:port/path HTTP/1.1`, as clients send plain
+http to a proxy), each forwarded with `Connection: close` and its answer relayed until the server
+closes. Prints its port, then serves until killed (or 10 minutes pass)."""
 
 import os
 import socket
@@ -32,6 +34,9 @@ def handle(client):
             return
         head += chunk
     line = head.split(b"\r\n", 1)[0].decode("latin-1").split()
+    if len(line) == 3 and line[1].startswith("http://"):
+        forward(client, head, line)
+        return
     if len(line) < 2 or line[0] != "CONNECT":
         client.sendall(b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n")
         client.close()
@@ -47,6 +52,25 @@ def handle(client):
     client.sendall(b"HTTP/1.1 200 Connection Established\r\n\r\n")
     threading.Thread(target=pump, args=(upstream, client), daemon=True).start()
     pump(client, upstream)
+
+
+def forward(client, head, line):
+    """Sends one absolute-form request (with no body: the bench sends GETs) on to its server in
+    origin form, and relays the answer back until the server closes."""
+    method, url, version = line
+    authority, _, path = url[len("http://"):].partition("/")
+    host, _, port = authority.rpartition(":") if ":" in authority else (authority, "", "80")
+    fields = [f for f in head.split(b"\r\n\r\n", 1)[0].split(b"\r\n")[1:]
+              if not f.lower().startswith((b"connection:", b"proxy-"))]
+    request = f"{method} /{path} {version}\r\n".encode() + b"".join(f + b"\r\n" for f in fields)
+    try:
+        upstream = socket.create_connection((host, int(port)), timeout=10)
+    except OSError:
+        client.sendall(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")
+        client.close()
+        return
+    upstream.sendall(request + b"Connection: close\r\n\r\n")
+    pump(upstream, client)
 
 
 def main():

@@ -26,7 +26,7 @@ enum GRPCConnection {
   ///
   /// - Parameters:
   ///   - eventLoopGroup: where the connection runs; NIO's shared group when nil.
-  ///   - relay: a unix-domain socket that reaches the target through a proxy (`GRPCProxyRelay`),
+  ///   - relay: a unix-domain socket that reaches the target through a proxy (`TunnelRelay`),
   ///     or nil to connect directly.
   static func makeTransport(
     _ target: GRPCTarget, settings: GRPCSettings, eventLoopGroup: (any EventLoopGroup)? = nil, relay: String? = nil

@@ -70,8 +70,8 @@ public final class GRPCSession: Sendable {
     var relay: RelaySocket?
     if let proxy {
       // The proxy resolves the target's name.
-      relay = try await GRPCProxyRelay.start(
-        proxy: proxy, target: target,
+      relay = try await TunnelRelay.start(
+        proxy: proxy, target: .init(host: target.host, port: target.port, shown: "\(target)", calls: "gRPC calls"),
         connectTimeout: .milliseconds(DurationConversion.milliseconds(settings.connectTimeout)),
         on: executor?.eventLoop ?? MultiThreadedEventLoopGroup.singleton.next())
     } else {

@@ -66,8 +66,9 @@ public struct HTTPSession: Sendable {
   let tls: LazyTLSConfiguration
   /// Which requests go through which proxy.
   let proxies: ProxyRules
-  /// What carries plain http:// requests to an HTTP proxy (in absolute form).
-  let relays: AbsoluteFormRelays
+  /// What carries plain http:// requests (in absolute form) and WebSocket connections (through
+  /// a tunnel) to an HTTP proxy.
+  let relays: ProxyRelays
   /// How many times its compressed size a gzip or deflate body may expand (JSON rarely
   /// passes 20; a decompression bomb reaches 1000).
   public static let decompressionRatioLimit = 200
@@ -83,7 +84,7 @@ public struct HTTPSession: Sendable {
     // network resumes on the thread that read the answer instead of waking a thread of Swift's
     // pool, and a body is consumed where it is read (BodyPump). Measured on an ad-hoc gRPC call
     // with reflection: 41 -> 27 context switches, 11.7 -> 9.7 ms of CPU.
-    let relays = AbsoluteFormRelays(
+    let relays = ProxyRelays(
       connectTimeout: .milliseconds(DurationConversion.milliseconds(options.connectTimeout)))
     func run(_ clients: LazyHTTPClient, on executor: EventLoopTaskExecutor) async throws -> T {
       let session = HTTPSession(
@@ -228,7 +229,7 @@ extension HTTPSession {
     _ request: HTTPClientRequest, plan: HTTPRequestPlan, origin: PlainHTTPOrigin, target: String, proxy: ProxyServer,
     deadline: NIODeadline
   ) async throws -> HTTPClientResponse {
-    let relay = try await relays.relay(for: origin, through: proxy, on: eventLoop)
+    let relay = try await relays.absoluteForm(for: origin, through: proxy, on: eventLoop)
     var request = request
     guard let url = URL(httpURLWithSocketPath: relay.socketPath, uri: target) else {
       throw APXError(

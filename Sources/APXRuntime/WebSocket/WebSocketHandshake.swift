@@ -62,9 +62,12 @@ enum WebSocketHandshake {
   }
 
   /// Connects, sends the upgrade request with `headers`, and waits for the answer.
+  ///
+  /// - Parameter relay: the unix-domain socket of a `TunnelRelay` to the target, when it is
+  ///   reached through a proxy; TLS and the handshake still go to the target.
   static func open(
     _ target: Target, headers: [HeaderField], eventLoop: any EventLoop, tls: TLSConfiguration?, maxMessageSize: Int,
-    connectTimeout: TimeAmount
+    connectTimeout: TimeAmount, relay: String? = nil
   ) async throws -> WebSocketHandshakeResult {
     var requestHeaders = HTTPHeaders()
     requestHeaders.add(name: "Host", value: target.hostHeader)
@@ -113,7 +116,11 @@ enum WebSocketHandshake {
       }
     let channel: any Channel
     do {
-      channel = try await bootstrap.connect(host: target.host, port: target.port).get()
+      if let relay {
+        channel = try await bootstrap.connect(unixDomainSocketPath: relay).get()
+      } else {
+        channel = try await bootstrap.connect(host: target.host, port: target.port).get()
+      }
     } catch {
       promise.fail(error)
       throw error

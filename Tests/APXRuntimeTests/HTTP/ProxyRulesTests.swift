@@ -16,6 +16,9 @@ import Testing
     #expect(rules.proxy(forURL: "http://api.example/x")?.host == "lower")
     #expect(rules.proxy(forURL: "https://api.example/x")?.host == "secure")
     #expect(rules.proxy(forURL: "https://api.example/x")?.port == 3)
+    // WebSockets as curl reads them: ws:// is http's, wss:// https's.
+    #expect(rules.proxy(forURL: "ws://api.example/socket")?.host == "lower")
+    #expect(rules.proxy(forURL: "WSS://api.example/socket")?.host == "secure")
     let fallback = try ProxyRules(flag: nil, noProxyFlag: nil, environment: ["all_proxy": "all.example"])
     #expect(fallback.proxy(forURL: "https://api.example")?.host == "all.example")
     #expect(fallback.proxy(forURL: "https://api.example")?.port == 1080)

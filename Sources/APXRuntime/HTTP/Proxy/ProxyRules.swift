@@ -2,13 +2,13 @@ public import APXCore
 
 /// Which proxy, if any, each request of a run goes through, decided as curl decides: `--proxy`
 /// for every URL (an empty value: none), else `http_proxy` for http:// and `https_proxy` for
-/// https://, else `all_proxy` (each in lower case first, then upper case), else the config
+/// https:// (ws:// and wss:// alike), else `all_proxy` (each in lower case first, then upper case), else the config
 /// file's `proxy`; hosts on the `--noproxy` list (else `no_proxy`, else the config file's
 /// `noproxy`) go direct. gRPC reads `https_proxy`, as grpc-go does, for grpc:// and grpcs://.
 public struct ProxyRules: Sendable, Hashable {
-  /// For http:// URLs.
+  /// For http:// and ws:// URLs.
   public var http: ProxyServer?
-  /// For https://, grpc:// and grpcs:// URLs.
+  /// For https://, wss://, grpc:// and grpcs:// URLs.
   public var https: ProxyServer?
   /// Hosts that go direct.
   public var bypass: NoProxyList
@@ -58,9 +58,11 @@ public struct ProxyRules: Sendable, Hashable {
   /// Whether any URL may go through a proxy.
   public var isEmpty: Bool { http == nil && https == nil }
 
-  /// The proxy for a URL with this scheme and host, or nil to go direct.
+  /// The proxy for a URL with this scheme and host, or nil to go direct: `http` and `ws` take
+  /// `http`'s, as curl reads them, every other scheme `https`'s.
   public func proxy(scheme: String, host: String) -> ProxyServer? {
-    let server = scheme.lowercased() == "http" ? http : https
+    let plain = ["http", "ws"].contains(scheme.lowercased())
+    let server = plain ? http : https
     guard let server, !bypass.matches(host: host) else { return nil }
     return server
   }

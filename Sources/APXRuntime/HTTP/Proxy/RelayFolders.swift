@@ -14,7 +14,7 @@ import Synchronization
   import Darwin
 #endif
 
-/// The folders of the proxy relays' unix-domain sockets (`GRPCProxyRelay`, `AbsoluteFormRelay`),
+/// The folders of the proxy relays' unix-domain sockets (`TunnelRelay`, `AbsoluteFormRelay`),
 /// each a new folder only this user can enter, holding one `relay.sock`. They are removed when
 /// their relay closes or, for a session kept to the end (`SessionClosing.atProcessExit`), by
 /// `ProcessExit.removeTemporaryFiles()`.

@@ -3,7 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
-/// A unix-domain socket that a proxy relay listens on (`GRPCProxyRelay`, `AbsoluteFormRelay`),
+/// A unix-domain socket that a proxy relay listens on (`TunnelRelay`, `AbsoluteFormRelay`),
 /// in a folder only this user can enter: a client library connects to it as to its server,
 /// and the relay carries each connection on to the proxy.
 final class RelaySocket: Sendable {

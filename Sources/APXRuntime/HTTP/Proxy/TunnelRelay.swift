@@ -4,37 +4,47 @@ import NIOExtras
 import NIOHTTP1
 import NIOPosix
 
-/// A gRPC target reached through an HTTP proxy. grpc-swift-nio-transport has no proxy setting,
-/// but it connects to a unix-domain socket: this one listens on a socket in a folder only this
-/// user can enter, and relays each connection grpc-swift opens through a CONNECT tunnel that
-/// NIOExtras' `NIOHTTP1ProxyConnectHandler` opens to the target. TLS and HTTP/2 stay
-/// grpc-swift's, end to end with the target.
-enum GRPCProxyRelay {
+/// A target reached through a CONNECT tunnel of an HTTP proxy, for clients that have no proxy
+/// setting of their own but connect to a unix-domain socket: grpc-swift-nio-transport (gRPC) and
+/// apx's WebSocket handshake. The relay listens on a `RelaySocket` and relays each connection
+/// through a tunnel that NIOExtras' `NIOHTTP1ProxyConnectHandler` opens to the target. TLS and
+/// what runs over it stay the client's, end to end with the target.
+enum TunnelRelay {
+  /// Where a tunnel goes.
+  struct Target: Sendable {
+    var host: String
+    var port: Int
+    /// The target as errors name it (`grpcs://host:port`, `wss://host:port`).
+    var shown: String
+    /// What goes through it, for errors (`gRPC calls`, `WebSocket connections`).
+    var calls: String
+  }
+
   /// Starts relaying to `target` through `proxy` on `eventLoop`.
   ///
   /// - Parameter connectTimeout: how long connecting to the proxy and its CONNECT answer may take.
   static func start(
-    proxy: ProxyServer, target: GRPCTarget, connectTimeout: TimeAmount, on eventLoop: any EventLoop
+    proxy: ProxyServer, target: Target, connectTimeout: TimeAmount, on eventLoop: any EventLoop
   ) async throws -> RelaySocket {
     guard proxy.kind == .http else {
       throw APXError(
-        .usage, "gRPC calls go through HTTP proxies only, and \(proxy.display) is a SOCKS proxy",
+        .usage, "\(target.calls) go through HTTP proxies only, and \(proxy.display) is a SOCKS proxy",
         hint: "name an http:// proxy in --proxy or HTTPS_PROXY, or add the host to --noproxy")
     }
     var headers = HTTPHeaders()
     if let authorization = proxy.basicAuthorization { headers.add(name: "Proxy-Authorization", value: authorization) }
     let connectHeaders = headers
-    let shownTarget = "\(target)"
-    return try await RelaySocket.open(for: proxy, needs: "gRPC calls through a proxy", on: eventLoop) { inbound, fail in
+    return try await RelaySocket.open(for: proxy, needs: "\(target.calls) through a proxy", on: eventLoop) {
+      inbound, fail in
       Self.tunnel(
         inbound, proxy: proxy, target: target, headers: connectHeaders, connectTimeout: connectTimeout,
-        onFailure: { error in fail(Self.describe(error, proxy: proxy, target: shownTarget)) })
+        onFailure: { error in fail(Self.describe(error, proxy: proxy, target: target.shown)) })
     }
   }
 
-  /// Connects `inbound` (grpc-swift's connection) through a tunnel; closes it when none opens.
+  /// Connects `inbound` (the client's connection) through a tunnel; closes it when none opens.
   private static func tunnel(
-    _ inbound: any Channel, proxy: ProxyServer, target: GRPCTarget, headers: HTTPHeaders, connectTimeout: TimeAmount,
+    _ inbound: any Channel, proxy: ProxyServer, target: Target, headers: HTTPHeaders, connectTimeout: TimeAmount,
     onFailure: @escaping @Sendable (any Error) -> Void
   ) {
     let deadline = NIODeadline.now() + connectTimeout
