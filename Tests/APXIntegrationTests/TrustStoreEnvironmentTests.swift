@@ -63,6 +63,37 @@ struct TrustStoreEnvironmentTests {
     }
   }
 
+  /// A folder of `c_rehash` links (`update-ca-certificates` makes /etc/ssl/certs so) is searched
+  /// by them, as OpenSSL and curl search it: the CA is found through the link named by its
+  /// subject's hash (`openssl x509 -subject_hash`), and not without one. Skipped, saying why,
+  /// where the openssl tool is missing.
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "needs /usr/bin/openssl"))
+  func restAndWebSocketsSearchAHashedSSLCertDir() async throws {
+    try await Self.withServer { ca, _, registry in
+      let hash = try await ChildProcess.run(
+        "/usr/bin/openssl", ["x509", "-subject_hash", "-noout", "-in", ca.certificatePath], environment: [:],
+        timeout: 30)
+      let name = String(decoding: hash.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      #expect(name.count == 8, "\(name)")
+      let dir = TestScratch.root.appendingPathComponent("apx-hashed-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: dir) }
+      try FileManager.default.copyItem(atPath: ca.certificatePath, toPath: dir.appendingPathComponent("corp.pem").path)
+      // A link that names another certificate: the folder is a hashed one, and the CA not yet in it.
+      try FileManager.default.createSymbolicLink(
+        atPath: dir.appendingPathComponent(name == "00000000" ? "00000001.0" : "00000000.0").path,
+        withDestinationPath: "corp.pem")
+      let unlinked = try await APXProcess.run(
+        ["call", "secure.get", "--registry", registry, "--no-retry"], environment: ["SSL_CERT_DIR": dir.path])
+      #expect(unlinked.status == 6, "\(unlinked.stderr)")
+      try FileManager.default.createSymbolicLink(
+        atPath: dir.appendingPathComponent("\(name).0").path, withDestinationPath: "corp.pem")
+      let linked = try await APXProcess.run(
+        ["call", "secure.get", "--registry", registry], environment: ["SSL_CERT_DIR": dir.path])
+      #expect(linked.status == 0, "\(linked.stderr)")
+    }
+  }
+
   @Test func cacertAddsToSSLCertFile() async throws {
     try await Self.withServer { ca, _, registry in
       let other = try TestCertificateAuthority(name: "another CA")

@@ -48,6 +48,7 @@ def handle(client):
         client.sendall(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")
         client.close()
         return
+    upstream.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     upstream.settimeout(None)
     client.sendall(b"HTTP/1.1 200 Connection Established\r\n\r\n")
     threading.Thread(target=pump, args=(upstream, client), daemon=True).start()
@@ -69,6 +70,7 @@ def forward(client, head, line):
         client.sendall(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")
         client.close()
         return
+    upstream.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     upstream.sendall(request + b"Connection: close\r\n\r\n")
     pump(upstream, client)
 

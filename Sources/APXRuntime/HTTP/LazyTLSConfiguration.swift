@@ -37,7 +37,10 @@ final class LazyTLSConfiguration: Sendable {
       tls.privateKey = .privateKey(client.key)
     }
     if options.insecure { tls.certificateVerification = .none }
-    if let roots = try options.trust.roots(adding: options.caCertificatePath) { tls.trustRoots = .certificates(roots) }
+    if let trust = try options.trust.nioTrust(adding: options.caCertificatePath) {
+      tls.trustRoots = trust.roots
+      tls.additionalTrustRoots = trust.additional
+    }
     return tls
   }
 }

@@ -41,6 +41,78 @@ public struct TrustStore: Sendable, Hashable {
   func roots(adding caCertificatePath: String?) throws(APXError) -> [NIOSSLCertificate]? {
     let replaced = try load()?.flatMap(\.certificates)
     guard let ca = caCertificatePath else { return replaced }
+    return (replaced ?? []) + (try Self.caCertificates(ca))
+  }
+
+  /// The same trust as `roots(adding:)`, in the form NIOSSL reads cheapest (REST, SSE, JSON-RPC,
+  /// WebSocket), or nil for the system store. BoringSSL reads a path given as the primary trust
+  /// root itself: a bundle at once, and a folder of `c_rehash` links (`a1b2c3d4.0`, as
+  /// `update-ca-certificates` and `openssl rehash` make them) only for the certificates a
+  /// handshake asks for, as OpenSSL and curl read `SSL_CERT_DIR`. Parsing every certificate of
+  /// the system's folder and bundle into a list instead cost each https call more CPU than the
+  /// rest of the call. Only one path can be left to BoringSSL (NIOSSL reads additional paths
+  /// itself, and cannot read a folder), so a hashed folder goes first, the bundle is added, and
+  /// other folders and `--cacert` are read here. A folder without such links is read whole, as
+  /// `roots(adding:)` reads it.
+  func nioTrust(adding caCertificatePath: String?) throws(APXError) -> (
+    roots: NIOSSLTrustRoots, additional: [NIOSSLAdditionalTrustRoots]
+  )? {
+    guard replacesSystemStore || caCertificatePath != nil else { return nil }
+    var paths: [String] = []
+    var certificates: [NIOSSLCertificate] = []
+    if let bundleFile {
+      guard Self.holdsPEMCertificate(bundleFile) else {
+        throw APXError(
+          .usage, "SSL_CERT_FILE names \(bundleFile), which holds no readable PEM certificate",
+          hint: "point SSL_CERT_FILE at a PEM bundle of CA certificates, or unset it to use the system's")
+      }
+      paths.append(bundleFile)
+    }
+    var hashedFolder: String?
+    for directory in directories {
+      guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+        throw Self.unreadableFolder(directory)
+      }
+      if hashedFolder == nil, names.contains(where: Self.isRehashName) {
+        hashedFolder = directory
+      } else {
+        certificates += Self.folderFiles(directory, names: names).flatMap(\.certificates)
+      }
+    }
+    if !directories.isEmpty, bundleFile == nil, hashedFolder == nil, certificates.isEmpty {
+      throw Self.noFolderWithCertificates
+    }
+    if let ca = caCertificatePath { certificates += try Self.caCertificates(ca) }
+    if let hashedFolder { paths.insert(hashedFolder, at: 0) }
+    guard let primary = paths.first else { return (.certificates(certificates), []) }
+    var additional: [NIOSSLAdditionalTrustRoots] = paths.dropFirst().map { .file($0) }
+    if !certificates.isEmpty { additional.append(.certificates(certificates)) }
+    return (.file(primary), additional)
+  }
+
+  /// Whether `name` is a `c_rehash` link's: eight hex digits, a dot, a number.
+  static func isRehashName(_ name: String) -> Bool {
+    let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+    return parts.count == 2 && parts[0].count == 8 && parts[0].allSatisfy(\.isHexDigit)
+      && !parts[1].isEmpty && parts[1].allSatisfy(\.isNumber)
+  }
+
+  /// Whether the regular file at `path` has a PEM certificate block (not parsed: BoringSSL does).
+  static func holdsPEMCertificate(_ path: String) -> Bool {
+    guard FileKind.isDirectory(path) == false, let data = FileManager.default.contents(atPath: path) else {
+      return false
+    }
+    return String(decoding: data, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----")
+  }
+
+  private static func unreadableFolder(_ directory: String) -> APXError {
+    APXError(
+      .usage, "SSL_CERT_DIR names \(directory), which is not a readable folder",
+      hint: "point SSL_CERT_DIR at a folder of PEM CA certificates, or unset it to use the system's")
+  }
+
+  /// The certificates of `--cacert`.
+  private static func caCertificates(_ ca: String) throws(APXError) -> [NIOSSLCertificate] {
     guard FileManager.default.isReadableFile(atPath: ca) else {
       throw APXError(.usage, "cannot read \(ca)", hint: "pass the path of a PEM file to --cacert")
     }
@@ -49,7 +121,7 @@ public struct TrustStore: Sendable, Hashable {
         .usage, "--cacert \(ca) holds no PEM certificate",
         hint: "pass a file with one or more -----BEGIN CERTIFICATE----- blocks")
     }
-    return (replaced ?? []) + certificates
+    return certificates
   }
 
   /// The PEM files to trust and their certificates: the bundle, then every file in the folders
@@ -68,26 +140,33 @@ public struct TrustStore: Sendable, Hashable {
     }
     for directory in directories {
       guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-        throw APXError(
-          .usage, "SSL_CERT_DIR names \(directory), which is not a readable folder",
-          hint: "point SSL_CERT_DIR at a folder of PEM CA certificates, or unset it to use the system's")
+        throw Self.unreadableFolder(directory)
       }
-      var seen = Set<String>()
-      for name in names.sorted() {
-        let path = directory + "/" + name
-        guard seen.insert(PathText.resolvingSymlinks(path)).inserted,
-          let certificates = Self.certificates(in: path)
-        else { continue }
-        files.append((path, certificates))
-      }
+      files += Self.folderFiles(directory, names: names)
     }
-    if files.isEmpty {
-      throw APXError(
-        .usage, "SSL_CERT_DIR names no folder with PEM certificates",
-        hint: "point SSL_CERT_DIR at a folder of PEM CA certificates, or unset it to use the system's")
+    if files.isEmpty { throw Self.noFolderWithCertificates }
+    return files
+  }
+
+  /// The files of a folder (named `names`) that hold certificates, each file once however many
+  /// links (`a1b2c3d4.0`) name it.
+  private static func folderFiles(_ directory: String, names: [String]) -> [(
+    path: String, certificates: [NIOSSLCertificate]
+  )] {
+    var files: [(path: String, certificates: [NIOSSLCertificate])] = []
+    var seen = Set<String>()
+    for name in names.sorted() {
+      let path = directory + "/" + name
+      guard seen.insert(PathText.resolvingSymlinks(path)).inserted, let certificates = Self.certificates(in: path)
+      else { continue }
+      files.append((path, certificates))
     }
     return files
   }
+
+  private static let noFolderWithCertificates = APXError(
+    .usage, "SSL_CERT_DIR names no folder with PEM certificates",
+    hint: "point SSL_CERT_DIR at a folder of PEM CA certificates, or unset it to use the system's")
 
   /// The PEM certificates of a regular file (after links), nil when it holds none.
   static func certificates(in path: String) -> [NIOSSLCertificate]? {

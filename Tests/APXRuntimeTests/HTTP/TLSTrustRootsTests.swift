@@ -2,6 +2,7 @@ import APXCore
 import APXTestSupport
 import Foundation
 import GRPCNIOTransportHTTP2
+import NIOSSL
 import Testing
 
 @testable import APXRuntime
@@ -43,13 +44,46 @@ struct TLSTrustRootsTests {
 
     """
 
-  /// The DER bytes REST trusts, or nil for the system store; checks it adds nothing on top.
+  /// The DER bytes REST trusts, or nil for the system store: its trust roots (never `.default`
+  /// with additions) and their additions, paths read as BoringSSL reads a bundle.
   static func rest(caCertificatePath: String?, trust: TrustStore) throws -> [[UInt8]]? {
     let options = HTTPSessionOptions(caCertificatePath: caCertificatePath, trust: trust)
-    let tls = try LazyTLSConfiguration(options).configuration()
-    #expect(tls?.additionalTrustRoots.isEmpty ?? true, "a list is the whole trust, not an addition")
-    guard case .certificates(let certificates)? = tls?.trustRoots else { return nil }
+    guard let tls = try LazyTLSConfiguration(options).configuration(), let roots = tls.trustRoots else { return nil }
+    var certificates: [NIOSSLCertificate] = []
+    switch roots {
+    case .default: Issue.record("a list is the whole trust, not an addition to the system store")
+    case .file(let path): certificates += try NIOSSLCertificate.fromPEMFile(path)
+    case .certificates(let list): certificates += list
+    }
+    for addition in tls.additionalTrustRoots {
+      switch addition {
+      case .file(let path): certificates += try NIOSSLCertificate.fromPEMFile(path)
+      case .certificates(let list): certificates += list
+      }
+    }
     return try certificates.map { try $0.toDERBytes() }
+  }
+
+  @Test func aFolderOfRehashLinksIsLeftToBoringSSLAndABundleIsAdded() throws {
+    let folder = TestScratch.root.appendingPathComponent("apx-trust-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let bundle = folder.appendingPathComponent("bundle.pem").path
+    try Self.second.write(toFile: bundle, atomically: true, encoding: .utf8)
+    let hashed = folder.appendingPathComponent("hashed")
+    try FileManager.default.createDirectory(at: hashed, withIntermediateDirectories: true)
+    try Self.first.write(to: hashed.appendingPathComponent("first.pem"), atomically: true, encoding: .utf8)
+    try FileManager.default.createSymbolicLink(
+      atPath: hashed.appendingPathComponent("0a1b2c3d.0").path, withDestinationPath: "first.pem")
+    let tls = try LazyTLSConfiguration(
+      HTTPSessionOptions(trust: TrustStore(bundleFile: bundle, directories: [hashed.path]))
+    ).configuration()
+    #expect(tls?.trustRoots == .file(hashed.path))
+    #expect(tls?.additionalTrustRoots == [.file(bundle)])
+    #expect(TrustStore.isRehashName("0a1b2c3d.0") && TrustStore.isRehashName("FFFFFFFF.12"))
+    #expect(
+      !TrustStore.isRehashName("first.pem") && !TrustStore.isRehashName("0a1b2c3.0")
+        && !TrustStore.isRehashName("0a1b2c3d."))
   }
 
   @Test func restAndGRPCTrustTheSameCertificates() throws {
