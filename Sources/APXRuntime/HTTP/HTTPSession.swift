@@ -238,6 +238,10 @@ extension HTTPSession {
     request.url = url.absoluteString
     // AsyncHTTPClient names no host for a unix-domain socket.
     if !request.headers.contains(name: "Host") { request.headers.add(name: "Host", value: origin.authority) }
+    // One request per connection, to the relay and on to the proxy. Proxies may close a
+    // connection after any answer without saying so (tinyproxy does): a request sent on a kept
+    // connection as it closes would be lost, and one that is not idempotent cannot be sent again.
+    request.headers.replaceOrAdd(name: "Connection", value: "close")
     let response: HTTPClientResponse
     do {
       response = try await clients.client.execute(request, deadline: deadline)
