@@ -131,6 +131,19 @@ struct CallPreviewTests {
     #expect(selected.stdout == "\"GET\"\n", "\(selected.stdout) \(selected.stderr)")
   }
 
+  /// curl speaks ws:// but sends no WebSocket message from its command line: a call that sends
+  /// one when it opens has no curl line, rather than one that puts the message in an HTTP body.
+  @Test func aWebSocketCurlLineIsRefusedWhenTheCallSendsMessages() async throws {
+    let ws = Self.deadBaseURL.replacingOccurrences(of: "http://", with: "ws://") + "/ws/echo"
+    let sending = try await APXProcess.run(["call", "--curl", ws, "-d", #"{"hello":1}"#])
+    #expect(sending.status == 2, "\(sending.stderr)")
+    #expect(sending.stdout.isEmpty, "\(sending.stdout)")
+    #expect(sending.stderr.contains("curl cannot send WebSocket messages"), "\(sending.stderr)")
+    let listening = try await APXProcess.run(["call", "--curl", ws, "X-Trace:t1"])
+    #expect(listening.status == 0, "\(listening.stderr)")
+    #expect(listening.stdout.hasPrefix("curl ") && listening.stdout.contains(ws), "\(listening.stdout)")
+  }
+
   @Test func noTokenIsFetchedAndTheStoredOneShowsOnlyWithShowSecrets() async throws {
     let state = TestScratch.root.appendingPathComponent("apx-preview-\(UUID().uuidString)").path
     try await withDemoServer(DemoServerOptions(requireAuth: true)) { server in

@@ -74,6 +74,15 @@ extension CallCommand {
             + " does not ask; names are sent as written")
       }
     }
+    if mode == .curl, case .http(let http) = preview, http.kind == .websocket, requests[0].endpoint.graphql == nil,
+      http.plan.body != .none
+    {
+      throw APXError(
+        .usage, "curl cannot send WebSocket messages from its command line, and this call sends one when it opens",
+        hint:
+          "--dry-run shows the handshake and the first message; without messages to send, --curl prints curl's ws:// line"
+      )
+    }
     if mode == .curl, case .http(let http) = preview, http.kind == .websocket, requests[0].endpoint.graphql != nil {
       throw APXError(
         .usage, "curl cannot speak graphql-transport-ws, which carries this subscription",
