@@ -233,7 +233,8 @@ extension HTTPSession {
     var request = request
     guard let url = URL(httpURLWithSocketPath: relay.socketPath, uri: target) else {
       throw APXError(
-        .usage, "apx cannot send \(NetworkErrorMapper.origin(plan.url)) through a proxy: its URL does not parse")
+        .usage, "apx cannot send \(NetworkErrorMapper.origin(plan.url)) through a proxy: its path does not form a URL",
+        hint: "check the URL's path, or add its host to --noproxy to call it directly")
     }
     request.url = url.absoluteString
     // AsyncHTTPClient names no host for a unix-domain socket.

@@ -25,13 +25,15 @@ enum AbsoluteFormRelay {
       prefix: "http://" + origin.authority, authorization: proxy.basicAuthorization)
     let target = "http://" + origin.authority
     return try await RelaySocket.open(for: proxy, needs: "plain http:// calls through a proxy", on: eventLoop) {
-      inbound, fail in
+      inbound, report in
       Self.forward(
         inbound, to: proxy, rewrite: rewrite, connectTimeout: connectTimeout,
-        onFailure: { error in
-          fail(
-            ProxyFailure.diagnose(error, proxy: proxy, url: target)
-              ?? ProxyFailure.error(.unreachable(cause: String(describing: error)), proxy: proxy, target: target))
+        onOutcome: { error in
+          report(
+            error.map {
+              ProxyFailure.diagnose($0, proxy: proxy, url: target)
+                ?? ProxyFailure.error(.unreachable(cause: String(describing: $0)), proxy: proxy, target: target)
+            })
         })
     }
   }
@@ -39,7 +41,7 @@ enum AbsoluteFormRelay {
   /// Connects `inbound` (AsyncHTTPClient's connection) to the proxy; closes it when that fails.
   private static func forward(
     _ inbound: any Channel, to proxy: ProxyServer, rewrite: AbsoluteFormForwarder.Rewrite,
-    connectTimeout: TimeAmount, onFailure: @escaping @Sendable (any Error) -> Void
+    connectTimeout: TimeAmount, onOutcome: @escaping @Sendable ((any Error)?) -> Void
   ) {
     ClientBootstrap(group: inbound.eventLoop)
       .connectTimeout(connectTimeout)
@@ -56,9 +58,10 @@ enum AbsoluteFormRelay {
       .whenComplete { result in
         switch result {
         case .failure(let error):
-          onFailure(error)
+          onOutcome(error)
           inbound.close(promise: nil)
         case .success(let upstream):
+          onOutcome(nil)
           inbound.eventLoop.assumeIsolated().execute {
             do {
               let pipeline = inbound.pipeline.syncOperations

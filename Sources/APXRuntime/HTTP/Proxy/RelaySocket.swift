@@ -11,7 +11,8 @@ final class RelaySocket: Sendable {
   let socketPath: String
   private let folder: String
   private let server: any Channel
-  /// Why the last connection could not be carried on, for the error of the call that needed it.
+  /// Why the last connection could not be carried on, for the error of the call that needed it
+  /// (cleared when a later one is).
   private let lastFailure: NIOLockedValueBox<APXError?>
 
   private init(socketPath: String, folder: String, server: any Channel, lastFailure: NIOLockedValueBox<APXError?>) {
@@ -25,23 +26,24 @@ final class RelaySocket: Sendable {
   var failure: APXError? { lastFailure.withLockedValue { $0 } }
 
   /// Listens on a new socket on `eventLoop`; `accept` carries each connection on (it reads
-  /// nothing until `accept` turns `autoRead` on), and reports why it could not.
+  /// nothing until `accept` turns `autoRead` on), and reports how that went: why it could not,
+  /// or nil once it could.
   ///
   /// - Parameter needs: what needs the socket, for the error when it cannot be opened
   ///   (`gRPC calls through a proxy`).
   static func open(
     for proxy: ProxyServer, needs: String, on eventLoop: any EventLoop,
-    accept: @escaping @Sendable (_ inbound: any Channel, _ fail: @escaping @Sendable (APXError) -> Void) -> Void
+    accept: @escaping @Sendable (_ inbound: any Channel, _ report: @escaping @Sendable (APXError?) -> Void) -> Void
   ) async throws -> RelaySocket {
     let folder = try RelayFolders.make()
     let socketPath = folder + "/" + RelayFolders.socketName
     let lastFailure = NIOLockedValueBox<APXError?>(nil)
-    let fail: @Sendable (APXError) -> Void = { error in lastFailure.withLockedValue { $0 = error } }
+    let report: @Sendable (APXError?) -> Void = { error in lastFailure.withLockedValue { $0 = error } }
     do {
       let server = try await ServerBootstrap(group: eventLoop)
         .childChannelOption(.autoRead, value: false)
         .childChannelInitializer { inbound in
-          inbound.eventLoop.makeCompletedFuture { accept(inbound, fail) }
+          inbound.eventLoop.makeCompletedFuture { accept(inbound, report) }
         }
         .bind(unixDomainSocketPath: socketPath).get()
       RelayFolders.add(folder)

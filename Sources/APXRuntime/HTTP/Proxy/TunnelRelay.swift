@@ -35,17 +35,17 @@ enum TunnelRelay {
     if let authorization = proxy.basicAuthorization { headers.add(name: "Proxy-Authorization", value: authorization) }
     let connectHeaders = headers
     return try await RelaySocket.open(for: proxy, needs: "\(target.calls) through a proxy", on: eventLoop) {
-      inbound, fail in
+      inbound, report in
       Self.tunnel(
         inbound, proxy: proxy, target: target, headers: connectHeaders, connectTimeout: connectTimeout,
-        onFailure: { error in fail(Self.describe(error, proxy: proxy, target: target.shown)) })
+        onOutcome: { error in report(error.map { Self.describe($0, proxy: proxy, target: target.shown) }) })
     }
   }
 
   /// Connects `inbound` (the client's connection) through a tunnel; closes it when none opens.
   private static func tunnel(
     _ inbound: any Channel, proxy: ProxyServer, target: Target, headers: HTTPHeaders, connectTimeout: TimeAmount,
-    onFailure: @escaping @Sendable (any Error) -> Void
+    onOutcome: @escaping @Sendable ((any Error)?) -> Void
   ) {
     let deadline = NIODeadline.now() + connectTimeout
     let established = inbound.eventLoop.makePromise(of: Void.self)
@@ -93,9 +93,14 @@ enum TunnelRelay {
         }
       }
     }
-    established.futureResult.whenFailure { error in
-      onFailure(error)
-      inbound.close(promise: nil)
+    established.futureResult.whenComplete { result in
+      switch result {
+      case .success:
+        onOutcome(nil)
+      case .failure(let error):
+        onOutcome(error)
+        inbound.close(promise: nil)
+      }
     }
   }
 
