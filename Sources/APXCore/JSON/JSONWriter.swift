@@ -49,6 +49,15 @@ public struct JSONWriter: Sendable {
     JSONStringEscaper.appendQuoted(text, to: &bytes)
   }
 
+  /// Writes a string value from its UTF-8 bytes (valid UTF-8, which the caller has checked),
+  /// escaped as `string(_:)` escapes the same text, without making a `String` of them first.
+  public mutating func string(utf8 text: [UInt8]) {
+    startValue()
+    bytes.append(0x22)
+    text.withUnsafeBufferPointer { JSONStringEscaper.appendEscaped($0, to: &bytes) }
+    bytes.append(0x22)
+  }
+
   /// Writes an integer value.
   public mutating func int(_ n: Int) {
     startValue()
@@ -73,6 +82,9 @@ public struct JSONWriter: Sendable {
     startValue()
     bytes.append(contentsOf: json)
   }
+
+  /// Ends the document's last line (`\n`), after its top value.
+  public mutating func endLine() { bytes.append(0x0A) }
 
   /// The nesting of the next value: the writer's `depth` plus the containers open.
   public var nesting: Int { baseDepth + filled.count }

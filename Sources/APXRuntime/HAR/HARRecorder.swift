@@ -54,7 +54,7 @@ public final class HARRecorder: Sendable {
         exchange = Exchange(method: method, url: url, requestHeaders: headers)
         return previous
       }
-      finished.map(add)
+      if let finished { add(finished) }
     case .requestBody(let summary):
       current.withLock { $0?.requestBody = summary }
     case .secrets(let mask):
@@ -83,7 +83,7 @@ public final class HARRecorder: Sendable {
     case .trailers(let fields):
       current.withLock { $0?.trailers = fields }
     case .finished:
-      current.withLock { $0.take() }.map(add)
+      if let finished = current.withLock({ $0.take() }) { add(finished) }
     default:
       break
     }
@@ -193,7 +193,11 @@ public final class HARRecorder: Sendable {
     if !x.messages.isEmpty, !isGRPC, x.body.isEmpty {
       out.member("text", x.mask.mask(eventText(x.messages)))
     } else if !x.body.isEmpty {
-      if let text = String(validating: x.body, as: UTF8.self) {
+      if !x.mask.masksText, isASCII(x.body) {
+        // Nothing to mask and valid UTF-8 as it is: escaped straight from the bytes.
+        out.key("text")
+        out.string(utf8: x.body)
+      } else if let text = String(validating: x.body, as: UTF8.self) {
         out.member("text", x.mask.mask(text))
       } else {
         out.member("text", Data(x.body).base64EncodedString())
@@ -204,6 +208,15 @@ public final class HARRecorder: Sendable {
       }
     }
     out.endObject()
+  }
+
+  /// Whether every byte is ASCII (so the bytes are valid UTF-8).
+  private static func isASCII(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBufferPointer { buffer in
+      var any: UInt8 = 0
+      for b in buffer { any |= b }
+      return any < 0x80
+    }
   }
 
   /// `value` with each string masked (a gRPC message may echo a credential).
