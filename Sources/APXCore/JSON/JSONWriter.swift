@@ -1,5 +1,5 @@
 /// Writes JSON text straight into bytes, one member or element at a time, for documents whose
-/// shape the caller knows (an HTTP archive's entries): no `JSONValue` tree is built, and the
+/// shape the caller knows (an HTTP archive): no `JSONValue` tree is built, and the
 /// text is laid out exactly as `JSONPrinter` (without colour) prints the same value.
 ///
 /// Calls must nest: `key(_:)` only directly inside an object, and each key is followed by one
@@ -47,15 +47,6 @@ public struct JSONWriter: Sendable {
   public mutating func string(_ text: String) {
     startValue()
     JSONStringEscaper.appendQuoted(text, to: &bytes)
-  }
-
-  /// Writes a string value from its UTF-8 bytes (valid UTF-8, which the caller has checked),
-  /// escaped as `string(_:)` escapes the same text, without making a `String` of them first.
-  public mutating func string(utf8 text: [UInt8]) {
-    startValue()
-    bytes.append(0x22)
-    text.withUnsafeBufferPointer { JSONStringEscaper.appendEscaped($0, to: &bytes) }
-    bytes.append(0x22)
   }
 
   /// Writes an integer value.

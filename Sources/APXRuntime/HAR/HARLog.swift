@@ -21,9 +21,9 @@ public final class HARLog: Sendable {
   private let custom = Mutex<[JSONMember]>([])
 
   /// The entries' JSON texts one after another in the order they ended, in a few large chunks
-  /// rather than an allocation each, and where each is with when its request began. A chunk is
-  /// never grown: a text that does not fit in the last one starts the next, so no text is
-  /// copied again as the archive grows.
+  /// rather than an allocation each, and where each is with when its request began. A text
+  /// that may not fit in the last chunk's room starts the next, so no text is copied again as
+  /// the archive grows.
   struct Entries {
     var chunks: [[UInt8]] = []
     var index: [Entry] = []
@@ -48,17 +48,26 @@ public final class HARLog: Sendable {
 
   /// Adds an entry: its JSON text, pretty, as it prints at `entryDepth`.
   func add(_ json: [UInt8], started: Double) {
+    add(started: started, size: json.count) { $0.raw(json) }
+  }
+
+  /// Adds an entry that `write` writes straight into the archive's text, so that it needs no
+  /// buffer of its own; `size` is about as many bytes as it will take (a text that does not fit
+  /// the chunk's room makes the chunk grow, which costs a copy but loses nothing).
+  func add(started: Double, size: Int, _ write: (inout HAREntryText) -> Void) {
     entries.withLock { entries in
-      if entries.chunks.last.map({ $0.capacity - $0.count < json.count }) ?? true {
-        var chunk: [UInt8] = []
-        chunk.reserveCapacity(max(Self.chunkSize, json.count))
-        entries.chunks.append(chunk)
+      var text: HAREntryText
+      if let last = entries.chunks.last, last.capacity - last.count >= size {
+        text = HAREntryText(appendingTo: entries.chunks.removeLast())
+      } else {
+        text = HAREntryText(capacity: max(Self.chunkSize, size))
       }
-      let last = entries.chunks.count - 1
-      let start = entries.chunks[last].count
-      entries.chunks[last].append(contentsOf: json)
-      entries.count += json.count
-      entries.index.append(Entry(started: started, chunk: last, range: start..<start + json.count))
+      let start = text.bytes.count
+      write(&text)
+      let end = text.bytes.count
+      entries.chunks.append(text.bytes)
+      entries.count += end - start
+      entries.index.append(Entry(started: started, chunk: entries.chunks.count - 1, range: start..<end))
     }
   }
 

@@ -121,4 +121,43 @@ import Testing
       ])
     #expect(contents.map { $0?["encoding"]?.stringValue } == [nil, nil, nil, "base64"])
   }
+
+  /// A gRPC call's messages and trailers, and an event stream's events, go in the `_apx` field,
+  /// laid out as the rest of the archive.
+  @Test func streamsAndGRPCMessagesAreLaidOutAsTheRest() throws {
+    let log = HARLog()
+    let recorder = log.recorder()
+    recorder.record(.requestSent(method: "POST", url: "http://127.0.0.1:1/pkg.Svc/Get", headers: [], attempt: 1))
+    recorder.record(
+      .responseHead(status: 200, version: "HTTP/2.0", headers: [HeaderField("content-type", "application/grpc")]))
+    recorder.record(.message(.object([JSONMember("id", .number("1")), JSONMember("tags", .array([]))])))
+    recorder.record(.message(.object([])))
+    recorder.record(.trailers([HeaderField("grpc-status", "0")]))
+    recorder.record(.finished(status: 200, attempts: 1, failure: nil))
+    recorder.record(
+      .requestSent(
+        method: "GET", url: "http://127.0.0.1:1/events?n=2", headers: [HeaderField("Accept", "text/event-stream")],
+        attempt: 1))
+    recorder.record(
+      .responseHead(status: 200, version: "HTTP/1.1", headers: [HeaderField("Content-Type", "text/event-stream")]))
+    recorder.record(
+      .message(
+        .object([
+          JSONMember("event", .string("tick")), JSONMember("id", .string("7")), JSONMember("data", .string("a")),
+        ])))
+    recorder.record(.message(.object([JSONMember("data", .object([JSONMember("k", .number("2"))]))])))
+    recorder.record(.finished(status: 200, attempts: 1, failure: nil))
+
+    let archive = log.json(creatorVersion: "1")
+    let value = try JSONParser.parse(archive)
+    #expect(archive == JSONPrinter(style: .pretty).bytes(value) + [0x0A])
+    let entries = try #require(value["log"]?["entries"]?.arrayValue)
+    #expect(entries.count == 2)
+    #expect(entries[0]["_apx"]?["messages"]?.arrayValue?.count == 2)
+    #expect(entries[0]["_apx"]?["trailers"]?.arrayValue?.first?["value"]?.stringValue == "0")
+    #expect(entries[1]["_apx"]?["events"]?.arrayValue?.count == 2)
+    #expect(
+      entries[1]["response"]?["content"]?["text"]?.stringValue == "event: tick\nid: 7\ndata: a\n\ndata: {\"k\":2}\n\n")
+    #expect(entries[1]["request"]?["queryString"]?.arrayValue?.count == 1)
+  }
 }
