@@ -68,17 +68,20 @@ public final class HARRecorder: Sendable {
       }
     case .bodyChunk(let chunk):
       current.withLock { exchange in
-        guard exchange != nil else { return }
-        exchange!.bodySize += chunk.count
-        let room = Self.bodyLimit - exchange!.body.count
-        if room > 0 { chunk.withUnsafeBytes { exchange!.body.append(contentsOf: $0.prefix(room)) } }
+        // Taken out and put back: comparing the optional with nil would copy the exchange.
+        guard var x = exchange.take() else { return }
+        x.bodySize += chunk.count
+        let room = Self.bodyLimit - x.body.count
+        if room > 0 { chunk.withUnsafeBytes { x.body.append(contentsOf: $0.prefix(room)) } }
+        exchange = x
       }
     case .message(let value):
       let now = ContinuousClock.now
       current.withLock { exchange in
-        guard exchange != nil else { return }
-        exchange!.messages.append(value)
-        exchange!.messageTimes.append(Self.milliseconds(now - (exchange!.headInstant ?? exchange!.startInstant)))
+        guard var x = exchange.take() else { return }
+        x.messages.append(value)
+        x.messageTimes.append(Self.milliseconds(now - (x.headInstant ?? x.startInstant)))
+        exchange = x
       }
     case .trailers(let fields):
       current.withLock { $0?.trailers = fields }
