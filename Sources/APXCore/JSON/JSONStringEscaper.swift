@@ -1,11 +1,11 @@
 /// Writes a string as a JSON string literal (RFC 8259): `"` and `\` escaped,
 /// control characters as `\b \f \n \r \t` or `\u00XX`, bidi controls as `\u202e`, everything
 /// else (non-ASCII included) kept as UTF-8.
-enum JSONStringEscaper {
+public enum JSONStringEscaper {
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
   /// Appends `"…"` for `string` to `out`.
-  static func appendQuoted(_ string: String, to out: inout [UInt8]) {
+  public static func appendQuoted(_ string: String, to out: inout [UInt8]) {
     out.append(0x22)
     var string = string
     string.withUTF8 { buffer in appendEscaped(buffer, to: &out) }
@@ -13,7 +13,7 @@ enum JSONStringEscaper {
   }
 
   /// Appends the escaped form of the UTF-8 bytes in `buffer` (without quotes).
-  static func appendEscaped(_ buffer: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+  public static func appendEscaped(_ buffer: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
     var spanStart = 0
     var i = 0
     let n = buffer.count

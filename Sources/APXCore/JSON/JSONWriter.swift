@@ -1,5 +1,5 @@
 /// Writes JSON text straight into bytes, one member or element at a time, for documents whose
-/// shape the caller knows (an HTTP archive's entries): no `JSONValue` tree is built, and the
+/// shape the caller knows (an HTTP archive): no `JSONValue` tree is built, and the
 /// text is laid out exactly as `JSONPrinter` (without colour) prints the same value.
 ///
 /// Calls must nest: `key(_:)` only directly inside an object, and each key is followed by one
@@ -73,6 +73,9 @@ public struct JSONWriter: Sendable {
     startValue()
     bytes.append(contentsOf: json)
   }
+
+  /// Ends the document's last line (`\n`), after its top value.
+  public mutating func endLine() { bytes.append(0x0A) }
 
   /// The nesting of the next value: the writer's `depth` plus the containers open.
   public var nesting: Int { baseDepth + filled.count }

@@ -20,18 +20,26 @@ public final class HARLog: Sendable {
   /// Custom members of the log (HAR 1.2 allows names that start with `_`).
   private let custom = Mutex<[JSONMember]>([])
 
-  /// The entries' JSON texts one after another in the order they ended, in one buffer rather
-  /// than an allocation each, and where each is with when its request began.
+  /// The entries' JSON texts one after another in the order they ended, in a few large chunks
+  /// rather than an allocation each, and where each is with when its request began. A text
+  /// that may not fit in the last chunk's room starts the next, so no text is copied again as
+  /// the archive grows.
   struct Entries {
-    var text: [UInt8] = []
+    var chunks: [[UInt8]] = []
     var index: [Entry] = []
+    /// The bytes of all texts.
+    var count = 0
   }
 
   /// Where one entry's text is, and when its request began (ties keep the order entries ended).
   struct Entry {
     var started: Double
+    var chunk: Int
     var range: Range<Int>
   }
+
+  /// The capacity of a chunk (a text larger than it gets a chunk of its own size).
+  static let chunkSize = 1 << 20
 
   public init() {}
 
@@ -40,10 +48,26 @@ public final class HARLog: Sendable {
 
   /// Adds an entry: its JSON text, pretty, as it prints at `entryDepth`.
   func add(_ json: [UInt8], started: Double) {
+    add(started: started, size: json.count) { $0.raw(json) }
+  }
+
+  /// Adds an entry that `write` writes straight into the archive's text, so that it needs no
+  /// buffer of its own; `size` is about as many bytes as it will take (a text that does not fit
+  /// the chunk's room makes the chunk grow, which costs a copy but loses nothing).
+  func add(started: Double, size: Int, _ write: (inout HAREntryText) -> Void) {
     entries.withLock { entries in
-      let start = entries.text.count
-      entries.text.append(contentsOf: json)
-      entries.index.append(Entry(started: started, range: start..<entries.text.count))
+      var text: HAREntryText
+      if let last = entries.chunks.last, last.capacity - last.count >= size {
+        text = HAREntryText(appendingTo: entries.chunks.removeLast())
+      } else {
+        text = HAREntryText(capacity: max(Self.chunkSize, size))
+      }
+      let start = text.bytes.count
+      write(&text)
+      let end = text.bytes.count
+      entries.chunks.append(text.bytes)
+      entries.count += end - start
+      entries.index.append(Entry(started: started, chunk: entries.chunks.count - 1, range: start..<end))
     }
   }
 
@@ -61,7 +85,7 @@ public final class HARLog: Sendable {
     // Stable: entries that began at the same moment stay in the order they ended.
     let sorted = entries.index.enumerated().sorted { ($0.element.started, $0.offset) < ($1.element.started, $1.offset) }
     let members = custom.withLock { $0 }
-    var out = JSONWriter(style: .pretty, capacity: entries.text.count + 8 * sorted.count + 4096)
+    var out = JSONWriter(style: .pretty, capacity: entries.count + 8 * sorted.count + 4096)
     out.beginObject()
     out.key("log")
     out.beginObject()
@@ -74,7 +98,7 @@ public final class HARLog: Sendable {
     out.key("entries")
     out.beginArray()
     assert(out.nesting == Self.entryDepth)
-    for entry in sorted { out.text(entries.text[entry.element.range]) }
+    for entry in sorted { out.text(entries.chunks[entry.element.chunk][entry.element.range]) }
     out.endArray()
     for member in members {
       out.key(member.key)
@@ -82,9 +106,8 @@ public final class HARLog: Sendable {
     }
     out.endObject()
     out.endObject()
-    var text = out.bytes
-    text.append(0x0A)
-    return text
+    out.endLine()
+    return out.bytes
   }
 
   /// Writes the archive to `path` (replacing it).

@@ -54,7 +54,7 @@ public final class HARRecorder: Sendable {
         exchange = Exchange(method: method, url: url, requestHeaders: headers)
         return previous
       }
-      finished.map(add)
+      if let finished { add(finished) }
     case .requestBody(let summary):
       current.withLock { $0?.requestBody = summary }
     case .secrets(let mask):
@@ -68,29 +68,34 @@ public final class HARRecorder: Sendable {
       }
     case .bodyChunk(let chunk):
       current.withLock { exchange in
-        guard exchange != nil else { return }
-        exchange!.bodySize += chunk.count
-        let room = Self.bodyLimit - exchange!.body.count
-        if room > 0 { chunk.withUnsafeBytes { exchange!.body.append(contentsOf: $0.prefix(room)) } }
+        // Taken out and put back: comparing the optional with nil would copy the exchange.
+        guard var x = exchange.take() else { return }
+        x.bodySize += chunk.count
+        let room = Self.bodyLimit - x.body.count
+        if room > 0 { chunk.withUnsafeBytes { x.body.append(contentsOf: $0.prefix(room)) } }
+        exchange = x
       }
     case .message(let value):
       let now = ContinuousClock.now
       current.withLock { exchange in
-        guard exchange != nil else { return }
-        exchange!.messages.append(value)
-        exchange!.messageTimes.append(Self.milliseconds(now - (exchange!.headInstant ?? exchange!.startInstant)))
+        guard var x = exchange.take() else { return }
+        x.messages.append(value)
+        x.messageTimes.append(Self.milliseconds(now - (x.headInstant ?? x.startInstant)))
+        exchange = x
       }
     case .trailers(let fields):
       current.withLock { $0?.trailers = fields }
     case .finished:
-      current.withLock { $0.take() }.map(add)
+      if let finished = current.withLock({ $0.take() }) { add(finished) }
     default:
       break
     }
   }
 
   private func add(_ exchange: Exchange) {
-    log.add(Self.entry(exchange), started: exchange.started)
+    // Room for the layout and headers, and for the body's text with its escapes.
+    let size = 4096 + 2 * exchange.body.count
+    log.add(started: exchange.started, size: size) { Self.entry(exchange, into: &$0) }
   }
 
   private static func milliseconds(_ duration: Duration) -> Double {
@@ -99,79 +104,93 @@ public final class HARRecorder: Sendable {
   }
 
   /// The entry's JSON text, written straight from the exchange as it prints in the archive.
-  private static func entry(_ x: Exchange) -> [UInt8] {
+  private static func entry(_ x: Exchange, into out: inout HAREntryText) {
     let end = ContinuousClock.now
     let wait = x.headInstant.map { milliseconds($0 - x.startInstant) } ?? milliseconds(end - x.startInstant)
     let receive = x.headInstant.map { milliseconds(end - $0) } ?? 0
     let contentType = header("content-type", in: x.responseHeaders) ?? ""
     let isGRPC = contentType.lowercased().hasPrefix("application/grpc")
-    var out = JSONWriter(style: .pretty, depth: HARLog.entryDepth, capacity: 2048 + x.body.count)
-    out.beginObject()
-    out.member("startedDateTime", UTCTimestamp.iso8601(secondsSince1970: x.started))
-    out.key("time")
-    out.number(String(wait + receive))
+    out.raw("{\n        \"startedDateTime\": ")
+    out.string(UTCTimestamp.iso8601(secondsSince1970: x.started))
+    out.raw(",\n        \"time\": ")
+    out.number(wait + receive)
 
-    out.key("request")
-    out.beginObject()
-    out.member("method", x.method)
-    out.member("url", x.url)
-    out.member("httpVersion", x.version)
-    emptyCookies(&out)
+    out.raw(",\n        \"request\": {\n          \"method\": ")
+    out.string(x.method)
+    out.raw(",\n          \"url\": ")
+    out.string(x.url)
+    out.raw(",\n          \"httpVersion\": ")
+    out.string(x.version)
+    out.raw(",\n          \"cookies\": [],\n          \"headers\": ")
     headers(x.requestHeaders, &out)
+    out.raw(",\n          \"queryString\": ")
     queryString(x.url, &out)
-    out.member("headersSize", -1)
-    out.member("bodySize", x.requestBody?.size ?? (x.requestBody == nil ? 0 : -1))
+    out.raw(",\n          \"headersSize\": -1,\n          \"bodySize\": ")
+    out.int(x.requestBody?.size ?? (x.requestBody == nil ? 0 : -1))
     if let body = x.requestBody {
-      out.key("postData")
-      out.beginObject()
-      out.member("mimeType", body.mimeType)
-      out.member("text", body.text ?? "")
-      out.endObject()
+      out.raw(",\n          \"postData\": {\n            \"mimeType\": ")
+      out.string(body.mimeType)
+      out.raw(",\n            \"text\": ")
+      out.string(body.text ?? "")
+      out.raw("\n          }")
     }
-    out.endObject()
 
-    out.key("response")
-    out.beginObject()
-    out.member("status", x.status)
-    out.member("statusText", x.status == 0 ? "" : HTTPResponseStatus(statusCode: x.status).reasonPhrase)
-    out.member("httpVersion", x.version)
-    emptyCookies(&out)
+    out.raw("\n        },\n        \"response\": {\n          \"status\": ")
+    out.int(x.status)
+    out.raw(",\n          \"statusText\": ")
+    out.string(x.status == 0 ? "" : HTTPResponseStatus(statusCode: x.status).reasonPhrase)
+    out.raw(",\n          \"httpVersion\": ")
+    out.string(x.version)
+    out.raw(",\n          \"cookies\": [],\n          \"headers\": ")
     headers(x.responseHeaders, &out)
-    content(x, contentType: contentType, isGRPC: isGRPC, &out)
-    out.member("redirectURL", header("location", in: x.responseHeaders) ?? "")
-    out.member("headersSize", -1)
-    out.member("bodySize", x.status == 0 ? -1 : x.bodySize)
-    out.endObject()
+    out.raw(",\n          \"content\": {\n            \"size\": ")
+    out.int(x.bodySize)
+    out.raw(",\n            \"mimeType\": ")
+    out.string(contentType.isEmpty ? "x-unknown" : contentType)
+    content(x, isGRPC: isGRPC, &out)
+    out.raw("\n          },\n          \"redirectURL\": ")
+    out.string(header("location", in: x.responseHeaders) ?? "")
+    out.raw(",\n          \"headersSize\": -1,\n          \"bodySize\": ")
+    out.int(x.status == 0 ? -1 : x.bodySize)
 
-    out.key("cache")
+    out.raw(
+      "\n        },\n        \"cache\": {},\n        \"timings\": {\n          \"send\": 0,\n          \"wait\": ")
+    out.number(wait)
+    out.raw(",\n          \"receive\": ")
+    out.number(receive)
+    out.raw("\n        }")
+    if isGRPC || !x.messages.isEmpty {
+      out.raw(",\n        \"_apx\": ")
+      out.raw(apxField(x, isGRPC: isGRPC))
+    }
+    out.raw("\n      }")
+  }
+
+  /// The entry's `_apx` field, as it prints there: a gRPC call's messages and trailers, or when
+  /// each event of a stream arrived.
+  private static func apxField(_ x: Exchange, isGRPC: Bool) -> [UInt8] {
+    var out = JSONWriter(style: .pretty, depth: HARLog.entryDepth + 1)
     out.beginObject()
-    out.endObject()
-    out.key("timings")
-    out.beginObject()
-    out.member("send", 0)
-    out.key("wait")
-    out.number(String(wait))
-    out.key("receive")
-    out.number(String(receive))
-    out.endObject()
     if isGRPC {
       // HAR has no place for gRPC messages: they go, as apx prints them, in a custom field
       // (HAR 1.2 allows fields that start with an underscore).
-      out.key("_apx")
-      out.beginObject()
       out.key("messages")
       out.beginArray()
       for message in x.messages { out.value(masked(message, x.mask)) }
       out.endArray()
-      headers(x.trailers, named: "trailers", &out)
-      out.endObject()
-    } else if !x.messages.isEmpty {
+      out.key("trailers")
+      out.beginArray()
+      for field in x.trailers {
+        out.beginObject()
+        out.member("name", field.name)
+        out.member("value", field.value)
+        out.endObject()
+      }
+      out.endArray()
+    } else {
       // When each event arrived, so that a replay can space them as recorded.
-      out.key("_apx")
-      out.beginObject()
       out.key("events")
       eventTimes(x, &out)
-      out.endObject()
     }
     out.endObject()
     return out.bytes
@@ -183,27 +202,38 @@ public final class HARRecorder: Sendable {
     fields.first { $0.name.utf8.count == name.utf8.count && $0.name.lowercased() == name }?.value
   }
 
-  /// `"content"`: the answer's size, type and text (masked), base64 when it is not UTF-8.
-  private static func content(_ x: Exchange, contentType: String, isGRPC: Bool, _ out: inout JSONWriter) {
-    out.key("content")
-    out.beginObject()
-    out.member("size", x.bodySize)
-    out.member("mimeType", contentType.isEmpty ? "x-unknown" : contentType)
+  /// The rest of `"content"` after its size and type: the answer's text (masked), base64 when
+  /// it is not UTF-8.
+  private static func content(_ x: Exchange, isGRPC: Bool, _ out: inout HAREntryText) {
     // An event stream's own bytes when they were recorded (a proxy sees them), else its events.
     if !x.messages.isEmpty, !isGRPC, x.body.isEmpty {
-      out.member("text", x.mask.mask(eventText(x.messages)))
+      out.raw(",\n            \"text\": ")
+      out.string(x.mask.mask(eventText(x.messages)))
     } else if !x.body.isEmpty {
-      if let text = String(validating: x.body, as: UTF8.self) {
-        out.member("text", x.mask.mask(text))
+      out.raw(",\n            \"text\": ")
+      if !x.mask.masksText, isASCII(x.body) {
+        // Nothing to mask and valid UTF-8 as it is: escaped straight from the bytes.
+        out.string(utf8: x.body)
+      } else if let text = String(validating: x.body, as: UTF8.self) {
+        out.string(x.mask.mask(text))
       } else {
-        out.member("text", Data(x.body).base64EncodedString())
-        out.member("encoding", "base64")
+        out.string(Data(x.body).base64EncodedString())
+        out.raw(",\n            \"encoding\": \"base64\"")
       }
       if x.bodySize > x.body.count {
-        out.member("comment", "the first \(x.body.count) of \(x.bodySize) bytes")
+        out.raw(",\n            \"comment\": ")
+        out.string("the first \(x.body.count) of \(x.bodySize) bytes")
       }
     }
-    out.endObject()
+  }
+
+  /// Whether every byte is ASCII (so the bytes are valid UTF-8).
+  private static func isASCII(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBufferPointer { buffer in
+      var any: UInt8 = 0
+      for b in buffer { any |= b }
+      return any < 0x80
+    }
   }
 
   /// `value` with each string masked (a gRPC message may echo a credential).
@@ -230,42 +260,27 @@ public final class HARRecorder: Sendable {
     out.endArray()
   }
 
-  /// `"cookies": []`: cookies are in the `Cookie` and `Set-Cookie` headers.
-  private static func emptyCookies(_ out: inout JSONWriter) {
-    out.key("cookies")
-    out.beginArray()
-    out.endArray()
+  /// A request's or answer's `"headers"` value: `[{"name": ..., "value": ...}, ...]`.
+  private static func headers(_ fields: [HeaderField], _ out: inout HAREntryText) {
+    for (n, field) in fields.enumerated() { out.pair(field.name, field.value, first: n == 0) }
+    out.endPairs(any: !fields.isEmpty)
   }
 
-  /// `"headers": [{"name": ..., "value": ...}, ...]`, or the member `name` so laid out.
-  private static func headers(_ fields: [HeaderField], named name: String = "headers", _ out: inout JSONWriter) {
-    out.key(name)
-    out.beginArray()
-    for field in fields {
-      out.beginObject()
-      out.member("name", field.name)
-      out.member("value", field.value)
-      out.endObject()
-    }
-    out.endArray()
-  }
-
-  /// `"queryString"`: the URL's query as HAR's name/value list (percent-decoded, as browsers
-  /// show it).
-  private static func queryString(_ url: String, _ out: inout JSONWriter) {
-    out.key("queryString")
-    out.beginArray()
+  /// A request's `"queryString"` value: the URL's query as HAR's name/value list
+  /// (percent-decoded, as browsers show it).
+  private static func queryString(_ url: String, _ out: inout HAREntryText) {
+    var any = false
     if let question = url.utf8.firstIndex(of: UInt8(ascii: "?")) {
       let query = url[url.index(after: question)...].prefix { $0 != "#" }
       for pair in query.split(separator: "&") {
         let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        out.beginObject()
-        out.member("name", PercentDecoding.decode(String(parts[0])))
-        out.member("value", parts.count > 1 ? PercentDecoding.decode(String(parts[1])) : "")
-        out.endObject()
+        out.pair(
+          PercentDecoding.decode(String(parts[0])), parts.count > 1 ? PercentDecoding.decode(String(parts[1])) : "",
+          first: !any)
+        any = true
       }
     }
-    out.endArray()
+    out.endPairs(any: any)
   }
 
   /// An event stream's events as `text/event-stream` text: `event:`, `id:` and `data:` lines.

@@ -151,6 +151,10 @@ public struct SecretMask: Sendable {
     }
   }
 
+  /// Whether `mask(_:)` can change a text: false when no secret value nor query parameter is
+  /// known, so that a caller may skip making a `String` only to have it returned unchanged.
+  public var masksText: Bool { !forms.isEmpty || !queryParameters.isEmpty }
+
   /// `text` with every known secret, in any of its encodings, replaced by `***`.
   public func mask(_ text: String) -> String {
     var out = text

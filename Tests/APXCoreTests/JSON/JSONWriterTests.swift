@@ -66,4 +66,13 @@ struct JSONWriterTests {
       #expect(outer.bytes == JSONPrinter(style: style).bytes(document), "\(style)")
     }
   }
+
+  /// `endLine()` ends the document's last line.
+  @Test("a document ends with a new line")
+  func endLine() {
+    var out = JSONWriter(style: .pretty)
+    Self.write(sample, into: &out)
+    out.endLine()
+    #expect(out.bytes == JSONPrinter(style: .pretty).bytes(sample) + [0x0A])
+  }
 }

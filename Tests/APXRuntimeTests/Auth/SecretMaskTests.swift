@@ -44,4 +44,15 @@ import Testing
     // Only the parameter itself, not a longer name or a name in running text.
     #expect(mask.mask("/items?my_api_key=abc api_key=def") == "/items?my_api_key=abc api_key=def")
   }
+
+  /// A mask that knows nothing to mask in text says so; one secret or query parameter is enough.
+  @Test func aMaskSaysWhetherItCanChangeText() {
+    #expect(!SecretMask().masksText)
+    #expect(!SecretMask(secrets: ["ab"]).masksText, "too short to be masked")
+    #expect(!SecretMask(extraHeaders: ["X-Key"]).masksText, "header names mask header values, not text")
+    #expect(SecretMask(secrets: ["abc"]).masksText)
+    var query = SecretMask()
+    query.addQueryParameter("api_key")
+    #expect(query.masksText)
+  }
 }
