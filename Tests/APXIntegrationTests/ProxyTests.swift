@@ -27,7 +27,7 @@ struct ProxyTests {
   static let deadProxy = "http://127.0.0.1:9"
 
   @Test func httpsRESTAndSSEGoThroughHTTPSProxy() async throws {
-    try await TrustStoreEnvironmentTests.withServer { ca, server, registry in
+    try await TrustStoreEnvironmentTests.withServer(host: "localhost") { ca, server, registry in
       try await Self.withProxy { proxy in
         let env = ["HTTPS_PROXY": proxy.url(), "SSL_CERT_FILE": ca.certificatePath]
         let rest = try await APXProcess.run(["call", "secure.get", "--registry", registry], environment: env)
@@ -35,7 +35,27 @@ struct ProxyTests {
         #expect(rest.stdout.contains("\"tls\""), "\(rest.stdout)")
         let sse = try await APXProcess.run(["call", "secure.events", "--registry", registry], environment: env)
         #expect(sse.status == 0, "\(sse.stderr)")
-        #expect(proxy.targets == ["127.0.0.1:\(server.port)", "127.0.0.1:\(server.port)"], "\(proxy.targets)")
+        #expect(proxy.targets == ["localhost:\(server.port)", "localhost:\(server.port)"], "\(proxy.targets)")
+      }
+    }
+  }
+
+  /// Through a tunnel the connection's peer is the proxy, so an IP address in the server's
+  /// certificate cannot be checked: https:// to an address is refused before anything is sent,
+  /// not failed as a certificate for the wrong name; --insecure, which checks nothing, goes.
+  @Test func httpsToAnIPAddressThroughAProxyNeedsTheServersName() async throws {
+    try await TrustStoreEnvironmentTests.withServer { ca, server, registry in
+      try await Self.withProxy { proxy in
+        let env = ["SSL_CERT_FILE": ca.certificatePath]
+        let refused = try await APXProcess.run(
+          ["call", "secure.get", "--registry", registry, "--proxy", proxy.url()], environment: env)
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("needs the server's name, not its IP address"), "\(refused.stderr)")
+        #expect(proxy.targets.isEmpty, "\(proxy.targets)")
+        let insecure = try await APXProcess.run(
+          ["call", "secure.get", "--registry", registry, "--proxy", proxy.url(), "--insecure"], environment: env)
+        #expect(insecure.status == 0, "\(insecure.stderr)")
+        #expect(proxy.targets == ["127.0.0.1:\(server.port)"], "\(proxy.targets)")
       }
     }
   }
@@ -46,9 +66,10 @@ struct ProxyTests {
         var env = [
           "https_proxy": proxy.url(), "HTTPS_PROXY": Self.deadProxy, "SSL_CERT_FILE": ca.certificatePath,
         ]
-        let lower = try await APXProcess.run(["call", "secure.get", "--registry", registry], environment: env)
+        let named = try TrustStoreEnvironmentTests.registry(server, host: "localhost")
+        let lower = try await APXProcess.run(["call", "secure.get", "--registry", named], environment: env)
         #expect(lower.status == 0, "\(lower.stderr)")
-        #expect(proxy.targets == ["127.0.0.1:\(server.port)"])
+        #expect(proxy.targets == ["localhost:\(server.port)"])
         for noProxy in ["127.0.0.0/8", "127.0.0.1", "*", "localhost, 127.0.0.1"] {
           env = ["HTTPS_PROXY": Self.deadProxy, "NO_PROXY": noProxy, "SSL_CERT_FILE": ca.certificatePath]
           let direct = try await APXProcess.run(
@@ -183,7 +204,7 @@ struct ProxyTests {
   }
 
   @Test func aRefusedOrClosedTunnelIsTheProxysFailure() async throws {
-    try await TrustStoreEnvironmentTests.withServer { ca, _, registry in
+    try await TrustStoreEnvironmentTests.withServer(host: "localhost") { ca, _, registry in
       for behaviour in [ConnectProxyServer.Behaviour.refuse, .closeTunnel] {
         try await Self.withProxy(behaviour: behaviour) { proxy in
           let r = try await APXProcess.run(

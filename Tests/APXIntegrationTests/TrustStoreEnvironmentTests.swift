@@ -9,25 +9,26 @@ import Testing
 /// CA is made at test time; the servers listen on 127.0.0.1 port 0.
 @Suite("SSL_CERT_FILE / SSL_CERT_DIR", .serialized, .timeLimit(.minutes(5)))
 struct TrustStoreEnvironmentTests {
-  /// A registry for the HTTPS test server: a REST endpoint and an SSE one.
-  static func registry(_ server: TLSTestServer) throws -> String {
+  /// A registry for the HTTPS test server: a REST endpoint and an SSE one, at `host` (the server's
+  /// certificate holds 127.0.0.1 and localhost; through a proxy apx needs the name).
+  static func registry(_ server: TLSTestServer, host: String = "127.0.0.1") throws -> String {
     try TestRegistry.make(
       """
-      {"api": "secure", "environments": {"demo": {"base_url": "\(server.baseURL)"}},
+      {"api": "secure", "environments": {"demo": {"base_url": "https://\(host):\(server.port)"}},
        "endpoints": {"get": {"kind": "rest", "path": "/thing"},
                      "events": {"kind": "sse", "path": "/events", "until_event": ["done"]}}}
       """)
   }
 
-  static func withServer<T>(_ body: (TestCertificateAuthority, TLSTestServer, String) async throws -> T)
-    async throws -> T
-  {
+  static func withServer<T>(
+    host: String = "127.0.0.1", _ body: (TestCertificateAuthority, TLSTestServer, String) async throws -> T
+  ) async throws -> T {
     let ca = try TestCertificateAuthority()
     defer { ca.remove() }
     let issued = try ca.issueServer("server", dnsNames: ["localhost"], ipAddresses: [[127, 0, 0, 1]])
     let server = try await TLSTestServer.start(certificatePath: issued.certificatePath, keyPath: issued.keyPath)
     do {
-      let result = try await body(ca, server, try registry(server))
+      let result = try await body(ca, server, try registry(server, host: host))
       await server.stop()
       return result
     } catch {

@@ -210,6 +210,18 @@ public struct HTTPSession: Sendable {
         throw error
       }
     }
+    if let proxy, tls.verifiesCertificates, let host = URLComponents(string: plan.url)?.host,
+      host.contains(":") || GRPCTarget.isIPv4(host)
+    {
+      // Through a tunnel the connection's peer is the proxy, and that address is what
+      // BoringSSL would check an IP address in the certificate against.
+      throw APXError(
+        .usage,
+        "\(NetworkErrorMapper.origin(plan.url)) goes through the proxy \(proxy.display), and over TLS apx then needs the server's name, not its IP address",
+        hint:
+          "call https:// with a name its certificate holds, add \(host) to --noproxy, or pass --insecure (testing only)"
+      )
+    }
     request.tlsConfiguration = try tls.configuration()
     let client = clients.client(through: proxy)
     do {

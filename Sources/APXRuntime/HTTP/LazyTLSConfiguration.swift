@@ -11,6 +11,9 @@ final class LazyTLSConfiguration: Sendable {
 
   init(_ options: HTTPSessionOptions) { self.options = options }
 
+  /// Whether servers' certificates are verified (not `--insecure`).
+  var verifiesCertificates: Bool { !options.insecure }
+
   /// Whether https requests offer a client certificate.
   var hasClientCertificate: Bool { options.clientCertificate != nil }
 
