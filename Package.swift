@@ -115,7 +115,7 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-        // NIOHTTP1ProxyConnectHandler: the CONNECT tunnel of gRPC and WebSocket connections through a proxy (TunnelRelay).
+        // NIOHTTP1ProxyConnectHandler: the CONNECT tunnel of gRPC and WebSocket through a proxy (TunnelRelay).
         .product(name: "NIOExtras", package: "swift-nio-extras"),
         // GzipFile runs NIOHTTPCompression's decompressor in an EmbeddedChannel.
         .product(name: "NIOEmbedded", package: "swift-nio"),
