@@ -613,8 +613,9 @@ def bench_recipes(base, report, runs, items):
         # Paired runs (apx, then curl, repeated) so both see the same machine load; the
         # overhead is the median of the per-pair differences.
         run(curl_cmd)  # warm-up (apx's warm-up was the check above)
-        # The run journal is fsync'd after every step; with the state directory on tmpfs
-        # (/dev/shm) the same runs show how much of the overhead is that disk sync.
+        # The run journal is fsync'd after steps that are not safe to repeat (this recipe's GETs
+        # are, so a few times a run); with the state directory on tmpfs (/dev/shm) the same runs
+        # show how much of the overhead is the journal's disk I/O.
         shm = tempfile.mkdtemp(dir="/dev/shm") if os.path.isdir("/dev/shm") else None
         shm_env = dict(env, APX_STATE_DIR=shm) if shm else None
         pairs, cpu, shm_pairs = [], [], []
