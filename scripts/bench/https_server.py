@@ -1,5 +1,5 @@
 """A small HTTPS server for the bench's proxy row, on 127.0.0.1: every GET is answered with a
-small JSON body over TLS with a self-signed certificate for 127.0.0.1 made by `openssl` in a
+small JSON body over TLS with a self-signed certificate for localhost and 127.0.0.1 made by `openssl` in a
 temporary folder. Prints `PORT CAFILE`, then serves until killed (or 10 minutes pass)."""
 
 import http.server
@@ -35,7 +35,7 @@ def main():
     subprocess.run(
         ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
          "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=127.0.0.1",
-         "-addext", "subjectAltName=IP:127.0.0.1"],
+         "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
         check=True, capture_output=True)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
