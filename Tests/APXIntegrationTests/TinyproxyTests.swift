@@ -105,6 +105,26 @@ struct TinyproxyTests {
     }
   }
 
+  /// A WebSocket goes through tinyproxy's CONNECT tunnel: refused where tinyproxy allows CONNECT
+  /// only to 443, through where it allows the demo's port.
+  @Test func webSocketsTunnelWhereTheProxyAllowsCONNECT() async throws {
+    try await withDemoServer { demo in
+      let ws = demo.httpBaseURL.replacingOccurrences(of: "http://", with: "ws://") + "/ws/echo"
+      let echo = ["call", ws, "-d", #"{"n":1}"#, "--max-messages", "1", "--no-retry"]
+      try await Tinyproxy.with { proxy in
+        let refused = try await APXProcess.run(echo + ["--proxy", proxy.url()])
+        #expect(refused.status == 6, "\(refused.stderr)")
+        #expect(refused.stderr.contains("refused to open a tunnel"), "\(refused.stderr)")
+      }
+      try await Tinyproxy.with(connectPorts: [demo.httpPort]) { proxy in
+        let through = try await APXProcess.run(echo, environment: ["HTTP_PROXY": proxy.url()])
+        #expect(through.status == 0, "\(through.stderr)")
+        #expect(through.stdout.contains(#"{"n":1}"#), "\(through.stdout)")
+        #expect(proxy.requests == ["CONNECT 127.0.0.1:\(demo.httpPort) HTTP/1.1"], "\(proxy.requests)")
+      }
+    }
+  }
+
   @Test func httpsTunnelsOnlyWhereTheProxyAllowsCONNECT() async throws {
     try await TrustStoreEnvironmentTests.withServer(host: "localhost") { ca, server, registry in
       let env = ["SSL_CERT_FILE": ca.certificatePath]

@@ -37,7 +37,7 @@ enum GRPCConnection {
       // The socket's path names nothing: the authority (and TLS server name) is the target's.
       // Over TLS an IP address cannot be the server name, and nothing else would check the
       // certificate against it: the connection's peer is the relay's socket.
-      if target.useTLS, GRPCTarget.isIPv4(target.host) || target.host.contains(":") {
+      if target.useTLS, HostText.isIPAddress(target.host) {
         throw APXError(
           .usage, "\(target) goes through a proxy, and over TLS apx then needs the server's name, not its IP address",
           hint: "call grpcs://NAME:\(target.port) with a name its certificate holds (or pass --authority NAME), "
@@ -71,7 +71,7 @@ enum GRPCConnection {
   static func authority(_ target: GRPCTarget, settings: GRPCSettings) throws(APXError) -> String? {
     guard let authority = settings.authority, target.useTLS else { return settings.authority }
     let host = hostPart(of: authority)
-    guard GRPCTarget.isIPv4(host) || host.contains(":") else { return authority }
+    guard HostText.isIPAddress(host) else { return authority }
     if host == target.host { return nil }
     throw APXError(
       .usage, "--authority \(authority) is an IP address, which TLS cannot send as the server name",

@@ -41,7 +41,7 @@ enum GRPCHostCheck {
     lookup: @escaping Lookup = systemLookup
   ) async throws {
     let host = target.host
-    if GRPCTarget.isIPv4(host) || host.contains(":") { return }
+    if HostText.isIPAddress(host) { return }
     let port = target.port
     let loop = loop ?? MultiThreadedEventLoopGroup.singleton.next()
     // getaddrinfo blocks: on NIO's thread pool, never on a thread of Swift's cooperative pool

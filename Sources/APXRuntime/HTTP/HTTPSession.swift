@@ -211,7 +211,7 @@ public struct HTTPSession: Sendable {
       }
     }
     if let proxy, tls.verifiesCertificates, let host = URLComponents(string: plan.url)?.host,
-      host.contains(":") || GRPCTarget.isIPv4(host)
+      HostText.isIPAddress(host)
     {
       // Through a tunnel the connection's peer is the proxy, and that address is what
       // BoringSSL would check an IP address in the certificate against.

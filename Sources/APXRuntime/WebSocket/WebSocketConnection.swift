@@ -121,7 +121,7 @@ struct WebSocketConnection: Transport {
         let shown = (target.tls ? "wss://" : "ws://") + target.hostHeader
         // Through the relay the connection's peer is a socket, so nothing would check a
         // certificate against an IP address: TLS needs the server's name.
-        if target.tls, target.host.contains(":") || target.host.allSatisfy({ $0.isNumber || $0 == "." }) {
+        if target.tls, HostText.isIPAddress(target.host) {
           throw APXError(
             .usage, "\(shown) goes through a proxy, and over TLS apx then needs the server's name, not its IP address",
             hint: "call wss://NAME with a name its certificate holds, or add \(target.host) to --noproxy")

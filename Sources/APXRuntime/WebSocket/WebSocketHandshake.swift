@@ -84,7 +84,7 @@ enum WebSocketHandshake {
           let sync = channel.pipeline.syncOperations
           if let sslContext {
             let serverName =
-              target.host.contains(":") || target.host.allSatisfy({ $0.isNumber || $0 == "." })
+              HostText.isIPAddress(target.host)
               ? nil : target.host
             try sync.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
           }
