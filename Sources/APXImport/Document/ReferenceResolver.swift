@@ -5,18 +5,22 @@ public import APXCore
 /// never matters unless an operation actually needs it.
 ///
 /// Supports local JSON pointers (`#/components/schemas/Pet`, with `~0`, `~1`
-/// and percent escapes) and 3.1 `$id` anchors inside the document. External
-/// files and URLs are reported as unresolvable.
+/// and percent escapes), 3.1 `$id` anchors inside the document, and references
+/// into the other files of a `DescriptionSet` (rewritten to `KEY#POINTER` when they
+/// were read, so a value taken from any file resolves the same way).
 public final class ReferenceResolver {
   /// A chain of `$ref`s longer than this is treated as a cycle.
   static let maxHops = 64
 
   let root: JSONValue
+  /// The description's other files, by `DocumentLocation.key`.
+  let documents: [String: JSONValue]
   private var cache: [String: JSONValue?] = [:]
   private var ids: [String: JSONValue]?
 
-  public init(root: JSONValue) {
+  public init(root: JSONValue, documents: [String: JSONValue] = [:]) {
     self.root = root
+    self.documents = documents
   }
 
   /// Why a reference could not be followed.
@@ -59,7 +63,7 @@ public final class ReferenceResolver {
     guard let found else {
       throw Failure(
         message: ref.hasPrefix("#")
-          ? "\(ref) does not exist in the document" : "external reference \(ref) is not supported")
+          ? "\(ref) does not exist in the document" : "cannot resolve \(ref)")
     }
     return found
   }
@@ -71,8 +75,14 @@ public final class ReferenceResolver {
       if !pointer.hasPrefix("/") { return idIndex()["#" + pointer] }
       return Self.walk(root, pointer: pointer)
     }
-    // A 3.1 `$id`-style reference (possibly with a pointer after '#').
     let parts = ref.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+    if let document = documents[String(parts[0])] {
+      let fragment = parts.count == 2 ? String(parts[1]) : ""
+      if fragment.isEmpty { return document }
+      if fragment.hasPrefix("/") { return Self.walk(document, pointer: fragment) }
+      return Self.identifiers(in: document)["#" + fragment]
+    }
+    // A 3.1 `$id`-style reference (possibly with a pointer after '#').
     guard let base = idIndex()[String(parts[0])] else { return nil }
     if parts.count == 2, !parts[1].isEmpty { return Self.walk(base, pointer: String(parts[1])) }
     return base
@@ -96,9 +106,16 @@ public final class ReferenceResolver {
     return current
   }
 
-  /// Schemas by `$id` (and `$anchor` as `#name`), indexed on first use. Iterative: no recursion limit.
+  /// Schemas by `$id` (and `$anchor` as `#name`), indexed on first use.
   private func idIndex() -> [String: JSONValue] {
     if let ids { return ids }
+    let found = Self.identifiers(in: root)
+    ids = found
+    return found
+  }
+
+  /// The schemas of `root` by `$id` (and `$anchor` as `#name`). Iterative: no recursion limit.
+  static func identifiers(in root: JSONValue) -> [String: JSONValue] {
     var found: [String: JSONValue] = [:]
     var stack: [JSONValue] = [root]
     var visited = 0
@@ -118,7 +135,6 @@ public final class ReferenceResolver {
         break
       }
     }
-    ids = found
     return found
   }
 }

@@ -31,8 +31,16 @@ public struct OpenAPIImporter {
   let schemas: SchemaReader
   let swagger2: Bool
 
-  /// Imports a parsed document; throws only when it is not an OpenAPI/Swagger document at all.
+  /// Imports a parsed one-file document; throws only when it is not an OpenAPI/Swagger document at all.
   public static func importDocument(_ root: JSONValue, options: Options = Options()) throws(APXError) -> ImportReport {
+    try importDescription(DescriptionSet(root: root, location: .file("/")), options: options)
+  }
+
+  /// Imports a description with the files its references reach (`DescriptionSet.load`).
+  public static func importDescription(_ set: DescriptionSet, options: Options = Options()) throws(APXError)
+    -> ImportReport
+  {
+    let root = set.root
     guard case .object = root else {
       throw APXError(.invalidDefinition, "the document is \(root.typeName), not an OpenAPI object")
     }
@@ -49,14 +57,14 @@ public struct OpenAPIImporter {
         .invalidDefinition, "not an OpenAPI or Swagger document (no \"openapi\": \"3.x\" or \"swagger\": \"2.0\")",
         hint: "apx imports OpenAPI 3.0, 3.1, 3.2 and Swagger 2.0 descriptions")
     }
-    let importer = OpenAPIImporter(root: root, options: options, swagger2: swagger2)
+    let importer = OpenAPIImporter(set: set, options: options, swagger2: swagger2)
     return try importer.run(format: format)
   }
 
-  init(root: JSONValue, options: Options, swagger2: Bool) {
-    self.root = root
+  init(set: DescriptionSet, options: Options, swagger2: Bool) {
+    self.root = set.root
     self.options = options
-    self.resolver = ReferenceResolver(root: root)
+    self.resolver = ReferenceResolver(root: set.root, documents: set.documents)
     self.schemas = SchemaReader(resolver: resolver)
     self.swagger2 = swagger2
   }
@@ -131,8 +139,16 @@ public struct OpenAPIImporter {
         operations.append((m.key.uppercased(), m.value))
       }
       for m in item["additionalOperations"]?.objectMembers ?? [] { operations.append((m.key.uppercased(), m.value)) }
-      for (method, op) in operations {
+      for (method, rawOp) in operations {
         report.operationCount += 1
+        // An operation written as a `$ref` into another file (common in split descriptions).
+        let op: JSONValue
+        do throws(ReferenceResolver.Failure) {
+          op = try resolver.resolve(rawOp)
+        } catch {
+          report.skipped.append(ImportSkip(item: "\(method) \(path)", reason: error.message))
+          continue
+        }
         let operationId = op["operationId"]?.stringValue
         let label = "\(method) \(path)" + (operationId.map { " (\($0))" } ?? "")
         guard Self.supportedMethods.contains(method) else {

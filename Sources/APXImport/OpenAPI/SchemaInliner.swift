@@ -3,6 +3,9 @@ import APXCore
 /// Copies a description's schemas into a registry: references to named schemas
 /// (`#/components/schemas/NAME`, Swagger 2.0's `#/definitions/NAME`) become `#/schemas/NAME`,
 /// collected once in the registry's top-level `schemas`; other references are inlined.
+/// A schema in another file is named too: a whole file by its name without extension
+/// (`models/droplet.yml` is `droplet`), a pointer into one by its last token
+/// (`common.yaml#/components/schemas/Error` is `Error`), with `-2`, `-3` where names meet.
 ///
 /// Only the keywords that constrain a value are kept (types, formats, bounds, enums, the
 /// composition keywords); prose and vendor extensions go. A broken reference, a cycle through
@@ -16,13 +19,17 @@ struct SchemaInliner {
   /// Nesting kept; deeper subschemas become `{}`.
   static let maxDepth = 24
 
-  /// Names referred to so far, in the order first seen.
-  private(set) var used: [String] = []
-  private var usedSet = Set<String>()
+  /// Names referred to so far, in the order first seen, with the reference each stands for.
+  private(set) var used: [(name: String, ref: String)] = []
+  private var nameOfRef: [String: String] = [:]
+  private var takenNames: Set<String>
 
   init(resolver: ReferenceResolver, swagger2: Bool) {
     self.resolver = resolver
     self.namedPrefix = swagger2 ? "#/definitions/" : "#/components/schemas/"
+    // The root document's own names come first: a schema from another file yields to them.
+    let local = swagger2 ? resolver.root["definitions"] : resolver.root["components"]?["schemas"]
+    self.takenNames = Set(local?.objectMembers?.map(\.key) ?? [])
   }
 
   static let literalKeys: Set<String> = [
@@ -45,8 +52,8 @@ struct SchemaInliner {
     var out: [JSONMember] = []
     var i = 0
     while i < used.count {
-      let name = used[i]
-      let target = (try? resolver.target(of: namedPrefix + Self.pointerToken(name))) ?? .object([])
+      let (name, ref) = used[i]
+      let target = (try? resolver.target(of: ref)) ?? .object([])
       var budget = Self.budget
       var stack: [String] = []
       out.append(JSONMember(name, copy(target, depth: 0, budget: &budget, stack: &stack)))
@@ -59,12 +66,7 @@ struct SchemaInliner {
     budget -= 1
     if case .bool = schema { return schema }
     if let ref = ReferenceResolver.reference(of: schema)?.stringValue {
-      if ref.hasPrefix(namedPrefix), !ref.dropFirst(namedPrefix.count).contains("/"),
-        (try? resolver.target(of: ref)) != nil
-      {
-        let name = PercentDecoding.decode(String(ref.dropFirst(namedPrefix.count)))
-          .replacing("~1", with: "/").replacing("~0", with: "~")
-        if usedSet.insert(name).inserted { used.append(name) }
+      if let name = name(of: ref) {
         return .object([JSONMember("$ref", .string(EndpointResponse.schemaReference(name)))])
       }
       guard !stack.contains(ref), depth < Self.maxDepth, budget > 0, let target = try? resolver.target(of: ref) else {
@@ -96,7 +98,51 @@ struct SchemaInliner {
     return .object(out)
   }
 
-  static func pointerToken(_ name: String) -> String {
-    name.replacing("~", with: "~0").replacing("/", with: "~1")
+  /// The registry name a reference to a named schema gets (claimed on first use); nil for a
+  /// reference to be inlined or one that does not resolve.
+  private mutating func name(of ref: String) -> String? {
+    if let known = nameOfRef[ref] { return known }
+    guard let candidate = Self.candidateName(ref, namedPrefix: namedPrefix), (try? resolver.target(of: ref)) != nil
+    else { return nil }
+    var name = candidate
+    if !ref.hasPrefix("#") {
+      var n = 2
+      while takenNames.contains(name) {
+        name = "\(candidate)-\(n)"
+        n += 1
+      }
+    }
+    takenNames.insert(name)
+    nameOfRef[ref] = name
+    used.append((name, ref))
+    return name
+  }
+
+  /// The name a reference proposes: the token after the named-schema prefix in the root
+  /// document; in another file, the token after `/components/schemas/`, `/definitions/` or
+  /// `/$defs/`, a one-token pointer's token, or the file's name without its extension.
+  static func candidateName(_ ref: String, namedPrefix: String) -> String? {
+    if ref.hasPrefix("#") {
+      guard ref.hasPrefix(namedPrefix), !ref.dropFirst(namedPrefix.count).contains("/") else { return nil }
+      return token(ref.dropFirst(namedPrefix.count))
+    }
+    let parts = ref.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+    let pointer = parts.count == 2 ? parts[1] : ""
+    if pointer.isEmpty {
+      let file = parts[0].split(separator: "/").last ?? parts[0]
+      let stem = file.firstIndex(of: ".").map { file[..<$0] } ?? file
+      return stem.isEmpty ? nil : String(stem)
+    }
+    let tokens = pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+    if tokens.count == 1, let only = tokens.first, !only.isEmpty { return token(only) }
+    for prefix in ["/components/schemas/", "/definitions/", "/$defs/"] where pointer.hasPrefix(prefix) {
+      let rest = pointer.dropFirst(prefix.count)
+      if !rest.isEmpty, !rest.contains("/") { return token(rest) }
+    }
+    return nil
+  }
+
+  static func token(_ text: Substring) -> String {
+    PercentDecoding.decode(String(text)).replacing("~1", with: "/").replacing("~0", with: "~")
   }
 }

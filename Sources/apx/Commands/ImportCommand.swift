@@ -147,6 +147,11 @@ struct ImportOpenAPICommand: ContextCommand {
   @Flag(name: .customLong("insecure"), help: "Fetching a URL: skip TLS certificate verification (prints a warning).")
   var insecure = false
 
+  @Flag(
+    name: .customLong("allow-remote-refs"),
+    help: "Follow $refs into http(s) URLs from a local file (a description fetched from a URL always may).")
+  var allowRemoteRefs = false
+
   @Option(
     name: .customLong("cacert"),
     help: ArgumentHelp("Fetching a URL: trust the CA certificates in this PEM file.", valueName: "FILE"))
@@ -187,34 +192,71 @@ struct ImportOpenAPICommand: ContextCommand {
       source: source, shown: shown, apiName: output.api, timeout: timeout,
       session: HTTPSessionOptions(
         insecure: insecure, caCertificatePath: cacert, trust: TrustStore.from(environment: context.environment),
-        proxy: try proxyOptions.rules(context)))
+        proxy: try proxyOptions.rules(context)),
+      allowRemoteRefs: allowRemoteRefs)
     try output.write(report, source: shown, context: context)
   }
 
-  /// Reads a description from a file or an http(s) URL (gzip-compressed or not) and imports it;
-  /// `apx mock --openapi` serves what this returns.
+  /// Reads a description from a file or an http(s) URL (gzip-compressed or not), with the files
+  /// its `$ref`s reach, and imports it; `apx mock --openapi` serves what this returns.
   static func importReport(
-    source: String, shown: String, apiName: String?, timeout: Double, session: HTTPSessionOptions
+    source: String, shown: String, apiName: String?, timeout: Double, session: HTTPSessionOptions,
+    allowRemoteRefs: Bool
   ) async throws -> ImportReport {
-    var bytes: [UInt8]
+    let bytes: [UInt8]
+    let location: DocumentLocation
     var sourceURL: String?
-    let lower = source.lowercased()
-    if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-      let fetched = try await DocumentFetcher.fetch(
-        source, options: session, timeout: timeout, maxBytes: DescriptionReader.maxBytes)
+    if DescriptionFiles.isURL(source) {
+      let fetched = try await DescriptionFiles.fetch(source, shown: shown, timeout: timeout, session: session)
       bytes = fetched.bytes
       sourceURL = fetched.finalURL
+      location = .url(fetched.finalURL)
     } else {
-      bytes = try FileBytes.read(source)
+      bytes = try DescriptionFiles.readFile(source, shown: shown)
+      location = .file(source, in: FileManager.default.currentDirectoryPath)
     }
-    // A description shipped compressed (`api.github.com.json.gz`), as a file or as a URL served
-    // as application/gzip: recognised by its first bytes, not by its name.
-    if GzipFile.isCompressed(bytes) {
-      bytes = try GzipFile.inflate(bytes, source: shown, maxBytes: DescriptionReader.maxBytes)
+    let set = try await DescriptionSet.load(
+      rootBytes: bytes, location: location, shown: shown, allowRemote: allowRemoteRefs
+    ) { (target: DocumentLocation) async throws(APXError) -> [UInt8] in
+      switch target {
+      case .file(let path): return try DescriptionFiles.readFile(path, shown: path)
+      case .url(let url):
+        do {
+          return try await DescriptionFiles.fetch(url, shown: url, timeout: timeout, session: session).bytes
+        } catch let error as APXError {
+          throw error
+        } catch {
+          throw APXError(.network, "cannot fetch \(url): \(error)")
+        }
+      }
     }
-    let document = try DescriptionReader.read(bytes, source: shown)
-    return try OpenAPIImporter.importDocument(
-      document, options: OpenAPIImporter.Options(apiName: apiName, sourceURL: sourceURL))
+    return try OpenAPIImporter.importDescription(
+      set, options: OpenAPIImporter.Options(apiName: apiName, sourceURL: sourceURL))
+  }
+}
+
+/// The I/O of reading a description's files: local files and http(s) URLs, gzip-compressed
+/// or not (recognised by their first bytes, not by their names).
+enum DescriptionFiles {
+  static func isURL(_ source: String) -> Bool {
+    let lower = source.lowercased()
+    return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+  }
+
+  static func readFile(_ path: String, shown: String) throws(APXError) -> [UInt8] {
+    try inflated(try FileBytes.read(path), shown: shown)
+  }
+
+  static func fetch(_ url: String, shown: String, timeout: Double, session: HTTPSessionOptions) async throws
+    -> (bytes: [UInt8], finalURL: String)
+  {
+    let fetched = try await DocumentFetcher.fetch(
+      url, options: session, timeout: timeout, maxBytes: DescriptionReader.maxBytes)
+    return (try inflated(fetched.bytes, shown: shown), fetched.finalURL)
+  }
+
+  static func inflated(_ bytes: [UInt8], shown: String) throws(APXError) -> [UInt8] {
+    GzipFile.isCompressed(bytes) ? try GzipFile.inflate(bytes, source: shown, maxBytes: DescriptionReader.maxBytes) : bytes
   }
 }
 

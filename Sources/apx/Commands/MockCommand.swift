@@ -43,6 +43,11 @@ struct MockCommand: ContextCommand {
     completion: .file(extensions: ["json", "yaml", "yml", "gz"]))
   var openapi: String?
 
+  @Flag(
+    name: .customLong("allow-remote-refs"),
+    help: "--openapi FILE: follow $refs into http(s) URLs (a description fetched from a URL always may).")
+  var allowRemoteRefs = false
+
   @Option(
     name: .customLong("replay"),
     help: ArgumentHelp(
@@ -156,6 +161,9 @@ struct MockCommand: ContextCommand {
     guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
     guard (0...65535).contains(grpcPort) else { throw ValidationError("--grpc-port must be from 0 to 65535") }
     try validateRecording()
+    if allowRemoteRefs, openapi == nil {
+      throw ValidationError("--allow-remote-refs applies only to --openapi FILE|URL")
+    }
     if openapi != nil, !apis.isEmpty || !registryOptions.registry.isEmpty {
       throw ValidationError("give either registry APIs (and --registry) or --openapi, not both")
     }
@@ -216,7 +224,8 @@ struct MockCommand: ContextCommand {
     if let openapi {
       let report = try await ImportOpenAPICommand.importReport(
         source: openapi, shown: openapi, apiName: nil, timeout: 30,
-        session: HTTPSessionOptions(trust: TrustStore.from(environment: context.environment)))
+        session: HTTPSessionOptions(trust: TrustStore.from(environment: context.environment)),
+        allowRemoteRefs: allowRemoteRefs)
       for skip in report.skipped { context.warn("apx mock: not served: \(skip.item): \(skip.reason)") }
       return [report.api]
     }
