@@ -68,6 +68,8 @@ public struct Param: Sendable, Hashable {
   public var explode: Bool?
   /// The API marks this parameter deprecated (`describe` says so).
   public var deprecated: Bool
+  /// Bounds, length and pattern the value must meet (checked by `apx call` and `apx mock`).
+  public var constraints = ValueConstraints()
 
   public init(
     name: String, location: ParamLocation, type: ParamType = .string, required: Bool = false,

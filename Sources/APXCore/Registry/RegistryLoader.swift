@@ -15,7 +15,7 @@ public enum RegistryLoader {
   ]
   static let paramKeys = [
     "in", "type", "required", "default", "description", "content_type", "secret", "enum", "name", "style", "explode",
-    "deprecated",
+    "deprecated", "format", "minimum", "maximum", "min_length", "max_length", "pattern",
   ]
   static let httpMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
@@ -505,7 +505,45 @@ public enum RegistryLoader {
         r.fail(p + [.key("enum")], "expected an array of allowed values, got \(allowed.typeName)")
       }
     }
+    param.constraints = decodeConstraints(f, type: type, at: p, &r)
     return param
+  }
+
+  /// A parameter's `format`, `minimum`, `maximum`, `min_length`, `max_length` and `pattern`;
+  /// bounds apply to numbers and lengths and patterns to strings, so each is refused on another type.
+  static func decodeConstraints(
+    _ f: [JSONMember], type: ParamType, at p: [JSONPathComponent], _ r: inout DocumentReader
+  ) -> ValueConstraints {
+    var c = ValueConstraints()
+    c.format = r.optionalString(f, "format", at: p)
+    let numeric = type == .integer || type == .number
+    let textual = type == .string
+    for key in ["minimum", "maximum"] where f.contains(where: { $0.key == key }) && !numeric {
+      r.fail(p + [.key(key)], "\(key) applies to an integer or number parameter, not \(type.rawValue)")
+    }
+    for key in ["min_length", "max_length", "pattern"] where f.contains(where: { $0.key == key }) && !textual {
+      r.fail(p + [.key(key)], "\(key) applies to a string parameter, not \(type.rawValue)")
+    }
+    c.minimum = r.optionalNumber(f, "minimum", at: p, range: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
+    c.maximum = r.optionalNumber(f, "maximum", at: p, range: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
+    c.minLength = r.optionalInt(f, "min_length", at: p, range: 0...Int.max)
+    c.maxLength = r.optionalInt(f, "max_length", at: p, range: 0...Int.max)
+    if let lo = c.minimum, let hi = c.maximum, lo > hi {
+      r.fail(p + [.key("minimum")], "minimum is above maximum")
+    }
+    if let lo = c.minLength, let hi = c.maxLength, lo > hi {
+      r.fail(p + [.key("min_length")], "min_length is above max_length")
+    }
+    if let pattern = r.optionalString(f, "pattern", at: p) {
+      do throws(LinearRegexError) {
+        try c.setPattern(pattern)
+      } catch {
+        r.fail(
+          p + [.key("pattern")], "the pattern cannot be used: \(error.description)",
+          hint: "apx reads the regular expressions of recipe `matches` checks; see docs/registry.md")
+      }
+    }
+    return c
   }
 
   /// `authPlaceholder` is the `{name}` an `api_key` auth with `"in": "path"` fills, which needs no parameter.

@@ -154,12 +154,25 @@ public enum RegistryWriter {
     if p.required || p.location == .path { m.append(JSONMember("required", .bool(p.required))) }
     if let d = p.defaultValue { m.append(JSONMember("default", d)) }
     if let a = p.allowed { m.append(JSONMember("enum", .array(a))) }
+    m += constraints(p.constraints)
     if let s = p.style { m.append(JSONMember("style", .string(s.rawValue))) }
     if let x = p.explode { m.append(JSONMember("explode", .bool(x))) }
     if p.deprecated { m.append(JSONMember("deprecated", .bool(true))) }
     if p.secret { m.append(JSONMember("secret", .bool(true))) }
     if let d = p.description { m.append(JSONMember("description", .string(d))) }
     return .object(m)
+  }
+
+  /// A parameter's constraint members, in registry order.
+  public static func constraints(_ c: ValueConstraints) -> [JSONMember] {
+    var m: [JSONMember] = []
+    if let f = c.format { m.append(JSONMember("format", .string(f))) }
+    if let n = c.minimum { m.append(JSONMember("minimum", .number(ValueConstraints.shown(n)))) }
+    if let n = c.maximum { m.append(JSONMember("maximum", .number(ValueConstraints.shown(n)))) }
+    if let n = c.minLength { m.append(JSONMember("min_length", .int(n))) }
+    if let n = c.maxLength { m.append(JSONMember("max_length", .int(n))) }
+    if let t = c.pattern { m.append(JSONMember("pattern", .string(t))) }
+    return m
   }
 
   /// An `auth` block.

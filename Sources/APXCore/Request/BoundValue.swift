@@ -53,6 +53,11 @@ public enum ParamCoercion {
       let list = allowed.map { $0.compactJSON }.joined(separator: ", ")
       throw APXError(.usage, "\(param.name) must be one of \(list), got \(result.compactJSON)")
     }
+    if let problem = param.constraints.problem(result) {
+      throw APXError(
+        .usage, "\(param.name) \(problem)",
+        hint: "the API's description says so; `apx describe` shows the parameter's constraints")
+    }
     return result
   }
 

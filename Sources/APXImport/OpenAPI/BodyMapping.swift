@@ -31,7 +31,10 @@ struct BodyMapping {
   /// A 3.x request body.
   func requestBody(_ body: JSONValue) throws(OperationSkip) -> Result {
     guard let content = body["content"]?.objectMembers, !content.isEmpty else { return Result() }
-    let required = body["required"]?.boolValue ?? false
+    // A JSON body's fields are required only when the body is; a form's fields are the body
+    // itself, so the schema's `required` holds unless the body is declared optional.
+    let declared = body["required"]?.boolValue
+    let required = declared ?? false
     guard let type = Self.choose(content.map(\.key)),
       let media = content.first(where: { $0.key == type })?.value
     else { return Result() }
@@ -39,9 +42,12 @@ struct BodyMapping {
     let schema = media["schema"]
     if example == nil, schema != nil { example = schemas.template(schema) }
     if example == .null { example = nil }
+    let isForm = ["application/x-www-form-urlencoded", "multipart/form-data"].contains {
+      type.lowercased().hasPrefix($0)
+    }
     return try mapped(
-      type: type, schema: schema, required: required, encodings: media["encoding"]?.objectMembers ?? [],
-      example: example)
+      type: type, schema: schema, required: isForm ? (declared ?? true) : required,
+      encodings: media["encoding"]?.objectMembers ?? [], example: example)
   }
 
   /// The value of the first entry of a 3.x `examples` map (an Example object, possibly a `$ref`).
@@ -129,6 +135,8 @@ struct BodyMapping {
     p.allowed = schemas.allowedValues(schema)
     p.description = Text.summary(s?["description"]?.stringValue ?? s?["title"]?.stringValue)
     p.deprecated = s?["deprecated"]?.boolValue ?? false
+    p.defaultValue = s?["default"]
+    p.constraints = schemas.constraints(schema, type: p.type, field: "\(location.rawValue) field \"\(name)\"")
     return p
   }
 

@@ -188,7 +188,7 @@ public struct OpenAPIImporter {
         ImportSkip(
           item: "webhook \(hook.key)", reason: "webhooks are requests the API sends to you, not calls apx makes"))
     }
-    for n in notes { report.note(n) }
+    for n in notes + schemas.notes.all { report.note(n) }
     if schemeMembers.isEmpty {
       report.note("the description declares no security schemes; add an \"auth\" block if the API needs credentials")
     }

@@ -35,6 +35,7 @@ struct ParameterMapping {
     param.allowed = schemas.allowedValues(schema)
     param.description = Text.summary(p["description"]?.stringValue ?? resolvedSchema?["description"]?.stringValue)
     param.deprecated = p["deprecated"]?.boolValue ?? false
+    param.constraints = schemas.constraints(schema, type: param.type, field: "\(location) parameter \"\(name)\"")
     if swagger2 {
       try applyCollectionFormat(p["collectionFormat"]?.stringValue, to: &param)
     } else {

@@ -6,6 +6,8 @@ import APXCore
 /// cycle-safe `ReferenceResolver`, so recursive schemas end in `{}`.
 struct SchemaReader {
   let resolver: ReferenceResolver
+  /// What the import could not keep as written, for the report's notes.
+  let notes = ImportNotes()
   /// Nesting kept in a body template; deeper values become `{}` / `[]`.
   static let templateDepth = 6
   /// Values in one body template at most.
@@ -78,6 +80,33 @@ struct SchemaReader {
     guard let list = s["enum"]?.arrayValue, !list.isEmpty, list.allSatisfy(isScalar) else { return nil }
     let values = list.filter { $0 != .null }
     return values.isEmpty ? nil : values
+  }
+
+  /// The bounds, lengths, pattern and format of a parameter or field of `type`, as far as a
+  /// registry keeps them: bounds on numbers, lengths and pattern on strings. A pattern that
+  /// apx's regular expressions cannot read is left out, with a note naming it.
+  func constraints(_ schema: JSONValue?, type: ParamType, field: String) -> ValueConstraints {
+    var c = ValueConstraints()
+    guard let s = resolved(schema) else { return c }
+    c.format = s["format"]?.stringValue
+    if type == .integer || type == .number {
+      c.minimum = s["minimum"]?.doubleValue.flatMap { $0.isFinite ? $0 : nil }
+      c.maximum = s["maximum"]?.doubleValue.flatMap { $0.isFinite ? $0 : nil }
+      if let lo = c.minimum, let hi = c.maximum, lo > hi { (c.minimum, c.maximum) = (nil, nil) }
+    }
+    if type == .string {
+      c.minLength = s["minLength"]?.intValue.flatMap { $0 >= 0 ? $0 : nil }
+      c.maxLength = s["maxLength"]?.intValue.flatMap { $0 >= 0 ? $0 : nil }
+      if let lo = c.minLength, let hi = c.maxLength, lo > hi { (c.minLength, c.maxLength) = (nil, nil) }
+      if let pattern = s["pattern"]?.stringValue {
+        do throws(LinearRegexError) {
+          try c.setPattern(pattern)
+        } catch {
+          notes.add("the pattern of \(field) is not checked (\(error.message)): \(pattern)")
+        }
+      }
+    }
+    return c
   }
 
   func isScalar(_ v: JSONValue) -> Bool {
@@ -179,4 +208,10 @@ struct SchemaReader {
     default: return .null
     }
   }
+}
+
+/// Notes gathered while the schemas are read (a reader is shared by value, its notes are not).
+final class ImportNotes {
+  private(set) var all: [String] = []
+  func add(_ text: String) { if !all.contains(text) { all.append(text) } }
 }

@@ -85,6 +85,7 @@ struct RequestValidator {
       return .init(
         field: param.sentName, message: "must be one of \(allowed.map(\.compactJSON).joined(separator: ", "))")
     }
+    if let problem = param.constraints.problem(value) { return .init(field: param.sentName, message: problem) }
     return nil
   }
 
@@ -114,6 +115,10 @@ struct RequestValidator {
           field: name,
           message: "must be one of \(allowed.map { $0.stringValue ?? $0.compactJSON }.joined(separator: ", "))")
       }
+    }
+    let isNumber = param.type == .integer || param.type == .number
+    if param.type != .array, let problem = param.constraints.problem(text: text, isNumber: isNumber) {
+      return .init(field: name, message: problem)
     }
     return nil
   }

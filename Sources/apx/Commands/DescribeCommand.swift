@@ -142,6 +142,7 @@ enum EndpointDescription {
       if let d = p.description { pm.append(JSONMember("description", .string(d))) }
       if let c = p.contentType { pm.append(JSONMember("content_type", .string(c))) }
       if let a = p.allowed { pm.append(JSONMember("enum", .array(a))) }
+      pm += RegistryWriter.constraints(p.constraints)
       if p.secret { pm.append(JSONMember("secret", .bool(true))) }
       if let style = p.style { pm.append(JSONMember("style", .string(style.rawValue))) }
       if let explode = p.explode { pm.append(JSONMember("explode", .bool(explode))) }
