@@ -524,8 +524,10 @@ public enum RegistryLoader {
     for key in ["min_length", "max_length", "pattern"] where f.contains(where: { $0.key == key }) && !textual {
       r.fail(p + [.key(key)], "\(key) applies to a string parameter, not \(type.rawValue)")
     }
-    c.minimum = r.optionalNumber(f, "minimum", at: p, range: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
-    c.maximum = r.optionalNumber(f, "maximum", at: p, range: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
+    c.minimum = r.optionalNumber(
+      f, "minimum", at: p, range: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
+    c.maximum = r.optionalNumber(
+      f, "maximum", at: p, range: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
     c.minLength = r.optionalInt(f, "min_length", at: p, range: 0...Int.max)
     c.maxLength = r.optionalInt(f, "max_length", at: p, range: 0...Int.max)
     if let lo = c.minimum, let hi = c.maximum, lo > hi {

@@ -122,7 +122,8 @@ public struct DescriptionSet: Sendable {
               : ReferenceResolver.identifiers(in: document)["#" + ref.fragment] != nil
             if !found {
               throw failure(
-                ref.text, in: location, bytes: bytes, "points at #\(ref.fragment), which \(shown(ref.target)) does not have",
+                ref.text, in: location, bytes: bytes,
+                "points at #\(ref.fragment), which \(shown(ref.target)) does not have",
                 hint: "check the path after '#' against \(shown(ref.target))")
             }
           }

@@ -68,7 +68,11 @@ public struct ReferenceCanonicalizer {
           out.append(m)
         } else if m.key == "examples" {
           // A schema's `examples` is a list of values; a media type's is a map of Example objects.
-          if case .object = m.value { out.append(JSONMember(m.key, walk(m.value, namesMap: true))) } else { out.append(m) }
+          if case .object = m.value {
+            out.append(JSONMember(m.key, walk(m.value, namesMap: true)))
+          } else {
+            out.append(m)
+          }
         } else {
           out.append(JSONMember(m.key, walk(m.value, namesMap: Self.nameMapKeys.contains(m.key))))
         }

@@ -256,7 +256,8 @@ enum DescriptionFiles {
   }
 
   static func inflated(_ bytes: [UInt8], shown: String) throws(APXError) -> [UInt8] {
-    GzipFile.isCompressed(bytes) ? try GzipFile.inflate(bytes, source: shown, maxBytes: DescriptionReader.maxBytes) : bytes
+    GzipFile.isCompressed(bytes)
+      ? try GzipFile.inflate(bytes, source: shown, maxBytes: DescriptionReader.maxBytes) : bytes
   }
 }
 
