@@ -565,7 +565,7 @@ _apx_import() {
 
 _apx_import_openapi() {
     repeating_flags=()
-    non_repeating_flags=(--force --insecure --version -h --help)
+    non_repeating_flags=(--force --insecure --allow-remote-refs --version -h --help)
     repeating_options=()
     non_repeating_options=(--api --out --timeout --cacert --proxy --noproxy)
     __apx_offer_flags_options 1
@@ -706,7 +706,7 @@ _apx_demo() {
 
 _apx_mock() {
     repeating_flags=()
-    non_repeating_flags=(--full-speed --insecure --stateful --version -h --help)
+    non_repeating_flags=(--allow-remote-refs --full-speed --insecure --stateful --version -h --help)
     repeating_options=(--registry --replay)
     non_repeating_options=(--openapi --record --upstream --grpc-upstream --cacert --port --grpc-port --host --seed --latency --fail-rate --fail-status --drop-every --drop-mode --sse-events --token-lifetime)
     __apx_offer_flags_options -1

@@ -103,10 +103,11 @@ struct ImportTests {
     defer { try? FileManager.default.removeItem(at: work) }
     let out = work.appendingPathComponent("Endpoints")
     let documents = try await Self.documents(into: work)
-    #expect(documents.count == 6, "expected the six documents of \(Self.fixtures.path)")
+    #expect(documents.count == 7, "expected the seven documents of \(Self.fixtures.path)")
     // Operations per document (paths x methods), from Tests/Fixtures/openapi/README.md.
     let operations = [
       "oai-petstore-3": 3, "swagger-petstore-3": 19, "swagger-petstore-2": 20, "github-api": 874, "stripe-api": 417,
+      "twilio-api": 197,
     ]
     var written: [String] = []
     for (index, doc) in documents.enumerated() {
