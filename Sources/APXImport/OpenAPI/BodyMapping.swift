@@ -135,7 +135,8 @@ struct BodyMapping {
     p.allowed = schemas.allowedValues(schema)
     p.description = Text.summary(s?["description"]?.stringValue ?? s?["title"]?.stringValue)
     p.deprecated = s?["deprecated"]?.boolValue ?? false
-    p.defaultValue = s?["default"]
+    // A form's default is what the server assumes for an absent field; a JSON field's stays unsent, as before.
+    if location != .body { p.defaultValue = s?["default"] }
     p.constraints = schemas.constraints(schema, type: p.type, field: "\(location.rawValue) field \"\(name)\"")
     return p
   }
