@@ -92,3 +92,26 @@ struct RecipeUnknownOutcomeTests {
     }
   }
 }
+
+/// `--resume` with `--demo` is refused before anything is sent: each `--demo` starts a new backend.
+@Suite("apx run --resume --demo")
+struct RecipeResumeDemoTests {
+  @Test func resumeWithDemoIsRefused() async throws {
+    // An unfinished run of the recipe, with nothing done: only the refusal stops the resume.
+    let recipe = try RecipeUnknownOutcomeTests.recipe(call: "books.capabilities.get", with: "{}")
+    let state = try RecipeUnknownOutcomeTests.state(recipe: recipe, tail: "")
+    let before = try FileManager.default.contentsOfFile(state)
+    let r = try await APXProcess.run(["run", recipe, "--resume", "--demo"], environment: ["APX_STATE_DIR": state])
+    #expect(r.status == 2, "\(r.stderr)")
+    #expect(r.stderr.contains("apx demo") && r.stderr.contains("another terminal"), "\(r.stderr)")
+    #expect(try FileManager.default.contentsOfFile(state) == before, "the journal is untouched")
+  }
+}
+
+extension FileManager {
+  /// The text of the one journal in `state`/runs.
+  fileprivate func contentsOfFile(_ state: String) throws -> String {
+    let runs = state + "/runs"
+    return try String(contentsOfFile: runs + "/" + contentsOfDirectory(atPath: runs)[0], encoding: .utf8)
+  }
+}
