@@ -61,12 +61,28 @@ public final class RecipeJournal: Sendable {
     if (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType == .typeRegular {
       fchmod(fd, 0o600)
     }
+    // A resume appends after a line cut short: end it, so the new lines stay lines of their own.
+    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+    if attributes?[.type] as? FileAttributeType == .typeRegular, let size = attributes?[.size] as? Int, size > 0,
+      Self.lastByte(of: path, size: size) != UInt8(ascii: "\n")
+    {
+      _ = write(fd, "\n", 1)
+    }
     self.fd = fd
     self.mask = Mutex(mask)
     self.lock = lock
   }
 
   deinit { close(fd) }
+
+  /// The last byte of the file at `path` of `size` bytes, nil when it cannot be read.
+  private static func lastByte(of path: String, size: Int) -> UInt8? {
+    let reader = open(path, O_RDONLY | O_CLOEXEC)
+    guard reader >= 0 else { return nil }
+    defer { close(reader) }
+    var byte: UInt8 = 0
+    return pread(reader, &byte, 1, off_t(size - 1)) == 1 ? byte : nil
+  }
 
   /// Registers another secret to mask in later lines.
   public func addSecret(_ secret: String) { mask.withLock { $0.add(secret) } }
@@ -152,6 +168,11 @@ public struct RecipeJournalRecord: Sendable {
   public var completed: Bool
   /// The state of the last end line (`ok`, `failed`, `interrupted`), nil when the process died.
   public var lastState: String?
+  /// Calls recorded as about to be sent with no outcome after them, by step id.
+  public var unsettled: [String: [RecipeStartedCall]] = [:]
+  /// Whether the journal's last line was cut short (a full disk, a crash mid-write): what it
+  /// recorded is unknown, so the first step that did not finish may have been sent.
+  public var truncatedTail = false
 
   /// Reads a journal file.
   public static func read(path: String) throws(APXError) -> RecipeJournalRecord {
@@ -160,11 +181,14 @@ public struct RecipeJournalRecord: Sendable {
       runID: PathText.deletingExtension(PathText.lastComponent(path)), recipePath: "", inputs: [],
       secretInputs: [], finished: [:], partialEvents: [:], completed: false, lastState: nil)
     var sawStart = false
-    for line in bytes.split(separator: UInt8(ascii: "\n")) {
-      // A line cut short by a crash is skipped, not fatal.
-      guard let value = try? JSONParser.parse(Array(line)), let entry = RecipeJournalEntry(json: value) else {
+    let lines = bytes.split(separator: UInt8(ascii: "\n"))
+    for (number, line) in lines.enumerated() {
+      // A line cut short by a crash is not fatal; the last one makes what it recorded unknown.
+      guard let value = try? JSONParser.parse(Array(line)) else {
+        if number == lines.count - 1 { record.truncatedTail = true }
         continue
       }
+      guard let entry = RecipeJournalEntry(json: value) else { continue }
       switch entry {
       case .start(let start):
         if !sawStart {
@@ -175,7 +199,11 @@ public struct RecipeJournalRecord: Sendable {
         }
         record.completed = false
         record.lastState = nil
+      case .started(let id, let index, let request):
+        record.unsettled[id, default: []].append(RecipeStartedCall(index: index, request: request))
       case .step(let id, let state, let result, _):
+        // Whatever its state, the step's calls were answered (or never sent): their outcome is known.
+        record.unsettled[id] = nil
         if state == .ok || state == .skipped {
           record.finished[id] = result
           record.partialEvents[id] = nil
@@ -188,6 +216,8 @@ public struct RecipeJournalRecord: Sendable {
           record.finishedItems[id] = RecipeFinishedItems(count: count)
         }
         record.finishedItems[id]?.results[index] = result ?? .null
+        record.unsettled[id]?.removeAll { $0.index == index }
+        if record.unsettled[id]?.isEmpty == true { record.unsettled[id] = nil }
       case .event(let id, let item):
         record.partialEvents[id, default: []].append(item)
       case .end(let state, _):

@@ -4,13 +4,18 @@ public import APXCore
 /// decoder (`init(json:)`) of the journal format, so the runner, the CLI and
 /// `--resume` cannot disagree about a field's name or type.
 ///
-/// `{"type":"start",…}` once per start or resume; `{"type":"step",…}` per
+/// `{"type":"start",…}` once per start or resume; `{"type":"started",…}`
+/// before each call that is not safe to repeat goes out; `{"type":"step",…}` per
 /// finished step; `{"type":"event",…}` per stream item of a running step;
 /// `{"type":"item",…}` per finished foreach item; `{"type":"interrupted",…}`
 /// when Ctrl-C stopped a step; `{"type":"end",…}` when the run stops.
 public enum RecipeJournalEntry: Sendable, Hashable {
   /// The run started (or was resumed).
   case start(RecipeJournalStart)
+  /// A call that is not safe to repeat is about to be sent: the step, its foreach item (if
+  /// any) and what is sent (`POST /api/v2/imports`). Until a `step` line (or, for an item, an
+  /// `item` line) follows, `--resume` cannot know whether the server received it.
+  case started(step: String, index: Int?, request: String)
   /// A step finished; `result` is what later steps read of it (trimmed).
   case step(id: String, state: RecipeStepState, result: JSONValue, durationMs: Int)
   /// One stream item (SSE event, gRPC message) of a step that has not finished.
@@ -39,6 +44,11 @@ public enum RecipeJournalEntry: Sendable, Hashable {
         JSONMember("state", .string(state.rawValue)),
         JSONMember("result", result), JSONMember("duration_ms", .int(durationMs)),
       ])
+    case .started(let step, let index, let request):
+      var members = [JSONMember("type", .string("started")), JSONMember("step", .string(step))]
+      if let index { members.append(JSONMember("index", .int(index))) }
+      members.append(JSONMember("request", .string(request)))
+      return .object(members)
     case .event(let step, let item):
       return .object([
         JSONMember("type", .string("event")), JSONMember("step", .string(step)), JSONMember("item", item),
@@ -75,6 +85,9 @@ public enum RecipeJournalEntry: Sendable, Hashable {
       else { return nil }
       self = .step(
         id: id, state: state, result: value["result"] ?? .null, durationMs: value["duration_ms"]?.intValue ?? 0)
+    case "started":
+      guard let step = value["step"]?.stringValue else { return nil }
+      self = .started(step: step, index: value["index"]?.intValue, request: value["request"]?.stringValue ?? "")
     case "event":
       guard let step = value["step"]?.stringValue, let item = value["item"] else { return nil }
       self = .event(step: step, item: item)

@@ -48,6 +48,11 @@ public struct RecipeRunSetup: Sendable {
       lock = try RecipeRunLock.take(stateDirectory: state, runID: candidate.runID)
       // Read again under the lock: a process that held it may have finished more steps since.
       let found = try find(state: state, runID: candidate.runID, recipePath: file.absolutePath)
+      if let unknown = found.unknownOutcome(
+        of: recipe, mustNotRepeat: { RecipeRunner.recordsStart($0, api: file.registry.apis[$0.api]) })
+      {
+        throw unknown
+      }
       given = try inputs(of: found, under: given, recipe: recipe)
       record = found
     }

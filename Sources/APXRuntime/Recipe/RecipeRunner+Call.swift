@@ -29,11 +29,19 @@ extension RecipeRunner {
   /// reconnects, fallbacks and progress go to `notes` and the observer.
   func callOnce(
     _ step: RecipeStep, target: RecipeTarget, endpoint: Endpoint, scope: RecipeScope, streamJournal: Bool,
-    notes: StepNotes
+    notes: StepNotes, item: Int? = nil
   ) async throws -> CallResult {
     let request = try makeRequest(
       step, target: target, endpoint: endpoint, scope: scope,
       resumeFrom: streamJournal ? resume?.partialEvents[step.id] : nil)
+    if let journal = self.journal, Self.recordsStart(step, api: target.api) {
+      // Written before the call goes out: a resume that finds no outcome after it will not send it again.
+      // A plain step's line is forced to disk; a loop item's is written (an OS crash can lose it, as
+      // it can the last batch of finished items).
+      let more = step.batch.isEmpty ? "" : " and \(step.batch.count) more"
+      try journal.append(
+        .started(step: step.id, index: item, request: "\(endpoint.method) \(endpoint.path)" + more), sync: item == nil)
+    }
     let retention = (laterRetention[step.id] ?? .none).union(recipe.ownRetention(of: step))
     let shape = endpoint.resultShape
     let isStream = shape.stream

@@ -148,7 +148,8 @@ extension RecipeRunner {
           group.addTask {
             do {
               let r = try await self.callOnce(
-                step, target: target, endpoint: endpoint, scope: itemScope, streamJournal: false, notes: notes)
+                step, target: target, endpoint: endpoint, scope: itemScope, streamJournal: false, notes: notes,
+                item: index)
               return (index, r, nil)
             } catch {
               if error is CancellationError || Task.isCancelled { throw CancellationError() }

@@ -255,9 +255,22 @@ public struct RecipeRunner: Sendable {
   /// UUID per call, so a resumed run (another process) would send a new one.
   /// A key the recipe builds from `${run.id}` is the same on resume.
   func safeToRepeat(_ step: RecipeStep) -> Bool {
-    guard let target = targets[step.api], let endpoint = target.api.endpoint(named: step.endpoint) else { return false }
+    guard let endpoint = targets[step.api]?.api.endpoint(named: step.endpoint) else { return false }
+    return Self.safeToRepeat(step, endpoint: endpoint)
+  }
+
+  /// `safeToRepeat` for a step that calls `endpoint`.
+  static func safeToRepeat(_ step: RecipeStep, endpoint: Endpoint) -> Bool {
     guard endpoint.kind.isHTTPRequest else { return false }
     if step.headers.contains(where: { $0.key.lowercased() == "idempotency-key" }) { return true }
     return isRetrySafe(method: endpoint.method, idempotent: endpoint.idempotent, hasIdempotencyKey: false)
+  }
+
+  /// Whether each call of `step` (on `api`) is journaled as `started` before it goes out, so
+  /// that `--resume` refuses to send it again when no outcome follows: a call that is not safe
+  /// to repeat, except a stream, which a resume continues from its last journaled event.
+  public static func recordsStart(_ step: RecipeStep, api: APIDefinition?) -> Bool {
+    guard let endpoint = api?.endpoint(named: step.endpoint), !endpoint.resultShape.stream else { return false }
+    return !safeToRepeat(step, endpoint: endpoint)
   }
 }

@@ -88,6 +88,14 @@ struct RunCommand: ContextCommand {
   }
 
   func run(in context: Context) async throws {
+    if resume, global.demo {
+      // Each --demo starts a fresh backend: it knows no job of the run being resumed.
+      throw APXError(
+        .usage, "--resume cannot be used with --demo",
+        hint:
+          "run `apx demo` in another terminal and point the run at it with --base-url http://127.0.0.1:8080, both for the first run and for --resume",
+        cause: "--demo starts a new demo backend for each run, which knows nothing of the run being resumed")
+    }
     let environment = context.environment
     let configured = try global.applyingConfig(context)
     // Parse: load and validate the recipe, read the inputs, find the run to resume.
