@@ -230,6 +230,21 @@ struct ImportExternalRefTests {
     }
   }
 
+  /// A reference's credentials (a password, an access_token) are masked in the error.
+  @Test func aRefusedReferenceDoesNotShowItsCredentials() async throws {
+    let dir = try ImportTests.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let root = dir.appendingPathComponent("r.yaml")
+    try Data(
+      "openapi: 3.0.3\ninfo: {title: M, version: '1'}\npaths:\n  /a:\n    get:\n      $ref: 'http://u:hunter2@127.0.0.1:9/op.yaml?access_token=s3cr3t'\n"
+        .utf8
+    ).write(to: root)
+    let r = try await APXProcess.run(["import", "openapi", root.path, "--out", dir.path], timeout: 60)
+    #expect(r.status == 3)
+    #expect(r.stderr.contains("http://u:***@127.0.0.1:9/op.yaml?access_token=***"), "\(r.stderr)")
+    #expect(!r.stderr.contains("hunter2") && !r.stderr.contains("s3cr3t"))
+  }
+
   @Test func allowRemoteRefsWithoutOpenAPIIsAUsageError() async throws {
     let r = try await APXProcess.run(["mock", "--allow-remote-refs", "--registry", "/nonexistent"], timeout: 60)
     #expect(r.status == 2)

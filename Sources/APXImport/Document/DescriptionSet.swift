@@ -56,7 +56,8 @@ public struct DescriptionSet: Sendable {
     func shown(_ location: DocumentLocation) -> String {
       if location == set.rootLocation { return rootShown }
       let relative = location.shown(relativeTo: set.rootLocation)
-      if relative.hasPrefix("/") || location.isRemote { return relative }
+      if location.isRemote { return Self.masked(relative) }
+      if relative.hasPrefix("/") { return relative }
       guard let slash = rootShown.lastIndex(of: "/"), !set.rootLocation.isRemote else { return relative }
       return String(rootShown[...slash]) + relative
     }
@@ -131,12 +132,22 @@ public struct DescriptionSet: Sendable {
       }
     }
 
+    /// A URL as messages show it: a password in its user info and credential query values as `***`.
+    static func masked(_ text: String) -> String {
+      var out = text
+      for value in CredentialParams.values(inURL: text) where !value.isEmpty { out = out.replacing(value, with: "***") }
+      if let info = URLUserInfo.range(in: out), let colon = out[info].firstIndex(of: ":") {
+        out.replaceSubrange(out.index(after: colon)..<info.upperBound, with: "***")
+      }
+      return out
+    }
+
     func failure(_ text: String, in location: DocumentLocation, bytes: [UInt8], _ why: String, hint: String)
       -> APXError
     {
       let line = SourceLines.line(ofReference: text, in: bytes)
       return APXError(
-        .invalidDefinition, "the reference \(text) \(why)", hint: hint,
+        .invalidDefinition, "the reference \(Self.masked(text)) \(why)", hint: hint,
         file: shown(location), location: line.map { SourceLocation(line: $0, column: 1) })
     }
   }
