@@ -40,6 +40,8 @@ enum SchemaValidator {
       return Problem(field: field, message: "matches none of the schemas allowed")
     }
     let types = view.types.filter { $0 != "null" }
+    // `type: "null"` alone allows null only (the null branch of a nullable `oneOf`).
+    if types.isEmpty, !view.types.isEmpty { return Problem(field: field, message: "must be null") }
     if !types.isEmpty, !types.contains(where: { matches(value, type: $0) }) {
       return Problem(field: field, message: "must be \(types.joined(separator: " or ")), got \(value.typeName)")
     }

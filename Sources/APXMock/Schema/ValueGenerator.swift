@@ -1,12 +1,17 @@
 import APXCore
 
-/// Builds a value that a JSON Schema accepts: types, `required`, `enum`/`const`, numeric and
-/// length bounds, simple `pattern`s, the formats date-time, date, uuid, email and uri, array
-/// sizes, `allOf` (merged) and `oneOf`/`anyOf` (the first branch). The same generator state
-/// gives the same value.
+/// Builds a value that a JSON Schema accepts: a schema's own `example` or first `examples`
+/// entry when it fits, else types, `required`, `enum`/`const`, numeric and length bounds,
+/// `pattern`s (drawn by `RegexSampler`), the formats date-time, date, uuid, email and uri,
+/// array sizes, `allOf` (merged), `oneOf`/`anyOf` (the first non-null branch whose value the
+/// whole schema accepts; for `oneOf`, that exactly one branch accepts), `nullable` and `type`
+/// lists with `null`. The same generator state gives the same value.
 struct ValueGenerator {
   var random: SeededRandom
   let book: SchemaBook
+  /// The patterns no text could be drawn for (look-around, or bounds that exclude them):
+  /// the value built holds a string they refuse, so the caller must not serve it.
+  private(set) var unmetPatterns: [String] = []
   /// Nesting past which objects keep only their required members and arrays their minimum size.
   static let fullDepth = 4
   /// Nesting past which nothing more is built (`{}` allows any value).
@@ -35,9 +40,9 @@ struct ValueGenerator {
       let pool = nonNull.isEmpty ? choices : nonNull
       return pool[Int(random.next() % UInt64(pool.count))]
     }
-    if let first = view.alternatives.first {
-      return value(for: overlay(first, on: view.schema), depth: depth + 1)
-    }
+    if let example = fittingExample(view) { return example }
+    if !view.types.isEmpty, view.types.allSatisfy({ $0 == "null" }) { return .null }
+    if !view.alternatives.isEmpty { return alternative(view, depth: depth) }
     switch view.mainType {
     case "object": return object(view, depth: depth)
     case "array": return array(view, depth: depth)
@@ -48,6 +53,46 @@ struct ValueGenerator {
     case "null": return .null
     default: return .object([])
     }
+  }
+
+  /// The schema's `example`, else the first of its `examples` (JSON Schema's list), when the
+  /// schema accepts it: descriptions' authors pick realistic values, and a misfit is skipped.
+  private func fittingExample(_ view: SchemaView) -> JSONValue? {
+    let candidates = [view.schema["example"]].compactMap { $0 } + (view.schema["examples"]?.arrayValue?.prefix(1) ?? [])
+    return candidates.first { example in
+      guard SchemaValidator.problem(example, view.schema, book, at: "") == nil else { return false }
+      guard case .string(let text) = example, let pattern = view.schema["pattern"]?.stringValue else { return true }
+      return PatternCheck.problem(text, pattern: pattern) == nil
+    }
+  }
+
+  /// A value for a `oneOf`/`anyOf` schema: branches that allow more than `null` first (a
+  /// nullable reference, `oneOf: [{type: null}, {$ref: ...}]`, answers with the object), each
+  /// built with the parent's keywords and kept once the whole schema accepts it; for `oneOf`,
+  /// once exactly one branch does.
+  private mutating func alternative(_ view: SchemaView, depth: Int) -> JSONValue {
+    let branches = view.alternatives
+    let book = self.book
+    let nullOnly = branches.map { SchemaView($0, book).types == ["null"] }
+    let ordered = zip(branches, nullOnly).filter { !$0.1 }.map(\.0) + zip(branches, nullOnly).filter(\.1).map(\.0)
+    let exclusive = view.schema["oneOf"] != nil
+    let before = unmetPatterns
+    var first: (value: JSONValue, unmet: [String])?
+    for branch in ordered {
+      unmetPatterns = before
+      let candidate = value(for: overlay(branch, on: view.schema), depth: depth + 1)
+      if first == nil { first = (candidate, unmetPatterns) }
+      guard unmetPatterns.count == before.count, SchemaValidator.problem(candidate, view.schema, book, at: "") == nil
+      else { continue }
+      if exclusive {
+        let accepting = branches.filter { SchemaValidator.problem(candidate, $0, book, at: "") == nil }.count
+        guard accepting == 1 else { continue }
+      }
+      return candidate
+    }
+    // No branch gave a value the schema accepts: the first one's, with what it could not meet.
+    unmetPatterns = first?.unmet ?? before
+    return first?.value ?? .object([])
   }
 
   /// A `oneOf`/`anyOf` branch with the parent's own keywords (its `type`, `properties`) under it.
@@ -132,10 +177,14 @@ struct ValueGenerator {
   private mutating func string(_ view: SchemaView) -> String {
     let minimum = min(Self.maxSize, max(0, view.int("minLength") ?? 0))
     let maximum = max(minimum, view.int("maxLength") ?? Int.max)
-    if let pattern = view.schema["pattern"]?.stringValue,
-      let text = SimplePattern(pattern)?.generate(&random, minLength: minimum, maxLength: min(maximum, 10_000))
-    {
-      return text
+    if let pattern = view.schema["pattern"]?.stringValue {
+      if let sampler = try? RegexSampler(pattern),
+        let text = sampler.sample(&random, minLength: minimum, maxLength: min(maximum, Self.maxSize)),
+        (minimum...maximum).contains(text.count)
+      {
+        return text
+      }
+      if !unmetPatterns.contains(pattern) { unmetPatterns.append(pattern) }
     }
     var text: String
     switch view.format {

@@ -163,6 +163,15 @@ final class MockAPI: Sendable {
     if picked.namedExample == nil { picked.example = fittingExample(picked.response) }
     // An answer declared without schema or example, or none declared: `{}`, as JSON allows.
     let value = picked.example ?? picked.response?.schema.map { generator.value(for: $0) } ?? .object([])
+    if let pattern = generator.unmetPatterns.first {
+      // Never an answer its own schema refuses: the description must give an example instead.
+      return .problem(
+        500, title: "Cannot Generate",
+        detail:
+          "apx mock cannot draw a string for the pattern \(pattern) in the answer of \(api.name).\(endpoint.name) "
+          + "(look-around and back-references are beyond it, or the length bounds exclude it); "
+          + "give that schema an example")
+    }
     return BodyRendering.answer(
       status: picked.status, value: value,
       contentType: picked.response?.contentType ?? (picked.response == nil ? "application/json" : nil))
