@@ -34,6 +34,13 @@ if [ "$current" != unlimited ] && [ "$current" -lt "$wanted" ]; then
   echo "scripts/test.sh: open-file limit $current raised to $(ulimit -n) (wanted $wanted)"
 fi
 
+# At most 6 tests per core run at once (Swift Testing starts every test together otherwise).
+# Unbounded on 2 cores, ~100 tests started their servers at once and then waited minutes for
+# child-process slots: their 5-minute time limits and their servers' lifetimes ran out while
+# they waited, and the suite took longer. Bounded, a test's clock starts when it does.
+cores=$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 2)
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-$((cores * 6))}"
+
 swift build --build-tests
 
 log="$(mktemp "${TMPDIR:-/tmp}/apx-test.XXXXXX")"

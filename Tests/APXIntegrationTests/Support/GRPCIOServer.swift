@@ -49,7 +49,7 @@ enum GRPCIOServer {
   /// Starts the server on 127.0.0.1 port 0 and runs `body` with its `grpc://127.0.0.1:PORT`.
   /// The server is stopped on every path: SIGTERM once `body` ends or throws, SIGTERM then
   /// SIGKILL when `ChildProcess`'s time limit cancels the run, its stdin closing when this
-  /// process dies, and its own `--lifetime` (240 s, past the suite's time limit) as a last resort.
+  /// process dies, and its own `--lifetime` (`ServerLifetime`) as a last resort.
   ///
   /// - Parameter largeSchema: also serve `bigschema.v1.BigSchemaAPI`, whose file descriptor is
   ///   over 200 KB (the script's `--large-schema`).
@@ -65,9 +65,9 @@ enum GRPCIOServer {
     let started = Mutex(false)
     let server = try await ChildProcess.run(
       "/usr/bin/env",
-      ["python3", script, protoset, "--reflection", reflection.rawValue, "--lifetime", "240"]
+      ["python3", script, protoset, "--reflection", reflection.rawValue, "--lifetime", ServerLifetime.argument]
         + (largeSchema ? ["--large-schema"] : []),
-      environment: ProcessInfo.processInfo.environment, stdinFrom: stdinRead, stdoutTo: portWrite, timeout: 240,
+      environment: ProcessInfo.processInfo.environment, stdinFrom: stdinRead, stdoutTo: portWrite, timeout: ServerLifetime.seconds,
       bounded: false
     ) { child in
       defer { child.send(SIGTERM) }

@@ -43,8 +43,8 @@ struct PythonFixtureServer: Sendable {
     let path = APXProcess.packageRoot.appendingPathComponent(script).path
     let scheme = self.scheme
     let server = try await ChildProcess.run(
-      "/usr/bin/env", ["python3", path, "--lifetime", "240"],
-      environment: ProcessInfo.processInfo.environment, stdinFrom: stdinRead, stdoutTo: portWrite, timeout: 240,
+      "/usr/bin/env", ["python3", path, "--lifetime", ServerLifetime.argument],
+      environment: ProcessInfo.processInfo.environment, stdinFrom: stdinRead, stdoutTo: portWrite, timeout: ServerLifetime.seconds,
       bounded: false
     ) { child in
       defer { child.send(SIGTERM) }

@@ -106,9 +106,10 @@ struct GRPCDescriptorSetTests {
   /// Over reflection: every file the service needs, each once, as one set a pool builds from.
   @Test func reflectionGathersTheServicesFilesIntoOneSet() async throws {
     try await GRPCHarness.run { h in
+      // A generous deadline, as above: the gathering is under test, not a loaded machine's speed.
       let set = try await GRPCInspector.descriptorSet(
         schema: .reflection, services: [Self.service, Self.service], origin: .commandLine(folder: "."),
-        address: h.baseURL, environment: [:])
+        address: h.baseURL, environment: [:], timeout: 60)
       let pool = try DescriptorPool(protoset: set)
       #expect(pool.services == [Self.service])
       #expect(try pool.methods(of: Self.service).contains("CreateLesson"))
