@@ -31,6 +31,22 @@ struct MockReplayTests {
     let r = try await APXProcess.run(["mock", "--replay", notHAR, "--port", "0"])
     #expect(r.status == 3, "\(r.stderr)")
     #expect(r.stderr.contains("is not an HTTP archive"), "\(r.stderr)")
+    // A status HTTPTypes cannot hold stopped the server with SIGILL on the first matching request.
+    let badStatus = try temporaryFile(
+      "status.har",
+      #"{"log": {"entries": [{"request": {"method": "GET", "url": "http://x/a"}, "response": {"status": 1000}}]}}"#)
+    let refused = try await APXProcess.run(["mock", "--replay", badStatus, "--port", "0"])
+    #expect(refused.status == 3, "\(refused.stderr)")
+    #expect(refused.stderr.contains("status.har#0: response.status 1000 is not an HTTP status"), "\(refused.stderr)")
+    // Past the archive limit (a sparse file: its size is all that is read) is an unusable archive.
+    let big = try temporaryFile("big.har", "")
+    let handle = try #require(FileHandle(forWritingAtPath: big))
+    try handle.truncate(atOffset: 300 << 20)
+    try handle.close()
+    let tooBig = try await APXProcess.run(["mock", "--replay", big, "--port", "0"])
+    #expect(tooBig.status == 3, "\(tooBig.stderr)")
+    #expect(
+      tooBig.stderr.contains("is larger than 256 MiB, the most apx mock reads from one archive"), "\(tooBig.stderr)")
     let flags = try await APXProcess.run(["mock", "--replay", notHAR, "--fail-rate", "0.5"])
     #expect(flags.status == 2, "\(flags.stderr)")
     #expect(flags.stderr.contains("--fail-rate cannot be used with --replay"), "\(flags.stderr)")

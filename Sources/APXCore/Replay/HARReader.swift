@@ -28,7 +28,16 @@ public enum HARReader {
       else {
         throw APXError(.invalidDefinition, "\(source) has no request method and URL, or no response")
       }
-      guard let status = response["status"]?.intValue, status > 0 else { continue }
+      // 0 is a request that got no answer (browsers record failed ones so). HTTPTypes traps on
+      // a status outside 100-599: any other is refused here, before anything is served.
+      let status = response["status"]?.intValue
+      if status == 0 { continue }
+      guard let status, (100...599).contains(status) else {
+        throw APXError(
+          .invalidDefinition,
+          "\(source): response.status \(response["status"]?.compactJSON ?? "(missing)") is not an HTTP status (100 to 599)",
+          hint: "correct or remove that entry of the archive")
+      }
       let (path, query) = Self.pathAndQuery(of: url)
       var body: [UInt8] = []
       if let text = response["content"]?["text"]?.stringValue {
@@ -58,7 +67,7 @@ public enum HARReader {
         method: method.uppercased(), path: path, query: query,
         requestBody: request["postData"]?["text"]?.stringValue.map { Array($0.utf8) }, status: status,
         headers: headers, body: body, source: source)
-      exchange.eventTimes = (entry["_apx"]?["events"]?.arrayValue ?? []).compactMap { $0["time"]?.doubleValue }
+      exchange.eventTimes = try Self.eventTimes(entry["_apx"]?["events"]?.arrayValue ?? [], source: source)
       exchange.grpcMessages = entry["_apx"]?["messages"]?.arrayValue
       exchange.grpcTrailers = (entry["_apx"]?["trailers"]?.arrayValue ?? []).compactMap { field in
         guard let name = field["name"]?.stringValue, let value = field["value"]?.stringValue else { return nil }
@@ -67,6 +76,27 @@ public enum HARReader {
       out.append(exchange)
     }
     return out
+  }
+
+  /// The most an event may be due after the answer's head: a day, in milliseconds.
+  public static let latestEventTime: Double = 86_400_000
+
+  /// When each recorded event arrived (`_apx.events[].time`, milliseconds after the head).
+  /// - Throws: `.invalidDefinition` for a time that is negative or past `latestEventTime`:
+  ///   replayed as recorded, it would hold the stream open for good.
+  static func eventTimes(_ events: [JSONValue], source: String) throws(APXError) -> [Double] {
+    var times: [Double] = []
+    for (index, event) in events.enumerated() {
+      guard let time = event["time"]?.doubleValue else { continue }
+      guard time >= 0, time <= latestEventTime else {
+        throw APXError(
+          .invalidDefinition,
+          "\(source): _apx.events[\(index)].time \(time) is not from 0 to \(Int(latestEventTime)) ms (a day)",
+          hint: "correct or remove that event's time")
+      }
+      times.append(time)
+    }
+    return times
   }
 
   /// The serialized `FileDescriptorSet`s an archive carries (`log._apx.descriptorSets`, base64),

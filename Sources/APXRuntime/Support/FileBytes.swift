@@ -24,8 +24,12 @@ public enum FileBytes {
   public static let defaultLimit = 64 * 1_048_576
 
   /// The file's bytes, or a usage error saying why they cannot be read. A pipe or a device
-  /// (`<(command)`, `/dev/stdin`) is read to its end, up to `limit` bytes.
-  public static func read(_ path: String, limit: Int = defaultLimit) throws(APXError) -> [UInt8] {
+  /// (`<(command)`, `/dev/stdin`) is read to its end, up to `limit` bytes; past it, the error is
+  /// `tooLarge(limit)` when given (a kind of file with a limit of its own says so its own way).
+  public static func read(
+    _ path: String, limit: Int = defaultLimit, tooLarge: ((Int) -> APXError)? = nil
+  ) throws(APXError) -> [UInt8] {
+    let tooLarge = tooLarge ?? { Self.tooLarge(path, limit: $0) }
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw openFailure(path, errno: errno) }
     defer { close(fd) }
@@ -34,7 +38,7 @@ public enum FileBytes {
       if (info.st_mode & S_IFMT) == S_IFDIR {
         throw APXError(.usage, "cannot read \(path)", hint: "it is a folder, not a file")
       }
-      if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > limit { throw tooLarge(path, limit: limit) }
+      if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > limit { throw tooLarge(limit) }
     }
     var bytes: [UInt8] = []
     // Not zero-filled: a `[UInt8](repeating: 0, count: 65_536)` chunk for a registry file of a few
@@ -44,7 +48,7 @@ public enum FileBytes {
     while true {
       let n = readBytes(fd, chunk)
       if n > 0 {
-        guard bytes.count + n <= limit else { throw tooLarge(path, limit: limit) }
+        guard bytes.count + n <= limit else { throw tooLarge(limit) }
         bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<n]))
       } else if n == 0 {
         return bytes

@@ -310,12 +310,23 @@ struct MockCommand: ContextCommand {
     await grpc?.stop()
   }
 
+  /// The most read from one archive: browsers' exports with media run to tens of MB. Held whole
+  /// with its parsed JSON (about 3.5 bytes of memory per byte).
+  static let archiveLimit = 256 * 1_048_576
+
   /// `--replay`: one server answering with the archives' exchanges.
   func runReplay(in context: Context) async throws {
     var exchanges: [HARExchange] = []
     var descriptorSets: [[UInt8]] = []
     for file in try Self.archives(replay) {
-      let bytes = try FileBytes.read(file)
+      let bytes = try FileBytes.read(file, limit: Self.archiveLimit) { limit in
+        APXError(
+          .invalidDefinition,
+          "\(file) is larger than \(limit / 1_048_576) MiB, the most apx mock reads from one archive",
+          hint:
+            "leave out the bodies it need not answer with (media, downloads), or split it into files of a folder for --replay DIR"
+        )
+      }
       exchanges += try HARReader.exchanges(bytes, name: file)
       descriptorSets += HARReader.descriptorSets(bytes)
     }

@@ -51,6 +51,45 @@ struct HARReplayTests {
     #expect(throws: APXError.self) { try HARReader.exchanges(Array("not json".utf8), name: "x.har") }
   }
 
+  /// HTTPTypes traps on a status outside 100-599: such an entry is refused when read, naming it.
+  @Test(arguments: ["1000", "99999", "99", "-1", "\"200\"", "200.5"])
+  func aStatusThatIsNotHTTPIsRefusedNamingTheEntry(status: String) {
+    let entry = Self.entry("GET", "https://a.example/x").replacingOccurrences(
+      of: "\"status\": 200", with: "\"status\": \(status)")
+    #expect(entry.contains("\"status\": \(status)"))
+    do {
+      _ = try HARReader.exchanges(Self.archive([Self.entry("GET", "https://a.example/ok"), entry]), name: "t.har")
+      Issue.record("status \(status) was accepted")
+    } catch {
+      #expect(error.status == .invalidDefinition)
+      #expect(error.message.contains("t.har#1: response.status"), "\(error.message)")
+      #expect(error.message.contains("is not an HTTP status (100 to 599)"), "\(error.message)")
+    }
+  }
+
+  /// An event due after a day, or before the head, would hold a replayed stream open for good.
+  @Test(arguments: ["1e15", "-5", "86400001"])
+  func anEventTimeBeyondADayIsRefused(time: String) {
+    let entry =
+      Self.entry("GET", "https://a.example/events").dropLast()
+      + #", "_apx": {"events": [{"time": 3}, {"time": \#(time)}]}}"#
+    do {
+      _ = try HARReader.exchanges(Self.archive([String(entry)]), name: "t.har")
+      Issue.record("event time \(time) was accepted")
+    } catch {
+      #expect(error.status == .invalidDefinition)
+      #expect(error.message.contains("t.har#0: _apx.events[1].time"), "\(error.message)")
+    }
+  }
+
+  @Test func eventTimesWithinADayAreKept() throws {
+    let entry =
+      Self.entry("GET", "https://a.example/events").dropLast()
+      + #", "_apx": {"events": [{"time": 0}, {"time": 86400000}]}}"#
+    let exchanges = try HARReader.exchanges(Self.archive([String(entry)]), name: "t.har")
+    #expect(exchanges.first?.eventTimes == [0, 86_400_000])
+  }
+
   @Test func queryOrderAndJSONSpacingDoNotMatterButValuesDo() throws {
     let replay = try Self.replay([
       Self.entry("POST", "http://h/jobs?b=2&a=1", body: #"{"name": "x", "n": 1}"#, text: #"{"id": 7}"#)

@@ -67,7 +67,8 @@ enum GRPCIOServer {
       "/usr/bin/env",
       ["python3", script, protoset, "--reflection", reflection.rawValue, "--lifetime", ServerLifetime.argument]
         + (largeSchema ? ["--large-schema"] : []),
-      environment: ProcessInfo.processInfo.environment, stdinFrom: stdinRead, stdoutTo: portWrite, timeout: ServerLifetime.seconds,
+      environment: ProcessInfo.processInfo.environment, stdinFrom: stdinRead, stdoutTo: portWrite,
+      timeout: ServerLifetime.seconds,
       bounded: false
     ) { child in
       defer { child.send(SIGTERM) }

@@ -37,7 +37,8 @@ enum MockProcess {
     let failure = FailureBox()
     let result = try await ChildProcess.run(
       APXProcess.binary.path, ["mock"] + arguments + ["--port", "0"],
-      environment: APXProcess.environment(adding: environment), stdoutTo: writeEnd, timeout: ServerLifetime.seconds, bounded: false
+      environment: APXProcess.environment(adding: environment), stdoutTo: writeEnd, timeout: ServerLifetime.seconds,
+      bounded: false
     ) { child in
       defer { child.send(signal) }
       let line = await GRPCTLSTests.firstLine(FileHandle(fileDescriptor: readEnd.rawValue, closeOnDealloc: false))

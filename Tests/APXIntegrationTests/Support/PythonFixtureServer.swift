@@ -44,7 +44,8 @@ struct PythonFixtureServer: Sendable {
     let scheme = self.scheme
     let server = try await ChildProcess.run(
       "/usr/bin/env", ["python3", path, "--lifetime", ServerLifetime.argument],
-      environment: ProcessInfo.processInfo.environment, stdinFrom: stdinRead, stdoutTo: portWrite, timeout: ServerLifetime.seconds,
+      environment: ProcessInfo.processInfo.environment, stdinFrom: stdinRead, stdoutTo: portWrite,
+      timeout: ServerLifetime.seconds,
       bounded: false
     ) { child in
       defer { child.send(SIGTERM) }

@@ -55,7 +55,8 @@ struct Tinyproxy: Sendable {
 
   /// Runs `body` with a tinyproxy that stops when `body` ends.
   static func with(
-    credentials: (user: String, password: String)? = nil, connectPorts: [Int] = [443], lifetime: Double = ServerLifetime.seconds,
+    credentials: (user: String, password: String)? = nil, connectPorts: [Int] = [443],
+    lifetime: Double = ServerLifetime.seconds,
     _ body: @escaping @Sendable (Tinyproxy) async throws -> Void
   ) async throws {
     guard let binary else { throw DidNotStart(description: "tinyproxy is not installed (apt-get install tinyproxy)") }
