@@ -49,9 +49,11 @@ struct MockRequest: Sendable {
 
   /// A non-JSON body as the log shows it: a form's credential fields (`client_secret`,
   /// `refresh_token`, `password`) as `***`.
-  var shownBody: String {
-    let text = String(decoding: body, as: UTF8.self)
-    guard header("content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
+  var shownBody: String { Self.maskedForm(String(decoding: body, as: UTF8.self), header("content-type")) }
+
+  /// `text` with a form's credential fields `***` when `contentType` is a form's.
+  static func maskedForm(_ text: String, _ contentType: String?) -> String {
+    guard contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
       return text
     }
     return text.split(separator: "&", omittingEmptySubsequences: false).map { pair in
@@ -59,6 +61,38 @@ struct MockRequest: Sendable {
       let decoded = PercentDecoding.decode(name.replacing("+", with: " "))
       return CredentialParams.isCredential(decoded) ? name + "=***" : String(pair)
     }.joined(separator: "&")
+  }
+
+  /// The most of a body the request log keeps: a 200 MB upload is logged by its size and its
+  /// first bytes, so the 10,000 entries stay within `RequestLog.byteLimit`.
+  static let loggedBodyLimit = 16 * 1024
+  /// The largest JSON body parsed for the log (to mask its credential members, then cut it).
+  static let parsedBodyLimit = 1 << 20
+
+  /// The log's members for the body: none when empty; a JSON body as JSON with credential
+  /// members `***` at any depth; a form's credential fields `***`. One over `loggedBodyLimit`
+  /// is its first bytes as text (a JSON one over `parsedBodyLimit` none: it cannot be masked
+  /// unparsed), with `body_bytes` and `body_truncated`.
+  var loggedBody: [JSONMember] {
+    guard !body.isEmpty else { return [] }
+    let json = body.count <= Self.parsedBodyLimit ? jsonBody.map(CredentialMembers.masked) : nil
+    if body.count <= Self.loggedBodyLimit {
+      return [JSONMember("body", json ?? .string(shownBody))]
+    }
+    let text: String
+    if let json {
+      text = String(decoding: Array(json.compactJSON.utf8.prefix(Self.loggedBodyLimit)), as: UTF8.self)
+    } else if body.count > Self.parsedBodyLimit,
+      body.first.map({ $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") }) == true
+    {
+      text = ""
+    } else {
+      text = String(decoding: body.prefix(Self.loggedBodyLimit), as: UTF8.self)
+    }
+    return [
+      JSONMember("body", .string(Self.maskedForm(text, header("content-type")))),
+      JSONMember("body_bytes", .int(body.count)), JSONMember("body_truncated", .bool(true)),
+    ]
   }
 
   /// What `GET /__apx/requests` lists for this request. Credentials (the values of headers and
@@ -75,7 +109,7 @@ struct MockRequest: Sendable {
         .object(
           headers.map { JSONMember($0.name, .string(CredentialHeaders.isCredential($0.name) ? "***" : $0.value)) })),
     ]
-    if !body.isEmpty { members.append(JSONMember("body", jsonBody ?? .string(shownBody))) }
+    members += loggedBody
     members.append(JSONMember("endpoint", endpoint.map(JSONValue.string) ?? .null))
     members.append(JSONMember("status", .int(status)))
     if let fault { members.append(JSONMember("fault", .string(fault))) }

@@ -10,10 +10,15 @@ struct MockResponder: HTTPResponder {
 
   func respond(to request: Request, context: DemoRequestContext) async throws -> Response {
     var request = request
-    let body = try await request.collectBody(upTo: context.maxUploadSize)
+    let body = try await RequestBody.collect(&request, context: context)
     let incoming = MockRequest(
       method: request.method.rawValue, path: request.uri.path, query: MockRequest.queryPairs(request.uri.query),
-      headers: request.headers.map { ($0.name.canonicalName, $0.value) }, body: Array(body.readableBytesView))
+      headers: request.headers.map { ($0.name.canonicalName, $0.value) }, body: body ?? [])
+    guard body != nil else {
+      let answer = RequestBody.tooLargeAnswer(limit: context.maxUploadSize)
+      mock.log.append(incoming.logEntry(endpoint: nil, status: answer.status, fault: nil))
+      return RequestBody.response(answer)
+    }
     let answer = await mock.handle(incoming)
     var headers = HTTPFields()
     for (name, value) in answer.headers {
@@ -21,8 +26,8 @@ struct MockResponder: HTTPResponder {
     }
     let status = HTTPResponse.Status(code: answer.status)
     switch answer.body {
-    case .bytes(let bytes):
-      return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    case .bytes:
+      return RequestBody.response(answer)
     case .events(let events, let dropEvery, let mode):
       // A connection that will be cut must not be reused by the client's pool afterwards.
       if dropEvery > 0, events.count > dropEvery { headers[.connection] = "close" }

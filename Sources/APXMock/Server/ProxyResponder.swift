@@ -11,12 +11,14 @@ struct ProxyResponder: HTTPResponder {
 
   func respond(to request: Request, context: DemoRequestContext) async throws -> Response {
     var request = request
-    let body = try await request.collectBody(upTo: context.maxUploadSize)
+    guard let body = try await RequestBody.collect(&request, context: context) else {
+      return RequestBody.response(RequestBody.tooLargeAnswer(limit: context.maxUploadSize))
+    }
     let headers = request.headers.map { HeaderField($0.name.rawName, $0.value) }
     let answer = await forward(
       ProxiedRequest(
         method: request.method.rawValue, target: request.uri.description, headers: headers,
-        body: Array(body.readableBytesView)))
+        body: body))
     var fields = HTTPFields()
     for field in answer.headers {
       if let name = HTTPField.Name(field.name) { fields.append(HTTPField(name: name, value: field.value)) }

@@ -15,7 +15,9 @@ struct ReplayResponder: HTTPResponder {
 
   func respond(to request: Request, context: DemoRequestContext) async throws -> Response {
     var request = request
-    let body = try await request.collectBody(upTo: context.maxUploadSize)
+    guard let body = try await RequestBody.collect(&request, context: context) else {
+      return RequestBody.response(RequestBody.tooLargeAnswer(limit: context.maxUploadSize))
+    }
     let (path, query) = HARReader.pathAndQuery(of: request.uri.description)
     let method = request.method.rawValue
     if method == "POST", path == "/__apx/reset" {
@@ -23,7 +25,7 @@ struct ReplayResponder: HTTPResponder {
       return Response(status: .noContent)
     }
     let answer: MockAnswer
-    switch replay.answer(method: method, path: path, query: query, body: Array(body.readableBytesView)) {
+    switch replay.answer(method: method, path: path, query: query, body: body) {
     case .recorded(let exchange) where paced && !exchange.eventTimes.isEmpty:
       return Self.pacedEvents(exchange)
     case .recorded(let exchange):
@@ -39,14 +41,7 @@ struct ReplayResponder: HTTPResponder {
       report("apx mock: not recorded: \(asked)")
       answer = MockAnswer.problem(404, title: "no recorded request matches", detail: detail)
     }
-    var headers = HTTPFields()
-    for (name, value) in answer.headers {
-      if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
-    }
-    guard case .bytes(let bytes) = answer.body else { return Response(status: .internalServerError) }
-    return Response(
-      status: HTTPResponse.Status(code: answer.status), headers: headers,
-      body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    return RequestBody.response(answer)
   }
 
   /// A recorded event stream, each event sent when it arrived in the recording.
