@@ -708,7 +708,7 @@ _apx_mock() {
     repeating_flags=()
     non_repeating_flags=(--allow-remote-refs --full-speed --insecure --stateful --version -h --help)
     repeating_options=(--registry --replay)
-    non_repeating_options=(--openapi --record --upstream --grpc-upstream --cacert --port --grpc-port --host --seed --latency --fail-rate --fail-status --drop-every --drop-mode --sse-events --token-lifetime)
+    non_repeating_options=(--openapi --record --upstream --grpc-upstream --cacert --port --grpc-port --host --seed --latency --fail-rate --fail-status --drop-every --drop-mode --sse-events --token-lifetime --max-generated-size)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -769,6 +769,9 @@ _apx_mock() {
         return
         ;;
     '--token-lifetime')
+        return
+        ;;
+    '--max-generated-size')
         return
         ;;
     esac

@@ -391,6 +391,7 @@ _apx_mock() {
         '--drop-mode[How --drop-every drops a stream\: close (its end is sent) or abort (the connection is cut mid-body).]:close|abort:'
         '--sse-events[Events (SSE) or messages (WebSocket) an endpoint without examples sends.]:N:'
         '--token-lifetime[Seconds the OAuth2 access tokens of the mocked token endpoints stay good.]:SECONDS:'
+        '--max-generated-size[The most one generated answer may take, in bytes of JSON; a schema asking for more is answered 500.]:BYTES:'
         '--stateful[Keep what POST/PUT/PATCH/DELETE write to collections, so a created resource can be read back.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'

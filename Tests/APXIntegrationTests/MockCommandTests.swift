@@ -57,6 +57,16 @@ struct MockCommandTests {
                 "long": {"type": "string", "minLength": 1000000000},
                 "many": {"type": "array", "minItems": 1000000000, "items": {"type": "boolean"}}}}}}
           },
+          "items.nested": {
+            "kind": "rest", "path": "/items/nested",
+            "responses": {"200": {"content_type": "application/json", "schema": {"type": "array", "minItems": 10000,
+              "items": {"type": "array", "minItems": 10000, "items": {"type": "integer"}}}}}
+          },
+          "items.wide": {
+            "kind": "rest", "path": "/items/wide",
+            "responses": {"200": {"content_type": "application/json", "schema": {"type": "array", "minItems": 1000,
+              "maxItems": 1000, "items": {"type": "array", "minItems": 1000, "maxItems": 1000, "items": {"type": "boolean"}}}}}
+          },
           "orders.create": {
             "kind": "rest", "method": "POST", "path": "/orders",
             "params": {"qty": {"in": "body", "type": "integer", "required": true}, "mode": {"in": "body", "enum": ["fast", "slow"]}},
@@ -155,13 +165,31 @@ struct MockCommandTests {
     #expect(stderr.contains(#"example "wrong" of shop.items.odd (200) does not fit its schema"#), "\(stderr)")
   }
 
-  @Test func extremeBoundsNeitherTrapNorHang() async throws {
+  /// Minimums past the size budget (`minLength: 1e9`; `minItems: 10000` nested twice, 10^8
+  /// values) are a 500 naming the limit at once: neither a hang, a trap, a runaway memory, nor an
+  /// answer cut short that its schema refuses.
+  @Test(arguments: ["/items/extreme", "/items/nested"])
+  func minimumsPastTheBudgetAreA500NamingIt(path: String) async throws {
     try await MockProcess.with(["shop", "--registry", try Self.registry()]) { mock in
-      let answer = try await LoopbackHTTP.request(port: try mock.port(), "GET", "/items/extreme")
-      #expect(answer.status == 200)
-      #expect(answer.json?["big"]?.intValue != nil)
-      #expect(answer.json?["long"]?.stringValue?.isEmpty == false)
-      #expect(answer.json?["many"]?.arrayValue?.isEmpty == false)
+      let answer = try await LoopbackHTTP.request(port: try mock.port(), "GET", path)
+      #expect(answer.status == 500, "\(answer.text.prefix(300))")
+      let detail = answer.json?["detail"]?.stringValue ?? ""
+      #expect(detail.contains("would be larger than 1048576 bytes"), "\(detail)")
+      #expect(detail.contains("raise --max-generated-size"), "\(detail)")
+    }
+  }
+
+  /// The same nested minimums within a raised budget: the whole answer, as its schema asks.
+  @Test func aRaisedBudgetServesTheWholeAnswer() async throws {
+    try await MockProcess.with(["shop", "--registry", try Self.registry(), "--max-generated-size", "8000000"]) { mock in
+      let answer = try await LoopbackHTTP.request(port: try mock.port(), "GET", "/items/wide")
+      #expect(answer.status == 200, "\(answer.text.prefix(300))")
+      let rows = answer.json?.arrayValue ?? []
+      #expect(rows.count == 1000 && rows.allSatisfy { $0.arrayValue?.count == 1000 }, "\(rows.count)")
+    }
+    try await MockProcess.with(["shop", "--registry", try Self.registry()]) { mock in
+      let answer = try await LoopbackHTTP.request(port: try mock.port(), "GET", "/items/wide")
+      #expect(answer.status == 500, "\(answer.text.prefix(300))")
     }
   }
 
@@ -433,6 +461,8 @@ struct MockCommandTests {
     (["--port", "70000"], "--port must be from 0 to 65535"),
     (["--token-lifetime", "0"], "--token-lifetime must be from 1 to 1000000000 seconds"),
     (["--replay", "x.har", "--token-lifetime", "5"], "--token-lifetime cannot be used with --replay"),
+    (["--max-generated-size", "10"], "--max-generated-size must be from 1024 to 1073741824 bytes"),
+    (["--replay", "x.har", "--max-generated-size", "5000"], "--max-generated-size cannot be used with --replay"),
   ])
   func badFlagsAreRefusedWithExit2(arguments: [String], message: String) async throws {
     let r = try await APXProcess.run(["mock"] + arguments)

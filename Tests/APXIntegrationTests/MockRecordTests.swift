@@ -150,6 +150,41 @@ struct MockRecordTests {
     #expect(try HARTests.entries(dir + "/" + files[0]).isEmpty)
   }
 
+  /// Two recording proxies, each the other's upstream: the request that comes back to the
+  /// first carries its `Via` and is refused with 508, rather than going round without end.
+  @Test func aLoopThroughAnotherProxyIs508() async throws {
+    let scratch = TestScratch.root.appendingPathComponent("apx-record-\(UUID().uuidString)").path
+    let free = try Self.freePort()
+    let run = try await MockProcess.with(["--record", scratch + "/a", "--upstream", "http://127.0.0.1:\(free)"]) {
+      first in
+      let a = try #require(first.urls["record"])
+      try await MockProcess.with(["--record", scratch + "/b", "--upstream", a], port: free) { _ in
+        let answer = try await LoopbackHTTP.request(port: try first.port("record"), "GET", "/things")
+        #expect(answer.status == 508, "\(answer.status) \(answer.text)")
+        #expect(answer.json?["title"] == .string("Loop Detected"), "\(answer.text)")
+      }
+    }
+    let stderr = String(decoding: run.stderr, as: UTF8.self)
+    #expect(stderr.contains("apx mock: loop: GET /things came back from http://127.0.0.1:\(free)"), "\(stderr)")
+  }
+
+  /// A port nothing listens on now, from the kernel's choice for a socket bound to port 0.
+  static func freePort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { _ = close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+      }
+    }
+    guard bound else { throw SSEWatchTests.TestFailure("cannot bind a loopback socket") }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+
   @Test func aRecordingThatCannotBeWrittenStopsTheMock() async throws {
     let scratch = TestScratch.root.appendingPathComponent("apx-record-\(UUID().uuidString)")
     let dir = scratch.appendingPathComponent("rec").path
@@ -193,6 +228,11 @@ struct MockRecordTests {
       (["--record", "d", "--upstream", "http://x", "--replay", "a.har"], "--replay cannot be used with --record"),
       (["--record", "d", "--upstream", "http://x", "--insecure"], "apply only to an https:// or grpcs:// upstream"),
       (["--full-speed"], "--full-speed goes with --replay"),
+      (
+        ["--record", "d", "--upstream", "http://localhost:4999/api", "--port", "4999"],
+        "--upstream http://localhost:4999/api is this proxy's own address (--port 4999)"
+      ),
+      (["--record", "d", "--upstream", "http://[::1]:4998", "--port", "4998"], "is this proxy's own address"),
     ] {
       let r = try await APXProcess.run(["mock"] + arguments)
       #expect(r.status == 2, "\(arguments): \(r.stderr)")

@@ -6,6 +6,10 @@ import APXCore
 /// array sizes, `allOf` (merged), `oneOf`/`anyOf` (the first non-null branch whose value the
 /// whole schema accepts; for `oneOf`, that exactly one branch accepts), `nullable` and `type`
 /// lists with `null`. The same generator state gives the same value.
+///
+/// Each value is built within a size budget (about the bytes of its JSON): a schema whose
+/// minimums ask for more (`minItems: 1e8`, or `minItems: 10000` nested twice) stops the
+/// building at once and sets `overBudget`, so a hostile description cannot grow the mock.
 struct ValueGenerator {
   var random: SeededRandom
   let book: SchemaBook
@@ -16,9 +20,14 @@ struct ValueGenerator {
   static let fullDepth = 4
   /// Nesting past which nothing more is built (`{}` allows any value).
   static let maxDepth = 12
-  /// The most items, members or characters a minimum asks for that are built: a schema's
-  /// `minLength: 1e9` must not hang the mock.
-  static let maxSize = 10_000
+  /// The default size budget of one answer (`apx mock --max-generated-size`).
+  static let defaultBudget = MockOptions.defaultMaxGeneratedSize
+  /// What is left of the budget; below 0 once it ran out.
+  private(set) var budget: Int
+  /// The size the generator started with.
+  let limit: Int
+  /// The budget ran out: the value built is cut short, so the caller must not serve it.
+  var overBudget: Bool { budget < 0 }
 
   /// A bound as an integer within ±10^15, whatever the schema wrote (1e300 must not trap).
   static func clamped(_ value: Double) -> Int {
@@ -26,12 +35,34 @@ struct ValueGenerator {
     return Int(max(-1e15, min(1e15, value)))
   }
 
-  init(random: SeededRandom, book: SchemaBook) {
+  init(random: SeededRandom, book: SchemaBook, budget: Int = Self.defaultBudget) {
     self.random = random
     self.book = book
+    self.budget = budget
+    self.limit = budget
+  }
+
+  /// Takes `size` from the budget; false once it has run out.
+  private mutating func spend(_ size: Int) -> Bool {
+    budget = size > budget ? -1 : budget - size
+    return !overBudget
+  }
+
+  /// A scalar, its JSON's size taken from the budget.
+  private mutating func sized(_ scalar: JSONValue) -> JSONValue {
+    let size: Int
+    switch scalar {
+    case .number(let text): size = text.utf8.count
+    case .bool(let flag): size = flag ? 4 : 5
+    default: size = 8
+    }
+    _ = spend(size)
+    return scalar
   }
 
   mutating func value(for schema: JSONValue, depth: Int = 0) -> JSONValue {
+    // Each value costs at least a byte, and nothing more is built once the budget is spent.
+    guard spend(1) else { return .null }
     if case .bool(let allowed) = schema { return allowed ? .string("value") : .null }
     let view = SchemaView(schema, book)
     if let c = view.constValue { return c }
@@ -47,10 +78,10 @@ struct ValueGenerator {
     case "object": return object(view, depth: depth)
     case "array": return array(view, depth: depth)
     case "string": return .string(string(view))
-    case "integer": return .number(String(integer(view)))
-    case "number": return number(view)
-    case "boolean": return .bool(random.next() % 2 == 0)
-    case "null": return .null
+    case "integer": return sized(.number(String(integer(view))))
+    case "number": return sized(number(view))
+    case "boolean": return sized(.bool(random.next() % 2 == 0))
+    case "null": return sized(.null)
     default: return .object([])
     }
   }
@@ -110,6 +141,7 @@ struct ValueGenerator {
     var out: [JSONMember] = []
     for p in view.properties where depth < Self.fullDepth || required.contains(p.key) {
       if book.resolve(p.value)["writeOnly"]?.boolValue == true, !required.contains(p.key) { continue }
+      guard spend(p.key.utf8.count + 4) else { return .object(out) }
       out.append(JSONMember(p.key, value(for: p.value, depth: depth + 1)))
     }
     // Required names without a property schema still need a value.
@@ -117,9 +149,13 @@ struct ValueGenerator {
       out.append(JSONMember(name, .string("value")))
     }
     let extra = view.schema["additionalProperties"]
-    if extra?.boolValue != false, let minimum = view.int("minProperties").map({ min($0, Self.maxSize) }) {
+    if extra?.boolValue != false, let minimum = view.int("minProperties") {
+      guard minimum - out.count <= budget else {
+        budget = -1
+        return .object(out)
+      }
       var i = 1
-      while out.count < minimum {
+      while out.count < minimum, spend(10) {
         let schema = extra.flatMap { $0.boolValue == nil ? $0 : nil } ?? .object([])
         out.append(JSONMember("extra\(i)", value(for: schema, depth: depth + 1)))
         i += 1
@@ -129,13 +165,18 @@ struct ValueGenerator {
   }
 
   private mutating func array(_ view: SchemaView, depth: Int) -> JSONValue {
-    let minimum = min(Self.maxSize, max(0, view.int("minItems") ?? 0))
+    let minimum = max(0, view.int("minItems") ?? 0)
+    // Each item takes a byte at least: a minimum past the budget is refused before any is built.
+    guard minimum <= budget else {
+      budget = -1
+      return .array([])
+    }
     let maximum = max(minimum, view.int("maxItems") ?? max(minimum, 2))
     var count = depth < Self.fullDepth ? min(maximum, max(minimum, 1 + Int(random.next() % 2))) : minimum
     if depth >= Self.maxDepth { count = minimum }
     let items = view.schema["items"] ?? .object([])
     var out: [JSONValue] = []
-    for _ in 0..<count {
+    for _ in 0..<count where !overBudget {
       var item = value(for: items, depth: depth + 1)
       // uniqueItems: a few tries for a new value; a schema with too few values keeps what it has.
       var tries = 0
@@ -175,12 +216,13 @@ struct ValueGenerator {
   }
 
   private mutating func string(_ view: SchemaView) -> String {
-    let minimum = min(Self.maxSize, max(0, view.int("minLength") ?? 0))
+    let minimum = max(0, view.int("minLength") ?? 0)
+    guard spend(minimum + 2) else { return "" }
     let maximum = max(minimum, view.int("maxLength") ?? Int.max)
     if let pattern = view.schema["pattern"]?.stringValue {
       if let sampler = try? RegexSampler(pattern),
-        let text = sampler.sample(&random, minLength: minimum, maxLength: min(maximum, Self.maxSize)),
-        (minimum...maximum).contains(text.count)
+        let text = sampler.sample(&random, minLength: minimum, maxLength: min(maximum, max(minimum, 10_000))),
+        (minimum...maximum).contains(text.count), spend(text.utf8.count - minimum)
       {
         return text
       }
@@ -199,8 +241,9 @@ struct ValueGenerator {
     case "byte": text = "YXB4"
     default: text = word(min(maximum, max(minimum, 8)))
     }
-    if text.count > maximum { text = String(text.prefix(maximum)) }
-    while text.count < minimum { text += "x" }
+    let length = text.count
+    if length > maximum { text = String(text.prefix(maximum)) }
+    if length < minimum { text += String(repeating: "x", count: minimum - length) }
     return text
   }
 

@@ -131,10 +131,12 @@ final class MockAPI: Sendable {
       return answer
     }
     var generator = ValueGenerator(
-      random: SeededRandom(seed: options.seed, key: request.method + " " + request.path), book: book)
+      random: SeededRandom(seed: options.seed, key: request.method + " " + request.path), book: book,
+      budget: options.maxGeneratedSize)
     if endpoint.kind == .jsonrpc {
       let siblings = routes.routes.map(\.endpoint).filter { $0.kind == .jsonrpc && $0.path == endpoint.path }
-      return JSONRPCAnswer(endpoints: siblings).answer(request, generator: &generator)
+      let answer = JSONRPCAnswer(endpoints: siblings).answer(request, generator: &generator)
+      return generator.overBudget ? tooLarge(endpoint) : answer
     }
     if let problem = RequestValidator(endpoint: endpoint, book: book).problem(request, pathValues: pathValues) {
       let status = endpoint.responses.contains { $0.status == "422" } ? 422 : 400
@@ -155,6 +157,7 @@ final class MockAPI: Sendable {
       let events = EventStreamPlan.events(
         for: endpoint, response: picked.response, example: picked.example, count: options.sseEvents,
         generator: &generator)
+      if generator.overBudget { return tooLarge(endpoint) }
       return MockAnswer(
         status: picked.status, headers: [("content-type", "text/event-stream"), ("cache-control", "no-cache")],
         body: .events(events.filter { $0.id > after }, dropEvery: dropEvery, mode: dropMode))
@@ -163,6 +166,7 @@ final class MockAPI: Sendable {
     if picked.namedExample == nil { picked.example = fittingExample(picked.response) }
     // An answer declared without schema or example, or none declared: `{}`, as JSON allows.
     let value = picked.example ?? picked.response?.schema.map { generator.value(for: $0) } ?? .object([])
+    if generator.overBudget { return tooLarge(endpoint) }
     if let pattern = generator.unmetPatterns.first {
       // Never an answer its own schema refuses: the description must give an example instead.
       return .problem(
@@ -231,6 +235,17 @@ final class MockAPI: Sendable {
       return response.examples.first?.value
     }
     return response.examples.first { SchemaValidator.problem($0.value, schema, book, at: "") == nil }?.value
+  }
+
+  /// The 500 for an answer whose schema asks for more than `--max-generated-size`: a value cut
+  /// short would be one its schema refuses.
+  func tooLarge(_ endpoint: Endpoint) -> MockAnswer {
+    .problem(
+      500, title: "Cannot Generate",
+      detail:
+        "the answer of \(api.name).\(endpoint.name) would be larger than \(options.maxGeneratedSize) bytes "
+        + "(its schema's minItems, minLength or minProperties ask for more); "
+        + "raise --max-generated-size, or give that schema an example")
   }
 
   /// What `GET /__apx/requests` names a token request's endpoint.

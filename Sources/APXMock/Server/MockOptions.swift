@@ -14,10 +14,16 @@ public struct MockOptions: Sendable {
   public var stateful: Bool
   /// Seconds the OAuth2 access tokens the mock issues stay good.
   public var tokenLifetime: Int
+  /// The most one generated answer may take, about the bytes of its JSON: past it, the
+  /// answer is a 500 naming the limit rather than a value its schema refuses.
+  public var maxGeneratedSize: Int
+  /// The default of `maxGeneratedSize`: 1 MiB.
+  public static let defaultMaxGeneratedSize = 1 << 20
 
   public init(
     host: String = "127.0.0.1", port: Int = 0, seed: UInt64 = 0, faults: MockFaults = MockFaults(),
-    sseEvents: Int = 10, stateful: Bool = false, tokenLifetime: Int = 3600
+    sseEvents: Int = 10, stateful: Bool = false, tokenLifetime: Int = 3600,
+    maxGeneratedSize: Int = defaultMaxGeneratedSize
   ) {
     self.host = host
     self.port = port
@@ -26,5 +32,6 @@ public struct MockOptions: Sendable {
     self.sseEvents = sseEvents
     self.stateful = stateful
     self.tokenLifetime = tokenLifetime
+    self.maxGeneratedSize = maxGeneratedSize
   }
 }

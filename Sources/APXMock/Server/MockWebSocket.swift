@@ -98,9 +98,16 @@ extension MockAPI {
       report("apx mock: fault: token expired: WebSocket \(request.path)")
       return .refuse("the access token expired; get a new one from the token endpoint")
     }
-    var generator = ValueGenerator(random: SeededRandom(seed: options.seed, key: "GET " + request.path), book: book)
+    var generator = ValueGenerator(
+      random: SeededRandom(seed: options.seed, key: "GET " + request.path), book: book,
+      budget: options.maxGeneratedSize)
     let messages = WebSocketMessagePlan.messages(
       for: route.endpoint, count: options.sseEvents, generator: &generator)
+    if generator.overBudget {
+      report("apx mock: cannot generate: the messages of WebSocket \(request.path) are over --max-generated-size")
+      return .refuse(
+        "the messages' schema asks for more than \(options.maxGeneratedSize) bytes: raise --max-generated-size")
+    }
     let key = request.path + "?" + request.query.map { $0.name + "=" + $0.value }.joined(separator: "&")
     let from = resume.take(key)
     return .messages(messages, from: min(from, messages.count), dropEvery: faults.dropEvery, resumeKey: key)

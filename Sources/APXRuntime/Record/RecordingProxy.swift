@@ -14,6 +14,10 @@ public struct RecordingProxy: Sendable {
   let archive: RecordingArchive
   /// Where a failed forward is reported (the command's stderr).
   let report: @Sendable (String) -> Void
+  /// This proxy's name in the `Via` field it adds (RFC 9110 section 7.6.3): a request that
+  /// comes back carrying it went round in a loop (an upstream that is this proxy, directly or
+  /// through others) and is refused rather than forwarded again without end.
+  let via: String
 
   /// Header fields that concern one connection only (RFC 9110 section 7.6.1), and those that
   /// framed or encoded the bytes of one side: never passed on.
@@ -33,6 +37,37 @@ public struct RecordingProxy: Sendable {
     self.session = session
     self.archive = archive
     self.report = report
+    self.via = "1.1 apx-mock-" + String(UInt64.random(in: 1...UInt64.max), radix: 36)
+  }
+
+  /// Whether `upstream` (an http(s) URL) names this machine's loopback at `port`, where the
+  /// proxy itself listens: every request would come back to it. Another route to it (a name
+  /// of this machine, another proxy) is caught by `Via` once a request comes back.
+  public static func isOwnAddress(upstream: String, port: Int) -> Bool {
+    let lower = upstream.lowercased()
+    let https = lower.hasPrefix("https://")
+    guard port != 0, https || lower.hasPrefix("http://") else { return false }
+    let rest = upstream.dropFirst(https ? 8 : 7)
+    let authority = rest.prefix { $0 != "/" }.split(separator: "@").last ?? ""
+    var host = Substring(authority)
+    var upstreamPort = https ? 443 : 80
+    if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
+      host = authority[..<colon]
+      guard let given = Int(authority[authority.index(after: colon)...]) else { return false }
+      upstreamPort = given
+    }
+    let name = String(host.lowercased().filter { $0 != "[" && $0 != "]" })
+    let loopback = name == "localhost" || name.hasPrefix("127.") || name == "::1" || name == "0.0.0.0"
+    return loopback && upstreamPort == port
+  }
+
+  /// Whether `headers` say the request has passed this proxy before.
+  func looped(_ headers: [HeaderField]) -> Bool {
+    let token = via.dropFirst(4)
+    return headers.contains { field in
+      field.name.lowercased() == "via"
+        && field.value.split(separator: ",").contains { $0.trimmingWhitespace().hasSuffix(token) }
+    }
   }
 
   /// The fields of `headers` a hop passes on: not hop-by-hop ones, nor those the `Connection`
@@ -57,8 +92,15 @@ public struct RecordingProxy: Sendable {
     if let failure = archive.failure {
       return Self.problem(503, "Service Unavailable", "apx mock stopped recording: \(failure.message)")
     }
+    if looped(request.headers) {
+      report("apx mock: loop: \(shown) came back from \(upstream), which forwards to this proxy; not forwarded")
+      return Self.problem(
+        508, "Loop Detected",
+        "apx mock --record forwards to \(upstream), which sent the request back to it: give the real server as --upstream"
+      )
+    }
     // apx asks for the encodings it decodes, and passes the decoded bytes on.
-    let headers = Self.endToEnd(request.headers, dropping: ["accept-encoding"])
+    let headers = Self.endToEnd(request.headers, dropping: ["accept-encoding"]) + [HeaderField("Via", via)]
     let contentType = headers.first { $0.name.lowercased() == "content-type" }?.value
     let plan = HTTPRequestPlan(
       method: request.method, url: url, headers: headers,

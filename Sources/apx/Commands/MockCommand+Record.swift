@@ -36,6 +36,11 @@ extension MockCommand {
       guard !upstream.contains("?"), !upstream.contains("#") else {
         throw ValidationError("--upstream is an origin and base path, without a query or fragment: \(upstream)")
       }
+      guard !RecordingProxy.isOwnAddress(upstream: upstream, port: port) else {
+        throw ValidationError(
+          "--upstream \(upstream) is this proxy's own address (--port \(port)): every request would come back to it; give the real server"
+        )
+      }
     }
     let grpcLower = grpcUpstream?.lowercased() ?? ""
     if let grpcUpstream, !(grpcLower.hasPrefix("grpc://") || grpcLower.hasPrefix("grpcs://")) {
@@ -50,6 +55,7 @@ extension MockCommand {
       ("--fail-rate", failRate != 0), ("--fail-status", failStatus != 503), ("--drop-every", dropEvery != 0),
       ("--sse-events", sseEvents != 10), ("--stateful", stateful), ("--seed", seed != 0),
       ("--token-lifetime", tokenLifetime != 3600),
+      ("--max-generated-size", maxGeneratedSize != MockOptions.defaultMaxGeneratedSize),
       ("--grpc-port without --grpc-upstream", grpcPort != 4770 && grpcUpstream == nil),
     ].filter(\.1).map(\.0)
     if !refused.isEmpty {

@@ -152,6 +152,13 @@ struct MockCommand: ContextCommand {
       "Seconds the OAuth2 access tokens of the mocked token endpoints stay good.", valueName: "SECONDS"))
   var tokenLifetime = 3600
 
+  @Option(
+    name: .customLong("max-generated-size"), parsing: .unconditional,
+    help: ArgumentHelp(
+      "The most one generated answer may take, in bytes of JSON; a schema asking for more is answered 500.",
+      valueName: "BYTES"))
+  var maxGeneratedSize = MockOptions.defaultMaxGeneratedSize
+
   @Flag(
     name: .customLong("stateful"),
     help: "Keep what POST/PUT/PATCH/DELETE write to collections, so a created resource can be read back.")
@@ -175,6 +182,7 @@ struct MockCommand: ContextCommand {
         ("--latency", latency != nil), ("--fail-rate", failRate != 0), ("--fail-status", failStatus != 503),
         ("--drop-every", dropEvery != 0), ("--drop-mode", dropMode != "close"), ("--sse-events", sseEvents != 10),
         ("--stateful", stateful), ("--seed", seed != 0), ("--token-lifetime", tokenLifetime != 3600),
+        ("--max-generated-size", maxGeneratedSize != MockOptions.defaultMaxGeneratedSize),
       ].filter(\.1).map(\.0)
       if !ignored.isEmpty {
         throw ValidationError(
@@ -194,6 +202,9 @@ struct MockCommand: ContextCommand {
     }
     guard (1...100_000).contains(sseEvents) else {
       throw ValidationError("--sse-events must be from 1 to 100000, got \(sseEvents)")
+    }
+    guard (1_024...1 << 30).contains(maxGeneratedSize) else {
+      throw ValidationError("--max-generated-size must be from 1024 to 1073741824 bytes, got \(maxGeneratedSize)")
     }
     guard (1...1_000_000_000).contains(tokenLifetime) else {
       throw ValidationError("--token-lifetime must be from 1 to 1000000000 seconds, got \(tokenLifetime)")
@@ -254,7 +265,7 @@ struct MockCommand: ContextCommand {
     let apis = try await definitions(in: context)
     let options = MockOptions(
       host: host, port: port, seed: seed, faults: try faults(), sseEvents: sseEvents, stateful: stateful,
-      tokenLifetime: tokenLifetime)
+      tokenLifetime: tokenLifetime, maxGeneratedSize: maxGeneratedSize)
     let server: MockServer
     do {
       server = try await MockServer.start(apis: apis, options: options) { line in context.warn(line) }

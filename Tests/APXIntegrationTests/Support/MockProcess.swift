@@ -24,19 +24,19 @@ enum MockProcess {
     }
   }
 
-  /// Runs `apx mock ARGUMENTS --port 0`, hands `body` its addresses, then stops it with `signal`. Returns the
+  /// Runs `apx mock ARGUMENTS --port PORT` (0: free ports), hands `body` its addresses, then stops it with `signal`. Returns the
   /// child's result (its stderr holds the fault lines); a mock that fails to start is an error
   /// with its stderr.
   @discardableResult
   static func with(
-    _ arguments: [String], environment: [String: String] = [:], signal: Int32 = SIGTERM,
+    _ arguments: [String], environment: [String: String] = [:], signal: Int32 = SIGTERM, port: Int = 0,
     _ body: @escaping @Sendable (Running) async throws -> Void
   ) async throws -> ChildResult {
     let (readEnd, writeEnd) = try FileDescriptor.pipe()
     defer { try? readEnd.close() }
     let failure = FailureBox()
     let result = try await ChildProcess.run(
-      APXProcess.binary.path, ["mock"] + arguments + ["--port", "0"],
+      APXProcess.binary.path, ["mock"] + arguments + ["--port", String(port)],
       environment: APXProcess.environment(adding: environment), stdoutTo: writeEnd, timeout: ServerLifetime.seconds,
       bounded: false
     ) { child in
