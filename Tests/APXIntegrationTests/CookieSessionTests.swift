@@ -50,6 +50,25 @@ import Testing
     }
   }
 
+  /// Two calls with one session at once, each given another cookie: the session keeps both
+  /// (each run applies what it received onto the session as stored when it ends, under a lock).
+  @Test func twoCallsAtOnceKeepBothCookies() async throws {
+    let env = Self.state()
+    try await withDemoServer { server in
+      let base = server.httpBaseURL
+      async let slow = APXProcess.run(
+        ["call", base + "/_demo/cookies/set?first=1&delay_ms=3000", "--session", "both"], environment: env)
+      try await Task.sleep(for: .milliseconds(500))
+      let fast = try await APXProcess.run(
+        ["call", base + "/_demo/cookies/set?second=2", "--session", "both"], environment: env)
+      #expect(fast.status == 0, "\(fast.stderr)")
+      let first = try await slow
+      #expect(first.status == 0, "\(first.stderr)")
+      let back = try await APXProcess.run(["call", base + "/_demo/cookies", "--session", "both"], environment: env)
+      #expect(Self.seen(back.stdout) == ["first": "1", "second": "2"], "\(back.stdout)")
+    }
+  }
+
   @Test func badSessionUsesAreRefused() async throws {
     let env = Self.state()
     for arguments in [

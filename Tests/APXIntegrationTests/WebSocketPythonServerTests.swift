@@ -1,3 +1,4 @@
+import APXTestSupport
 import Foundation
 import Testing
 
@@ -106,6 +107,20 @@ struct WebSocketPythonServerTests {
         ["call", base + "/echo", "--max-messages", "3"], stdin: Data("one\n{\"two\":2}\nthree\n".utf8))
       #expect(r.status == 0, "\(r.stderr)")
       #expect(r.stdout == "\"one\"\n{\"two\":2}\n\"three\"\n", "\(r.stdout)")
+    }
+  }
+
+  /// Without --max-messages the call ends once stdin has and the echoes are in (it ran until
+  /// killed), and -O FILE holds the messages, one per line (it was left unwritten).
+  @Test func stdinsEndClosesOnceTheAnswersAreInAndOWritesThem() async throws {
+    try await WebSocketPythonServer.run { base in
+      let file = TestScratch.root.appendingPathComponent("ws-\(UUID().uuidString).ndjson").path
+      let r = try await APXProcess.run(
+        ["call", base + "/echo", "-O", file], stdin: Data("one\n{\"two\":2}\n".utf8), timeout: 30)
+      #expect(r.status == 0, "\(r.stderr)")
+      let written = try String(contentsOfFile: file, encoding: .utf8)
+      // A file gets each message as it came, one per line (JSON ones as NDJSON), as -o raw prints.
+      #expect(written == "one\n{\"two\":2}\n", "\(written) \(r.stderr)")
     }
   }
 }

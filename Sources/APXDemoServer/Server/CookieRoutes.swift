@@ -3,14 +3,23 @@ import Hummingbird
 
 /// Test routes for cookies: `GET /_demo/cookies/set?NAME=VALUE...` sets each pair as a
 /// cookie (`path`, `max_age`, `domain` and `secure` in the query become attributes of them
-/// all), and `GET /_demo/cookies` answers `{"cookies": {NAME: VALUE}}` from the request's
+/// all; `delay_ms`, at most 10000, holds the answer that long, so two clients overlap), and
+/// `GET /_demo/cookies` answers `{"cookies": {NAME: VALUE}}` from the request's
 /// `Cookie` header, so a test sees what a client sent back.
 struct CookieRoutes: Sendable {
-  static let attributes: Set<String> = ["path", "max_age", "domain", "secure"]
+  static let attributes: Set<String> = ["path", "max_age", "domain", "secure", "delay_ms"]
 
   /// Adds the routes to `router`.
   func register(on router: Router<DemoRequestContext>) {
-    router.get("_demo/cookies/set") { request, _ in try set(request) }
+    router.get("_demo/cookies/set") { request, _ in
+      if let delay = request.uri.queryParameters["delay_ms"] {
+        guard let ms = Int(delay), (0...10_000).contains(ms) else {
+          throw DemoError.badRequest("invalid_parameter", "delay_ms must be an integer from 0 to 10000")
+        }
+        try await Task.sleep(for: .milliseconds(ms))
+      }
+      return try set(request)
+    }
     router.get("_demo/cookies") { request, _ in
       let pairs = request.headers[values: .cookie].flatMap { $0.split(separator: ";") }.compactMap {
         pair -> (String, JSONText)? in

@@ -47,14 +47,17 @@ final class FileLock: @unchecked Sendable {
   /// Waits (polling, without blocking a thread) until the lock on `path` is
   /// held, creating the file with mode 0600 if needed.
   ///
-  /// - Throws: `APXError` (`.auth`) when the file cannot be opened or the lock
-  ///   is still held by another process after `timeout` seconds.
-  static func acquire(path: String, timeout: Double = 30) async throws -> FileLock {
+  /// - Throws: `APXError` (`status`, `.auth` by default) when the file cannot be opened or the
+  ///   lock is still held by another process after `timeout` seconds; `what` names the lock
+  ///   in the message ("token lock", "cookie session lock").
+  static func acquire(
+    path: String, timeout: Double = 30, status: ExitStatus = .auth, what: String = "token lock"
+  ) async throws -> FileLock {
     let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
       let failure = FileLockFailure(opening: true, code: errno)
       throw APXError(
-        .auth, "cannot open the token lock file \(path): \(failure.reason)",
+        status, "cannot open the \(what) file \(path): \(failure.reason)",
         hint: "check the permissions of the folder (set APX_STATE_DIR to use another one)", cause: failure.reason,
         underlying: failure)
     }
@@ -65,11 +68,11 @@ final class FileLock: @unchecked Sendable {
       do {
         if try lock.tryLock() { break }
       } catch {
-        throw APXError(.auth, "cannot lock \(path): \(error.reason)")
+        throw APXError(status, "cannot lock \(path): \(error.reason)")
       }
       if waited >= timeout {
         throw APXError(
-          .auth, "another apx process has held the token lock \(path) for \(Int(timeout))s",
+          status, "another apx process has held the \(what) \(path) for \(Int(timeout))s",
           hint: "wait for it to finish, or remove the lock file if no apx process is running")
       }
       try await Task.sleep(for: .milliseconds(20))

@@ -66,6 +66,24 @@ public struct CookieSessionStore: Sendable {
     }
   }
 
+  /// Changes the stored jar `name` under the session's lock: reads it, hands it to `change`,
+  /// and writes it back, so that two runs ending together each add what they received.
+  public func update(_ name: String, _ change: (CookieJar) -> CookieJar) async throws -> CookieJar {
+    do {
+      try PrivateFile.makeDirectory(directory)
+    } catch {
+      throw APXError(
+        .internalFailure, "\(error.step) \(error.path): \(String(cString: strerror(error.code)))",
+        hint: "check the folder's permissions and free space, or set APX_STATE_DIR to a writable folder")
+    }
+    let lock = try await FileLock.acquire(
+      path: path(name) + ".lock", status: .internalFailure, what: "cookie session lock")
+    defer { lock.unlock() }
+    let jar = change(try read(name))
+    try write(jar, as: name)
+    return jar
+  }
+
   /// The names of the stored sessions, sorted.
   public func names() -> [String] {
     let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []

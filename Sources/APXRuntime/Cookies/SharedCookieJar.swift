@@ -12,6 +12,10 @@ import Synchronization
 public final class SharedCookieJar: Sendable {
   private let jar: Mutex<CookieJar>
   private let now: @Sendable () -> Double
+  /// Every `Set-Cookie` taken in this run, in order, with its URL and time: what `--session`
+  /// applies again onto the stored jar as it is when the run ends, so that a cookie another
+  /// run stored meanwhile is kept.
+  private let received = Mutex<[(values: [String], url: CookieURL, time: Double)]>([])
 
   /// A jar holding `cookies`; `now` is seconds since 1970.
   public init(_ cookies: CookieJar = CookieJar(), now: @escaping @Sendable () -> Double = SharedCookieJar.wallClock) {
@@ -29,6 +33,16 @@ public final class SharedCookieJar: Sendable {
       $0.removeExpired(now: time)
       return $0
     }
+  }
+
+  /// `stored` with this run's `Set-Cookie` headers applied again, in the order they came
+  /// (a deletion too), expired cookies dropped: the jar `--session` stores when another run
+  /// changed the session after this one read it.
+  public func applied(onto stored: CookieJar) -> CookieJar {
+    var merged = stored
+    for change in received.withLock({ $0 }) { merged.store(change.values, from: change.url, now: change.time) }
+    merged.removeExpired(now: now())
+    return merged
   }
 
   /// `plan` with the jar's cookies for its URL in a `Cookie` header. A `Cookie` header the
@@ -50,5 +64,6 @@ public final class SharedCookieJar: Sendable {
     guard !values.isEmpty, let url = CookieURL(url) else { return }
     let time = now()
     jar.withLock { $0.store(values, from: url, now: time) }
+    received.withLock { $0.append((values, url, time)) }
   }
 }

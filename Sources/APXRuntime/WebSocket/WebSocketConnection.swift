@@ -1,8 +1,10 @@
 import APXCore
+import Dispatch
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOWebSocket
+import Synchronization
 
 /// One resolved WebSocket connection attempt: the handshake request (URL with its query, headers
 /// with credentials), the subprotocols offered, and the messages sent once it opens.
@@ -177,6 +179,7 @@ struct WebSocketConnection: Transport {
   ) async throws -> CallOutcome {
     let outcome = CallOutcome(status: 101, headers: fields)
     let pings = PingState()
+    let activity = MessageActivity()
     return try await frames.executeThenClose { inbound, outbound in
       let writer = WebSocketFrameWriter(outbound: outbound, sink: sink)
       for message in attempt.messages { try await writer.send(.text, ByteBuffer(string: message)) }
@@ -199,13 +202,24 @@ struct WebSocketConnection: Transport {
         group.addTask {
           .finished(
             try await read(
-              inbound, writer: writer, pings: pings, graphQL: attempt.graphQL, sink: sink, outcome: outcome))
+              inbound, writer: writer, pings: pings, activity: activity, graphQL: attempt.graphQL, sink: sink,
+              outcome: outcome))
         }
         defer { group.cancelAll() }
         while let next = try await group.next() {
           switch next {
           case .finished(let outcome): return outcome
-          case .inputEnded: continue
+          case .inputEnded:
+            // Stdin's end closes the conversation once the answers are in: after half a second
+            // without a message (a server that answers each line has answered the last). A
+            // server that never answers the close is left 5 s later, as RFC 6455 (7.1.1) allows.
+            group.addTask {
+              while !activity.quiet(for: 0.5) { try await Task.sleep(for: .milliseconds(100)) }
+              try? await writer.close(code: 1000, reason: nil)
+              try await Task.sleep(for: .seconds(5))
+              return .finished(outcome)
+            }
+            continue
           case .pingMissed:
             throw interrupted(
               "no pong answered a ping within \(NumberText.plain(options.pingInterval ?? 0))s",
@@ -226,12 +240,13 @@ struct WebSocketConnection: Transport {
 
   private func read(
     _ inbound: NIOAsyncChannelInboundStream<[WebSocketFrame]>, writer: WebSocketFrameWriter, pings: PingState,
-    graphQL: GraphQLTransportWS?, sink: any CallEventSink, outcome: CallOutcome
+    activity: MessageActivity, graphQL: GraphQLTransportWS?, sink: any CallEventSink, outcome: CallOutcome
   ) async throws -> CallOutcome {
     do {
       for try await batch in inbound {
         for frame in batch {
           try writer.noteReceived(frame)
+          activity.note()
           // A GraphQL subscription's text messages are graphql-transport-ws, not output.
           if frame.opcode == .text, let graphQL {
             if try await step(graphQL, frame: frame, writer: writer, sink: sink) == .stop {
@@ -349,6 +364,19 @@ struct WebSocketConnection: Transport {
   private func interrupted(_ reason: String, _ error: APXError) -> AttemptFailure {
     state.interruption = reason
     return AttemptFailure(error, outcome: .connectionFailure)
+  }
+}
+
+/// When the last frame arrived, so that stdin's end can wait for the answers still coming.
+final class MessageActivity: Sendable {
+  private let last = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
+
+  /// A frame arrived now.
+  func note() { last.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
+
+  /// Whether no frame has arrived for `seconds`.
+  func quiet(for seconds: Double) -> Bool {
+    DispatchTime.now().uptimeNanoseconds - last.load(ordering: .relaxed) >= UInt64(seconds * 1e9)
   }
 }
 

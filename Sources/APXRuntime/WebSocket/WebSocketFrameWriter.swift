@@ -2,19 +2,28 @@ import APXCore
 import Dispatch
 import NIOCore
 import NIOWebSocket
+import Synchronization
 
 /// Writes the client's frames, each masked as RFC 6455 requires of a client.
 struct WebSocketFrameWriter: Sendable {
   let outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>
   let sink: any CallEventSink
+  /// A close frame was sent: RFC 6455 (5.5.1) allows one, and no data frame after it.
+  private let closeSent = SharedFlag()
+
+  init(outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>, sink: any CallEventSink) {
+    self.outbound = outbound
+    self.sink = sink
+  }
 
   func send(_ opcode: WebSocketOpcode, _ data: ByteBuffer) async throws {
     try sink.receive(.webSocketFrame(sent: true, opcode: Self.kind(opcode), bytes: data.readableBytes))
     try await outbound.write(WebSocketFrame(fin: true, opcode: opcode, maskKey: .random(), data: data))
   }
 
-  /// Sends a close frame with `code` (and `reason`).
+  /// Sends a close frame with `code` (and `reason`), once: a later call does nothing.
   func close(code: Int, reason: String?) async throws {
+    guard closeSent.set() else { return }
     var data = ByteBuffer()
     data.writeInteger(UInt16(clamping: code))
     if let reason { data.writeString(reason) }
@@ -77,4 +86,12 @@ enum WebSocketStdin {
       try await writer.send(.text, ByteBuffer(bytes: text))
     }
   }
+}
+
+/// A flag set once, from any task.
+final class SharedFlag: Sendable {
+  private let value = Atomic<Bool>(false)
+
+  /// Sets the flag; true when this call set it, false when it was set already.
+  func set() -> Bool { value.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged }
 }

@@ -30,10 +30,12 @@ enum CookieSession {
   }
 
   /// Stores the jar after the run, whatever its outcome: cookies a failed call received are
-  /// the server's state too (a login that set a cookie before a later step failed).
-  static func save(_ jar: SharedCookieJar, as name: String?, _ context: Context) throws {
+  /// the server's state too (a login that set a cookie before a later step failed). What this
+  /// run received is applied onto the session as stored now, under its lock: a cookie another
+  /// run stored since this one began is kept.
+  static func save(_ jar: SharedCookieJar, as name: String?, _ context: Context) async throws {
     guard let name else { return }
-    try store(context).write(jar.snapshot, as: name)
+    _ = try await store(context).update(name) { jar.applied(onto: $0) }
   }
 
   /// Runs `body` with the session's jar, and stores the jar when it ends.
@@ -43,10 +45,10 @@ enum CookieSession {
     let jar = try jar(name, context)
     do {
       let result = try await body(jar)
-      try save(jar, as: name, context)
+      try await save(jar, as: name, context)
       return result
     } catch {
-      try? save(jar, as: name, context)
+      try? await save(jar, as: name, context)
       throw error
     }
   }
