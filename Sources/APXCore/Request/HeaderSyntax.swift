@@ -22,6 +22,18 @@ public enum HeaderSyntax {
     return nil
   }
 
+  /// Why `subprotocol` cannot be offered in a WebSocket handshake, or nil: RFC 6455 (4.1)
+  /// makes each one a token, so a comma or a space would offer two, and a CR or LF would
+  /// add a header. The value itself is not shown: `name.TOKEN` carries a credential.
+  public static func subprotocolProblem(_ subprotocol: String) -> String? {
+    if subprotocol.isEmpty { return "a WebSocket subprotocol cannot be empty" }
+    for scalar in subprotocol.unicodeScalars where !isTokenCharacter(scalar) {
+      return "a WebSocket subprotocol contains \(describe(scalar)), which subprotocols cannot hold"
+        + " (RFC 6455 tokens: letters, digits and !#$%&'*+-.^_`|~ only)"
+    }
+    return nil
+  }
+
   /// The first problem of a header field, or nil.
   public static func problem(name: String, value: String) -> String? {
     nameProblem(name) ?? valueProblem(value, name: name)

@@ -109,6 +109,20 @@ struct WebSocketConnection: Transport {
     if !attempt.subprotocols.isEmpty {
       headers.append(HeaderField("Sec-WebSocket-Protocol", attempt.subprotocols.joined(separator: ", ")))
     }
+    // `--subprotocol` and `-H` were checked when read; this catches `${env:...}` values, tokens
+    // and registry headers. Never sent (a CR or LF would add a header) and never retried.
+    for subprotocol in attempt.subprotocols {
+      if let problem = HeaderSyntax.subprotocolProblem(subprotocol) {
+        throw AttemptFailure(
+          APXError(.usage, problem, hint: "check the environment variables and credentials that fill the subprotocol"))
+      }
+    }
+    for h in headers {
+      if let problem = HeaderSyntax.problem(name: h.name, value: h.value) {
+        throw AttemptFailure(
+          APXError(.usage, problem, hint: "check the environment variables and credentials that fill this header"))
+      }
+    }
     try sink.receive(
       .requestSent(
         method: "GET", url: mask.mask(attempt.plan.url), headers: mask.mask(headers), attempt: context.number))

@@ -28,6 +28,14 @@ struct WebSocketOptionGroup: ParsableArguments {
         + "text), e.g. --until '.type==complete'.", valueName: "PATH==VALUE"))
   var until: String?
 
+  func validate() throws {
+    for subprotocol in subprotocols {
+      if let problem = HeaderSyntax.subprotocolProblem(subprotocol) {
+        throw ValidationError("--subprotocol: \(problem)")
+      }
+    }
+  }
+
   /// Whether stdin is a terminal (then its lines are not sent as messages).
   static var stdinIsTerminal: Bool { isatty(0) == 1 }
 
