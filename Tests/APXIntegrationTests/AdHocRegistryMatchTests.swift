@@ -45,6 +45,38 @@ struct AdHocRegistryMatchTests {
     }
   }
 
+  /// Two APIs whose base URLs cover the URL equally: refused (exit 2) naming both, rather than
+  /// sending the alphabetically first one's credentials; `--no-auth` calls with neither. The
+  /// longer base URL wins over a shorter one.
+  @Test func equallyLongBaseURLsOfTwoAPIsAreRefusedAndTheLongestWins() async throws {
+    try await withDemoServer { server in
+      let folder = TestScratch.root.appendingPathComponent("apx-tie-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      func api(_ name: String, _ base: String) throws {
+        let text = """
+          {"api": "\(name)", "environments": {"prod": {"base_url": "\(base)"}},
+           "auth": {"type": "bearer", "token": "\(name)-t0ken"}, "endpoints": {}}
+          """
+        try text.write(to: folder.appendingPathComponent(name + ".json"), atomically: true, encoding: .utf8)
+      }
+      try api("alpha", server.httpBaseURL)
+      try api("beta", server.httpBaseURL + "/")
+      let env = ["APX_REGISTRY": folder.path]
+      let url = server.httpBaseURL + "/_demo/headers"
+      let tie = try await APXProcess.run(["call", url], environment: env)
+      #expect(tie.status == 2, "\(tie.stderr)")
+      #expect(tie.stderr.contains("under the base URLs of 2 registry APIs (alpha, beta)"), "\(tie.stderr)")
+      #expect(tie.stderr.contains("--no-auth"), "\(tie.stderr)")
+      let none = try await APXProcess.run(["call", url, "--no-auth"], environment: env)
+      #expect(none.status == 0, "\(none.stderr)")
+      #expect(!none.stdout.contains("t0ken"), "\(none.stdout)")
+      try api("gamma", server.httpBaseURL + "/_demo")
+      let longest = try await APXProcess.run(["call", url, "-v"], environment: env)
+      #expect(longest.status == 0, "\(longest.stderr)")
+      #expect(longest.stderr.contains("under the API \"gamma\""), "\(longest.stderr)")
+    }
+  }
+
   @Test func aURLOutsideEveryBaseURLGetsNoAuth() async throws {
     try await withDemoServer(DemoServerOptions(requireAuth: true)) { server in
       // Same host and port, but /api/v20 is not under a base URL of /api/v2.

@@ -46,7 +46,8 @@ extension AdHocCall {
         .usage, "\(flag) goes with API.ENDPOINT; the URL \(url.text) already names its server",
         hint: "drop \(flag), or call a registry endpoint: apx call API.ENDPOINT \(flag) ...")
     }
-    let match = try BaseURLMatcher.match(url, registry: registry, environment: context.environment)
+    let match = try BaseURLMatcher.match(
+      url, registry: registry, environment: context.environment, withoutAuth: call.noAuth)
     let made: AdHocEndpoint
     if url.scheme == "grpc" || url.scheme == "grpcs" {
       if let method {
