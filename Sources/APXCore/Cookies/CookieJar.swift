@@ -2,10 +2,10 @@
 /// (a recipe's steps, `--all`'s pages, a redirect's hops), and across processes with
 /// `--session NAME`, which stores the jar.
 ///
-/// Deliberately simpler than a browser: no public-suffix list (a `Domain` attribute is
-/// accepted when the request host is in that domain, so a server could set a cookie for a
-/// whole top-level domain it is under; apx only sends cookies to servers the user calls),
-/// and `SameSite` and `HttpOnly` do not apply to a command-line client.
+/// A `Domain` attribute that is a public suffix (`com`, `co.uk`, a single label such as
+/// `test`) is refused, as browsers refuse it (RFC 6265 §5.3 step 5), unless it is the request's
+/// own host (the cookie is then host-only). `SameSite` and `HttpOnly` do not apply to a
+/// command-line client.
 public struct CookieJar: Sendable, Hashable {
   /// The cookies, at most one per (domain, path, name), oldest first.
   public private(set) var cookies: [Cookie] = []
@@ -16,16 +16,26 @@ public struct CookieJar: Sendable, Hashable {
 
   /// Takes the `Set-Cookie` header values of an answer to `url`, received at `now`. A value
   /// that cannot be parsed, or that names a domain the URL's host is not in, is ignored, as
-  /// browsers ignore it.
-  public mutating func store(_ setCookies: [String], from url: CookieURL, now: Double) {
+  /// browsers ignore it. Returns why each cookie whose `Domain` is a public suffix (by
+  /// `suffixes`) was refused, for a note: that one is a server overreaching, not a typo.
+  @discardableResult
+  public mutating func store(
+    _ setCookies: [String], from url: CookieURL, now: Double, suffixes: PublicSuffixList = .builtIn
+  ) -> [String] {
+    var refused: [String] = []
     for header in setCookies {
-      guard let cookie = Self.parse(header, from: url, now: now) else { continue }
+      var refusal: String?
+      guard let cookie = Self.parse(header, from: url, now: now, suffixes: suffixes, refusal: &refusal) else {
+        if let refusal { refused.append(refusal) }
+        continue
+      }
       cookies.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
       // An expiry in the past deletes the cookie (the usual way to log out).
       if let expires = cookie.expires, expires <= now { continue }
       cookies.append(cookie)
     }
     if cookies.count > Self.limit { cookies.removeFirst(cookies.count - Self.limit) }
+    return refused
   }
 
   /// The `Cookie` header value for a request to `url` at `now`, nil when no cookie matches:
@@ -42,8 +52,12 @@ public struct CookieJar: Sendable, Hashable {
     cookies.removeAll { $0.expires.map { $0 <= now } ?? false }
   }
 
-  /// One `Set-Cookie` value (RFC 6265 §5.2), or nil when it is unusable.
-  static func parse(_ header: String, from url: CookieURL, now: Double) -> Cookie? {
+  /// One `Set-Cookie` value (RFC 6265 §5.2), or nil when it is unusable; `refusal` says why
+  /// when its `Domain` is a public suffix.
+  static func parse(
+    _ header: String, from url: CookieURL, now: Double, suffixes: PublicSuffixList = .builtIn,
+    refusal: inout String?
+  ) -> Cookie? {
     var parts = header.split(separator: ";", omittingEmptySubsequences: false).makeIterator()
     guard let pair = parts.next(), let equals = pair.firstIndex(of: "=") else { return nil }
     let name = pair[..<equals].trimmingWhitespace()
@@ -69,6 +83,16 @@ public struct CookieJar: Sendable, Hashable {
         if domain.hasPrefix(".") { domain.removeFirst() }
         guard !domain.isEmpty else { continue }
         guard CookieURL.domainMatch(url.host, domain) else { return nil }
+        if suffixes.isPublicSuffix(domain) {
+          // The host itself may be one (a server on `localhost`): the cookie is then host-only.
+          guard domain == url.host else {
+            refusal =
+              "ignored the cookie \"\(name)\" from \(url.host): its Domain=\(domain) is a public suffix "
+              + "(by \(suffixes.source)), so it would go to every site under it"
+            return nil
+          }
+          continue
+        }
         cookie.domain = domain
         cookie.hostOnly = false
       case "path":

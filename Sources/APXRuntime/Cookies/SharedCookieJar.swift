@@ -16,6 +16,13 @@ public final class SharedCookieJar: Sendable {
   /// applies again onto the stored jar as it is when the run ends, so that a cookie another
   /// run stored meanwhile is kept.
   private let received = Mutex<[(values: [String], url: CookieURL, time: Double)]>([])
+  /// Where a refused cookie is reported (the command's stderr), set once per run.
+  private let report = Mutex<(@Sendable (String) -> Void)?>(nil)
+
+  /// Reports each cookie refused for a public-suffix `Domain` to `report` from now on.
+  public func reportRefusals(to report: @escaping @Sendable (String) -> Void) {
+    self.report.withLock { $0 = report }
+  }
 
   /// A jar holding `cookies`; `now` is seconds since 1970.
   public init(_ cookies: CookieJar = CookieJar(), now: @escaping @Sendable () -> Double = SharedCookieJar.wallClock) {
@@ -40,9 +47,17 @@ public final class SharedCookieJar: Sendable {
   /// changed the session after this one read it.
   public func applied(onto stored: CookieJar) -> CookieJar {
     var merged = stored
-    for change in received.withLock({ $0 }) { merged.store(change.values, from: change.url, now: change.time) }
+    for change in received.withLock({ $0 }) {
+      merged.store(change.values, from: change.url, now: change.time, suffixes: Self.suffixes(change.values))
+    }
     merged.removeExpired(now: now())
     return merged
+  }
+
+  /// The public suffixes to judge `Set-Cookie` values by: the system's list is read only when
+  /// one names a `Domain` (most answers set none, and a call should not pay for reading it).
+  static func suffixes(_ values: [String]) -> PublicSuffixList {
+    values.contains { $0.lowercased().contains("domain") } ? SystemPublicSuffixList.shared : .builtIn
   }
 
   /// `plan` with the jar's cookies for its URL in a `Cookie` header. A `Cookie` header the
@@ -63,7 +78,11 @@ public final class SharedCookieJar: Sendable {
     let values = headers.filter { $0.name.lowercased() == "set-cookie" }.map(\.value)
     guard !values.isEmpty, let url = CookieURL(url) else { return }
     let time = now()
-    jar.withLock { $0.store(values, from: url, now: time) }
+    let suffixes = Self.suffixes(values)
+    let refused = jar.withLock { $0.store(values, from: url, now: time, suffixes: suffixes) }
     received.withLock { $0.append((values, url, time)) }
+    if !refused.isEmpty, let report = report.withLock({ $0 }) {
+      for line in refused { report("apx: " + line) }
+    }
   }
 }

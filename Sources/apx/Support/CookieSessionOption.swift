@@ -25,8 +25,9 @@ struct CookieSessionOption: ParsableArguments {
 enum CookieSession {
   /// The jar to run with: the stored session's, or a fresh one without a name.
   static func jar(_ name: String?, _ context: Context) throws -> SharedCookieJar {
-    guard let name else { return SharedCookieJar() }
-    return SharedCookieJar(try store(context).read(name))
+    let jar = try name.map { SharedCookieJar(try store(context).read($0)) } ?? SharedCookieJar()
+    jar.reportRefusals { context.warn($0) }
+    return jar
   }
 
   /// Stores the jar after the run, whatever its outcome: cookies a failed call received are

@@ -29,6 +29,43 @@ import Testing
     #expect(jar.header(for: try Self.url("https://auth.example.com/y"), now: Self.now) == "a=1")
   }
 
+  /// A Domain that is a public suffix would send the cookie to every site under it: refused,
+  /// saying which rules judged it; the host's own name (`localhost`) makes a host-only cookie.
+  @Test(arguments: [
+    ("https://shop.example.com/", "com"), ("https://a.b.co.uk/", ".co.uk"), ("http://app.test/", "test"),
+    ("https://me.github.io/", "github.io"),
+  ])
+  func aPublicSuffixDomainIsRefused(from: String, domain: String) throws {
+    var jar = CookieJar()
+    let refused = jar.store(["all=1; Domain=\(domain); Path=/"], from: try Self.url(from), now: Self.now)
+    #expect(jar.cookies.isEmpty)
+    #expect(refused.count == 1)
+    #expect(refused.first?.contains("is a public suffix (by apx's built-in rules") == true, "\(refused)")
+  }
+
+  @Test func aDomainThatIsTheHostItselfMakesAHostOnlyCookie() throws {
+    var jar = CookieJar()
+    let refused = jar.store(["sid=1; Domain=localhost"], from: try Self.url("http://localhost:8080/"), now: Self.now)
+    #expect(refused.isEmpty)
+    #expect(jar.cookies.first?.hostOnly == true)
+    #expect(jar.header(for: try Self.url("http://localhost:8080/x"), now: Self.now) == "sid=1")
+  }
+
+  /// The list's own grammar: rules, `*.` wildcards, `!` exceptions, comments, the default `*`.
+  @Test func theListsWildcardsAndExceptions() {
+    let list = PublicSuffixList(text: "// comment\nuk\nco.uk\n*.ck\n!www.ck\nblogspot.com  trailing\n", source: "t")
+    #expect(list.isPublicSuffix("co.uk") && list.isPublicSuffix("uk"))
+    #expect(!list.isPublicSuffix("example.co.uk"))
+    #expect(list.isPublicSuffix("anything.ck") && !list.isPublicSuffix("www.ck"))
+    #expect(list.isPublicSuffix("blogspot.com") && list.isPublicSuffix("com"))
+    #expect(!list.isPublicSuffix("example.com") && list.isPublicSuffix("test"))
+    var jar = CookieJar()
+    let refused = jar.store(
+      ["a=1; Domain=anything.ck", "b=2; Domain=www.ck"], from: try! Self.url("https://www.anything.ck/"), now: Self.now,
+      suffixes: list)
+    #expect(refused.count == 1 && jar.cookies.isEmpty)
+  }
+
   @Test func secureCookiesTravelOnlyOverHTTPSAndLongerPathsComeFirst() throws {
     var jar = CookieJar()
     let site = try Self.url("https://example.com/")
