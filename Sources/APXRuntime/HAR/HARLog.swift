@@ -80,7 +80,7 @@ public final class HARLog: Sendable {
   }
 
   /// The archive as HAR 1.2 JSON text, pretty, ending with a newline.
-  func json(creatorVersion: String) -> [UInt8] {
+  public func json(creatorVersion: String) -> [UInt8] {
     let entries = entries.withLock { $0 }
     // Stable: entries that began at the same moment stay in the order they ended.
     let sorted = entries.index.enumerated().sorted { ($0.element.started, $0.offset) < ($1.element.started, $1.offset) }

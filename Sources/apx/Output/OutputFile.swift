@@ -31,8 +31,9 @@ final class OutputFile: @unchecked Sendable {
   let stream: OutputStream
 
   /// Creates the temporary file; a usage error (exit 2) when FILE's folder cannot take it.
-  init(path: String) throws(APXError) {
-    let (target, folder, name) = try Self.place(path)
+  /// `flag` names the option in messages (`-O`, `--har`).
+  init(path: String, flag: String = "-O") throws(APXError) {
+    let (target, folder, name) = try Self.place(path, flag: flag)
     // As mkstemp (a new file, 0600), but armed before it exists: a signal that comes between
     // creating the file and arming the cleanup would leave it behind.
     var fd: Int32 = -1
@@ -81,18 +82,32 @@ final class OutputFile: @unchecked Sendable {
 
   /// Where `-O PATH` writes: the file replaced (`linkTarget`), its folder (with its slash, or
   /// empty) and its name. A usage error (exit 2) for no name, `-`, or a folder.
-  static func place(_ path: String) throws(APXError) -> (target: String, folder: String, name: String) {
+  static func place(_ path: String, flag: String = "-O") throws(APXError) -> (
+    target: String, folder: String, name: String
+  ) {
     guard !path.isEmpty, path != "-" else {
-      throw APXError(.usage, "-O needs a file name", hint: "leave -O out to print on stdout")
+      throw APXError(.usage, "\(flag) needs a file name", hint: "leave \(flag) out to print on stdout")
     }
     if FileKind.isDirectory(path) == true {
-      throw APXError(.usage, "-O \(path) is a folder", hint: "name a file, e.g. -O \(path)/body.json")
+      throw APXError(.usage, "\(flag) \(path) is a folder", hint: "name a file, e.g. \(flag) \(path)/body.json")
     }
     let target = linkTarget(path)
     let slash = target.lastIndex(of: "/")
     let folder = slash.map { String(target[...$0]) } ?? ""
     let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
     return (target, folder, name)
+  }
+
+  /// Refuses (exit 2) a FILE that could not be written later, before anything is sent: no
+  /// name, a folder, or a folder that does not exist or takes no new file.
+  static func checkWritable(_ path: String, flag: String) throws(APXError) {
+    let (_, folder, _) = try place(path, flag: flag)
+    let dir = folder.isEmpty ? "." : folder
+    guard access(dir, W_OK | X_OK) == 0 else {
+      throw APXError(
+        .usage, "cannot write \(path): \(String(cString: strerror(errno)))",
+        hint: "check that the folder \(dir) exists and is writable")
+    }
   }
 
   /// Flushes, syncs and renames the file into place.
@@ -102,7 +117,8 @@ final class OutputFile: @unchecked Sendable {
     close(stream.fd)
     OutputFileInterrupt.disarm()
     guard synced, rename(temporaryPath, target) == 0 else {
-      let reason = String(cString: strerror(errno))
+      // A failed write (ENOSPC: "No space left on device") says why, not fsync's errno.
+      let reason = String(cString: strerror(stream.closed ? stream.failure : errno))
       unlink(temporaryPath)
       throw APXError(.internalFailure, "cannot write \(path): \(reason)", hint: "check free space and permissions")
     }

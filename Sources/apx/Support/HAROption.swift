@@ -16,14 +16,20 @@ struct HAROption: ParsableArguments {
   /// The archive to record into, nil without `--har`.
   func log() -> HARLog? { path.map { _ in HARLog() } }
 
-  /// Writes the archive (when there is one).
+  /// Writes the archive (when there is one) as `-O` writes a file: beside FILE, then renamed
+  /// over it, so an existing FILE keeps its mode (a 0600 archive stays private), a symbolic
+  /// link is written through, and a full disk is an error naming FILE and leaving it whole.
   func write(_ log: HARLog?) throws(APXError) {
     guard let path, let log else { return }
-    try log.write(to: path, creatorVersion: APXVersion.current)
+    let file = try OutputFile(path: path, flag: "--har")
+    file.stream.write(log.json(creatorVersion: APXVersion.current))
+    try file.commit()
   }
 
   /// Runs `body` with the archive, and writes it when `body` ends, success or not.
+  /// A FILE that could not be written is refused first (exit 2), before anything is sent.
   func recording<T>(_ body: (HARLog?) async throws -> T) async throws -> T {
+    if let path { try OutputFile.checkWritable(path, flag: "--har") }
     let log = log()
     let result: T
     do {
