@@ -111,6 +111,7 @@ _apx_call() {
         ':API.ENDPOINT | \[METHOD\] URL:{__apx_custom_complete ---completion call -- positional@0 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '*:ITEM:{__apx_custom_complete ---completion call -- positional@1 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '(-d --data)'{-d,--data}'[The request body\: JSON text, @file or @- for stdin (streamed\: upload progress on a terminal).]:BODY:{__apx_custom_complete ---completion call -- --data "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
+        '(-X --request)'{-X,--request}'[The HTTP method of a call to a URL, as curl'\''s and xh'\''s -X (the same as a METHOD before the URL).]:METHOD:'
         '--max-events[Stop a stream (SSE events, gRPC messages, NDJSON lines) after N items.]:N:'
         '--all[Follow the endpoint'\''s pages (its registry pagination) and print every item as a stream, one JSON value per line; --select applies to each item.]'
         '--max-items[With --all\: stop after N items (no further page is fetched).]:N:'

@@ -67,6 +67,27 @@ struct AdHocCallTests {
     }
   }
 
+  /// `-X METHOD`, as curl and xh write it: the method of a URL call; refused where it would be
+  /// ignored or contradicts the METHOD word.
+  @Test func dashXGivesTheMethod() async throws {
+    try await withDemoServer { server in
+      let patch = try await Self.call(["-X", "PATCH", server.httpBaseURL + "/_demo/echo/7", "name=Ann"])
+      #expect(patch.status == 0, "\(patch.stderr)")
+      #expect(try Echo(patch.stdout).method == "PATCH")
+      let same = try await Self.call(["--request", "DELETE", "DELETE", server.httpBaseURL + "/_demo/echo/7"])
+      #expect(same.status == 0, "\(same.stderr)")
+      #expect(try Echo(same.stdout).method == "DELETE")
+      let clash = try await Self.call(["-X", "PUT", "DELETE", server.httpBaseURL + "/_demo/echo/7"])
+      #expect(clash.status == 2, "\(clash.stderr)")
+      #expect(clash.stderr.contains("-X PUT and the METHOD DELETE before the URL disagree"), "\(clash.stderr)")
+      let registry = try await Self.call(["-X", "POST", "books.catalogue.list"])
+      #expect(registry.status == 2, "\(registry.stderr)")
+      #expect(registry.stderr.contains("-X POST goes with a URL; the registry says the method"), "\(registry.stderr)")
+      let lower = try await Self.call(["-X", "post", server.httpBaseURL + "/_demo/echo"])
+      #expect(lower.status == 2 && lower.stderr.contains("\"post\" is not an HTTP method"), "\(lower.stderr)")
+    }
+  }
+
   @Test func filesStdinAndWholeBodies() async throws {
     let text = try temporaryFile("note.txt", "hello\nworld\n")
     let json = try temporaryFile("meta.json", #"{"k": [1, 2.50]}"#)

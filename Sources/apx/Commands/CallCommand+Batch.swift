@@ -29,6 +29,7 @@ extension CallCommand {
       prepared.append(one)
     }
     if sse || !untilEvent.isEmpty { throw APXError(.usage, "--sse and --until-event do not apply to a JSON-RPC batch") }
+    if requestMethod != nil { throw APXError(.usage, "-X does not apply to a JSON-RPC batch, which is one POST") }
     let tokenOverride = try tokenStdin ? Self.readTokenFromStdin() : bearer
     var extraHeaders: [HeaderField] = []
     if let basicAuth {

@@ -19,9 +19,22 @@ extension CallCommand {
     let global = try self.global.applyingConfig(context)
     var extraHeaders: [HeaderField] = []
     var prepared: PreparedCall
-    if let call = try AdHocCall.parse(target: target, items: params) {
+    if var call = try AdHocCall.parse(target: target, items: params) {
+      if let requestMethod {
+        if let method = call.method, method != requestMethod {
+          throw APXError(
+            .usage, "-X \(requestMethod) and the METHOD \(method) before the URL disagree",
+            hint: "give the method once: apx call \(requestMethod) URL, or apx call -X \(requestMethod) URL")
+        }
+        call.method = requestMethod
+      }
       prepared = try call.prepare(self, registry: registry, context: context)
     } else {
+      if let requestMethod {
+        throw APXError(
+          .usage, "-X \(requestMethod) goes with a URL; the registry says the method of \(target)",
+          hint: "drop -X, or call the URL: apx call -X \(requestMethod) https://HOST/PATH")
+      }
       let items = try params.map { text throws(APXError) in try RequestItem(parsing: text) }
       prepared = try PreparedCall.registry(target: target, items: items, registry: registry)
     }

@@ -86,6 +86,13 @@ struct CallCommand: ContextCommand {
   var data: String?
 
   @Option(
+    name: [.customShort("X"), .customLong("request")],
+    help: ArgumentHelp(
+      "The HTTP method of a call to a URL, as curl's and xh's -X (the same as a METHOD before the URL).",
+      valueName: "METHOD"))
+  var requestMethod: String?
+
+  @Option(
     name: .customLong("max-events"),
     // A negative number is its value (checked, with a clear message), not an unknown flag.
     parsing: .unconditional,
