@@ -296,7 +296,11 @@ struct WebSocketConnection: Transport {
         try sink.receive(.batchEnd)
       }
     } catch let error as NIOWebSocketError {
-      throw AttemptFailure(tooLarge(error))
+      throw AttemptFailure(
+        error == .invalidFrameLength ? tooLarge(error) : violation(WebSocketViolation(error).text, cause: error))
+    } catch let error as NIOWebSocketFrameAggregator.Error {
+      let violation = WebSocketViolation(error)
+      throw AttemptFailure(violation == .tooLarge ? tooLarge(error) : self.violation(violation.text, cause: error))
     } catch let error as AttemptFailure {
       throw error
     } catch let error as APXError {
@@ -367,7 +371,14 @@ struct WebSocketConnection: Transport {
         hint: "the messages so far are on stdout; 1000 (normal) and 1001 (going away) end a stream successfully"))
   }
 
-  private func tooLarge(_ error: NIOWebSocketError) -> APXError {
+  /// The server broke RFC 6455: its fault, not apx's, and not worth a retry.
+  private func violation(_ what: String, cause: any Error) -> APXError {
+    APXError(
+      .remoteFailure, "\(endpointName): the server broke the WebSocket protocol: \(what)",
+      hint: "the messages so far are on stdout; this is the server's fault (RFC 6455 section 5)", cause: "\(cause)")
+  }
+
+  private func tooLarge(_ error: any Error) -> APXError {
     APXError(
       .expectation,
       "\(endpointName) sent a message larger than \(WebSocketSecrets.size(options.maxMessageSize)), the most apx holds "

@@ -93,7 +93,9 @@ enum WebSocketHandshake {
           let decoder = ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .forwardBytes))
           let observer = HandshakeObserver(head: head, promise: promise)
           let upgrader = NIOWebSocketClientUpgrader(
-            maxFrameSize: max(1 << 14, min(maxMessageSize, Int(UInt32.max))), automaticErrorHandling: false
+            // One frame is at most one message: a single 3 KB frame must not pass a limit of 1,000.
+            // At least 125 bytes, the most a control frame (a ping) may carry.
+            maxFrameSize: max(125, min(maxMessageSize, Int(UInt32.max))), automaticErrorHandling: false
           ) { channel, response in
             channel.eventLoop.makeCompletedFuture {
               try channel.pipeline.syncOperations.addHandler(
