@@ -20,11 +20,32 @@ struct WebSocketProtocolViolationTests {
     }
   }
 
+  /// A 101 that RFC 6455 makes the client refuse: exit 10 naming the header, not retried as
+  /// if the network had failed.
+  @Test(arguments: [
+    ("/badaccept", [], "its Sec-WebSocket-Accept header does not answer the Sec-WebSocket-Key sent"),
+    ("/noaccept", [], "its 101 answer has no Sec-WebSocket-Accept header"),
+    (
+      "/protocol", ["--subprotocol", "v1"], "it chose the subprotocol \"evil\", which was not among those offered (v1)"
+    ),
+    ("/protocol", [], "it chose the subprotocol \"evil\", and none was offered"),
+    ("/deflate", [], "it chose the extension \"permessage-deflate\", and apx offered none"),
+  ])
+  func aWrongUpgradeAnswerFailsTheHandshake(path: String, flags: [String], words: String) async throws {
+    try await Self.server.run { base in
+      let r = try await APXProcess.run(["call", base + path, "-d", "{}"] + flags)
+      #expect(r.status == 10, "\(r.stderr)")
+      #expect(r.stderr.contains("the WebSocket handshake failed: " + words), "\(r.stderr)")
+      #expect(!r.stderr.contains("retrying"), "\(r.stderr)")
+    }
+  }
+
   @Test(arguments: [
     ("/ping200", "a control frame (ping, pong or close) over 125 bytes"),
     ("/fragping", "a control frame (ping, pong or close) in fragments"),
     ("/continuation", "a continuation frame with no message begun"),
     ("/interleaved", "began a new message before the last one's final fragment"),
+    ("/badutf8", "it sent a text message that is not valid UTF-8 (closed with 1007)"),
   ])
   func aViolationIsTheServersFault(path: String, words: String) async throws {
     try await Self.server.run { base in

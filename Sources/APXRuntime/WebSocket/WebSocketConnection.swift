@@ -151,6 +151,12 @@ struct WebSocketConnection: Transport {
         connectTimeout: .seconds(10), relay: relay?.socketPath)
     } catch let error as APXError {
       throw AttemptFailure(error)
+    } catch WebSocketHandshakeError.badUpgrade(let reason) {
+      // A server that answers the handshake wrongly answers it so again: no retry.
+      throw AttemptFailure(
+        APXError(
+          .remoteFailure, "\(endpointName): the WebSocket handshake failed: \(reason)",
+          hint: "the server's upgrade answer breaks RFC 6455 (section 4.1); -v shows its headers"))
     } catch WebSocketHandshakeError.closedBeforeAnswer {
       // Cancelled (the deadline, Ctrl-C): apx closed it, not the server.
       try Task.checkCancellation()
@@ -261,6 +267,12 @@ struct WebSocketConnection: Transport {
         for frame in batch {
           try writer.noteReceived(frame)
           activity.note()
+          // RFC 6455 (8.1): a text message that is not UTF-8 fails the connection with 1007;
+          // replacing the bad bytes would print text the server never sent.
+          if frame.opcode == .text, String(validating: frame.unmaskedData.readableBytesView, as: UTF8.self) == nil {
+            try? await writer.close(code: 1007, reason: nil)
+            throw AttemptFailure(violation("it sent a text message that is not valid UTF-8 (closed with 1007)"))
+          }
           // A GraphQL subscription's text messages are graphql-transport-ws, not output.
           if frame.opcode == .text, let graphQL {
             if try await step(graphQL, frame: frame, writer: writer, sink: sink) == .stop {
@@ -372,10 +384,10 @@ struct WebSocketConnection: Transport {
   }
 
   /// The server broke RFC 6455: its fault, not apx's, and not worth a retry.
-  private func violation(_ what: String, cause: any Error) -> APXError {
+  private func violation(_ what: String, cause: (any Error)? = nil) -> APXError {
     APXError(
       .remoteFailure, "\(endpointName): the server broke the WebSocket protocol: \(what)",
-      hint: "the messages so far are on stdout; this is the server's fault (RFC 6455 section 5)", cause: "\(cause)")
+      hint: "the messages so far are on stdout; this is the server's fault (RFC 6455)", cause: cause.map { "\($0)" })
   }
 
   private func tooLarge(_ error: any Error) -> APXError {

@@ -92,22 +92,24 @@ enum WebSocketHandshake {
           let encoder = HTTPRequestEncoder()
           let decoder = ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .forwardBytes))
           let observer = HandshakeObserver(head: head, promise: promise)
-          let upgrader = NIOWebSocketClientUpgrader(
-            // One frame is at most one message: a single 3 KB frame must not pass a limit of 1,000.
-            // At least 125 bytes, the most a control frame (a ping) may carry.
-            maxFrameSize: max(125, min(maxMessageSize, Int(UInt32.max))), automaticErrorHandling: false
-          ) { channel, response in
-            channel.eventLoop.makeCompletedFuture {
-              try channel.pipeline.syncOperations.addHandler(
-                NIOWebSocketFrameAggregator(
-                  minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1 << 20,
-                  maxAccumulatedFrameSize: maxMessageSize))
-              try channel.pipeline.syncOperations.addHandler(FrameBatcher())
-              let frames = try NIOAsyncChannel<[WebSocketFrame], WebSocketFrame>(
-                wrappingChannelSynchronously: channel)
-              observer.finish(.success(.upgraded(frames, response)))
-            }
-          }
+          let upgrader = CheckedWebSocketUpgrader(
+            offered: offeredSubprotocols(headers), refusal: observer.refusal,
+            inner: NIOWebSocketClientUpgrader(
+              // One frame is at most one message: a single 3 KB frame must not pass a limit of 1,000.
+              // At least 125 bytes, the most a control frame (a ping) may carry.
+              maxFrameSize: max(125, min(maxMessageSize, Int(UInt32.max))), automaticErrorHandling: false
+            ) { channel, response in
+              channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(
+                  NIOWebSocketFrameAggregator(
+                    minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1 << 20,
+                    maxAccumulatedFrameSize: maxMessageSize))
+                try channel.pipeline.syncOperations.addHandler(FrameBatcher())
+                let frames = try NIOAsyncChannel<[WebSocketFrame], WebSocketFrame>(
+                  wrappingChannelSynchronously: channel)
+                observer.finish(.success(.upgraded(frames, response)))
+              }
+            })
           let upgradeHandler = NIOHTTPClientUpgradeHandler(
             upgraders: [upgrader], httpHandlers: [encoder, decoder, observer], upgradeCompletionHandler: { _ in })
           try sync.addHandler(encoder)
@@ -146,6 +148,8 @@ private final class HandshakeObserver: ChannelInboundHandler, RemovableChannelHa
 
   let head: HTTPRequestHead
   let promise: EventLoopPromise<WebSocketHandshakeResult>
+  /// Set by the upgrader when it refuses a 101 answer.
+  let refusal = RefusalBox()
   private var done = false
   private var response: HTTPResponseHead?
   private var body: [UInt8] = []
@@ -190,7 +194,11 @@ private final class HandshakeObserver: ChannelInboundHandler, RemovableChannelHa
   }
 
   func errorCaught(context: ChannelHandlerContext, error: any Error) {
-    finish(.failure(error))
+    if let reason = refusal.reason, (error as? NIOHTTPClientUpgradeError) == .upgraderDeniedUpgrade {
+      finish(.failure(WebSocketHandshakeError.badUpgrade(reason)))
+    } else {
+      finish(.failure(error))
+    }
     context.close(promise: nil)
   }
 }
@@ -212,6 +220,68 @@ private final class InactiveAfterUpgrade: ChannelInboundHandler, @unchecked Send
 enum WebSocketHandshakeError: Error, Sendable {
   /// The server closed the connection before answering the upgrade request.
   case closedBeforeAnswer
+  /// The server answered 101 in a way RFC 6455 (4.1) makes the client refuse: the reason.
+  case badUpgrade(String)
+}
+
+/// The subprotocols a handshake's headers offer.
+private func offeredSubprotocols(_ headers: [HeaderField]) -> [String] {
+  headers.filter { $0.name.lowercased() == "sec-websocket-protocol" }
+    .flatMap { $0.value.split(separator: ",") }.map { $0.trimmingWhitespace() }
+}
+
+/// NIO's client upgrader, with the checks RFC 6455 (4.1) asks of a client's: a
+/// `Sec-WebSocket-Accept` that answers the key (NIO's own check), a subprotocol that was
+/// offered, and no extension (apx offers none). Why a 101 was refused is kept for the error.
+private final class CheckedWebSocketUpgrader: NIOHTTPClientProtocolUpgrader, @unchecked Sendable {
+  let offered: [String]
+  let refusal: RefusalBox
+  let inner: NIOWebSocketClientUpgrader
+
+  init(offered: [String], refusal: RefusalBox, inner: NIOWebSocketClientUpgrader) {
+    self.offered = offered
+    self.refusal = refusal
+    self.inner = inner
+  }
+
+  var supportedProtocol: String { inner.supportedProtocol }
+  var requiredUpgradeHeaders: [String] { inner.requiredUpgradeHeaders }
+  func addCustom(upgradeRequestHeaders: inout HTTPHeaders) {
+    inner.addCustom(upgradeRequestHeaders: &upgradeRequestHeaders)
+  }
+
+  func shouldAllowUpgrade(upgradeResponse: HTTPResponseHead) -> Bool {
+    let headers = upgradeResponse.headers
+    if !inner.shouldAllowUpgrade(upgradeResponse: upgradeResponse) {
+      refusal.reason =
+        headers["Sec-WebSocket-Accept"].isEmpty
+        ? "its 101 answer has no Sec-WebSocket-Accept header"
+        : "its Sec-WebSocket-Accept header does not answer the Sec-WebSocket-Key sent"
+      return false
+    }
+    let chosen = headers["Sec-WebSocket-Protocol"].flatMap { $0.split(separator: ",") }.map { $0.trimmingWhitespace() }
+    if let protocolName = chosen.first(where: { !offered.contains($0) }) ?? (chosen.count > 1 ? chosen.last : nil) {
+      refusal.reason =
+        offered.isEmpty
+        ? "it chose the subprotocol \"\(protocolName)\", and none was offered"
+        : "it chose the subprotocol \"\(protocolName)\", which was not among those offered (\(offered.joined(separator: ", ")))"
+      return false
+    }
+    if let extensions = headers["Sec-WebSocket-Extensions"].first {
+      refusal.reason = "it chose the extension \"\(extensions)\", and apx offered none"
+      return false
+    }
+    return true
+  }
+
+  func upgrade(context: ChannelHandlerContext, upgradeResponse: HTTPResponseHead) -> EventLoopFuture<Void> {
+    inner.upgrade(context: context, upgradeResponse: upgradeResponse)
+  }
+}
+
+/// Why the upgrader refused a 101, set on the event loop before the handler reports the denial.
+private final class RefusalBox: @unchecked Sendable {
+  var reason: String?
 }
 
 /// Hands frames on once per network read, so the reader wakes once per read, not per frame.

@@ -8,6 +8,11 @@ between it and the client tidies its frames), then, by path:
   /continuation  a continuation frame with no message begun
   /interleaved   a text frame without FIN, then a new text frame
   /small         one 10-byte text frame, then a close 1000 (a well-behaved answer)
+  /badutf8       a text frame whose bytes are not UTF-8
+  /badaccept     a 101 whose Sec-WebSocket-Accept does not answer the key
+  /noaccept      a 101 without Sec-WebSocket-Accept
+  /protocol      a 101 choosing the subprotocol "evil", whatever was offered
+  /deflate       a 101 choosing the extension permessage-deflate, which was not offered
 Prints its port on stdout, serves on 127.0.0.1 until stdin closes or --lifetime passes.
 """
 
@@ -40,6 +45,7 @@ FRAMES = {
     "/fragping": [frame(0x9, b"ping", fin=False)],
     "/continuation": [frame(0x0, b"orphan")],
     "/interleaved": [frame(0x1, b"first", fin=False), frame(0x1, b"second")],
+    "/badutf8": [frame(0x1, b'"ok \xff\xfe"')],
     "/small": [frame(0x1, b'"0123456"'), frame(0x8, struct.pack("!H", 1000))],
 }
 
@@ -61,9 +67,16 @@ def serve(connection):
             if name.strip().lower() == "sec-websocket-key":
                 key = value.strip()
         accept = base64.b64encode(hashlib.sha1((key + GUID).encode()).digest()).decode()
+        route = path.split("?")[0]
+        extra = {
+            "/badaccept": "Sec-WebSocket-Accept: " + base64.b64encode(b"not the answer").decode() + "\r\n",
+            "/noaccept": "",
+            "/protocol": "Sec-WebSocket-Accept: " + accept + "\r\nSec-WebSocket-Protocol: evil\r\n",
+            "/deflate": "Sec-WebSocket-Accept: " + accept + "\r\nSec-WebSocket-Extensions: permessage-deflate\r\n",
+        }.get(route, "Sec-WebSocket-Accept: " + accept + "\r\n")
         connection.sendall(
             ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-             "Sec-WebSocket-Accept: " + accept + "\r\n\r\n").encode())
+             + extra + "\r\n").encode())
         for data in FRAMES.get(path.split("?")[0], []):
             connection.sendall(data)
         # Read what the client sends (its close) for a moment, then hang up.
