@@ -45,6 +45,7 @@ struct CallCommandParsingTests {
       "http://h:1/g", "--graphql", "query Q { a }", "--operation", "Q", "--allow-partial", "--raw-response",
       "--graphql-transport", "sse",
     ],
+    [":1/x", "-X", "PUT", "--request", "PUT"],
   ]
 
   @Test func theGlobalOptionsReachTheCommand() throws {

@@ -1,7 +1,9 @@
 import APXCore
 
 /// Which declared answer a request gets: `Prefer: code=N` and `Prefer: example=NAME` pick one
-/// (as Prism does); otherwise the first success, else `default`.
+/// (as Prism does); otherwise the success the endpoint's `expect_status` names, else the first
+/// success, else `default`. Without declared answers, the first success `expect_status` names
+/// is the status (a 202 where a client checks for one), else 201 for POST and 200.
 struct ResponseChoice {
   /// What a `Prefer` header asks for.
   struct Preference: Equatable {
@@ -37,7 +39,9 @@ struct ResponseChoice {
     var detail: String
   }
 
-  static func pick(_ responses: [EndpointResponse], preference: Preference, method: String) throws(Unmet) -> Picked {
+  static func pick(
+    _ responses: [EndpointResponse], preference: Preference, method: String, expected: [Int] = []
+  ) throws(Unmet) -> Picked {
     var chosen: EndpointResponse?
     if let code = preference.code {
       chosen =
@@ -60,10 +64,15 @@ struct ResponseChoice {
         response: withExample, status: status(of: withExample, preferred: preference.code, method: method),
         example: withExample.examples.first { $0.key == name }?.value, namedExample: name)
     }
+    let successes = responses.filter { ($0.code ?? 0) / 100 == 2 }
     chosen =
-      chosen ?? responses.filter { ($0.code ?? 0) / 100 == 2 }.min { ($0.code ?? 0) < ($1.code ?? 0) }
+      chosen ?? successes.first { expected.contains($0.code ?? 0) }
+      ?? successes.min { ($0.code ?? 0) < ($1.code ?? 0) }
       ?? responses.first { $0.status == "default" }
-    guard let chosen else { return Picked(response: nil, status: method == "POST" ? 201 : 200, example: nil) }
+    guard let chosen else {
+      let status = expected.first { $0 / 100 == 2 } ?? (method == "POST" ? 201 : 200)
+      return Picked(response: nil, status: status, example: nil)
+    }
     return Picked(
       response: chosen, status: status(of: chosen, preferred: preference.code, method: method),
       example: chosen.examples.first?.value)

@@ -148,7 +148,8 @@ final class MockAPI: Sendable {
     var picked: ResponseChoice.Picked
     do throws(ResponseChoice.Unmet) {
       picked = try ResponseChoice.pick(
-        endpoint.responses, preference: .init(header: request.header("prefer")), method: request.method)
+        endpoint.responses, preference: .init(header: request.header("prefer")), method: request.method,
+        expected: endpoint.expectStatus ?? [])
     } catch {
       return .problem(422, title: "Unprocessable Content", detail: error.detail, field: "Prefer")
     }
