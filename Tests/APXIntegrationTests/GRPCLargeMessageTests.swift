@@ -77,6 +77,23 @@ struct GRPCLargeMessageTests {
     }
   }
 
+  /// An answer just over the 4 MiB limit is RESOURCE_EXHAUSTED (exit 72) naming both sizes
+  /// and the flag (it was INTERNAL "Failed to decode message", exit 77); the flag lets it in.
+  @Test func anAnswerOverTheLimitIsResourceExhaustedNamingTheFlag() async throws {
+    try await GRPCIOServer.run { base in
+      let size = (4 << 20) + 1
+      let r = try await Self.call(base, "\(Self.service)/GetLesson", ["id=size:\(size)", "--no-retry"])
+      #expect(r.status == 72, "\(r.stderr)")
+      #expect(
+        r.stderr.contains("a response message of \(size) bytes is over the message size limit of 4194304 bytes"),
+        "\(r.stderr)")
+      #expect(r.stderr.contains("raise --max-message-size"), "\(r.stderr)")
+      let raised = try await Self.call(
+        base, "\(Self.service)/GetLesson", ["id=size:\(size)", "--max-message-size", "5000000"])
+      #expect(raised.status == 0, "\(raised.stderr)")
+    }
+  }
+
   /// One file descriptor of over 200 KB comes in one reflection answer, larger than one HTTP/2
   /// window and frame: listed, described and called.
   @Test func aReflectionAnswerOfOneLargeDescriptor() async throws {

@@ -133,13 +133,20 @@ struct GRPCCall: Transport {
         method: "POST", url: attempt.url, headers: attempt.mask.mask(attempt.fields), attempt: context.number))
     try sink.receive(.secrets(attempt.mask))
     var options = CallOptions.defaults
-    options.maxRequestMessageBytes = session.settings.maxMessageSize
-    options.maxResponseMessageBytes = session.settings.maxMessageSize
+    let limit = session.settings.maxMessageSize ?? GRPCSettings.defaultMaxMessageSize
+    // The transport's deframer takes its limit from maxRequestMessageBytes (grpc-swift-nio-
+    // transport 2), and fails a larger answer as INTERNAL "Failed to decode message", saying
+    // nothing of its size: it holds up to 4 times the limit, and the deserializer refuses what
+    // is over the limit as RESOURCE_EXHAUSTED, naming both sizes (exit 72). Requests are held to
+    // the limit by `RequestMessages.checkSize` before they are sent.
+    let transportLimit = Int(min(Int64(limit) * 4, Int64(Int32.max)))
+    options.maxRequestMessageBytes = transportLimit
+    options.maxResponseMessageBytes = transportLimit
     options.timeout = Self.remaining(context.deadline)
     let exchange = Exchange(
       method: attempt.method, descriptor: attempt.descriptor, pool: attempt.pool, sink: sink,
       decode: DecodeOptions(emitDefaults: session.settings.emitDefaults), maxEvents: attempt.maxEvents,
-      progress: attempt.progress)
+      progress: attempt.progress, maxMessageSize: limit)
     do {
       let metadata = try GRPCMetadata.metadata(attempt.fields)
       return try await exchange.run(attempt.messages, client: attempt.client, metadata: metadata, options: options)
@@ -242,14 +249,18 @@ final class Exchange: Sendable {
   let decode: DecodeOptions
   let maxEvents: Int?
   let progress: StreamProgressReader?
+  /// The largest response message taken (`--max-message-size`).
+  let maxMessageSize: Int
   private let received = Mutex(0)
   private let producerError = Mutex<(any Error)?>(nil)
   private let started = Mutex(false)
 
   init(
     method: MethodInfo, descriptor: MethodDescriptor, pool: DescriptorPool,
-    sink: any CallEventSink, decode: DecodeOptions, maxEvents: Int?, progress: StreamProgressReader?
+    sink: any CallEventSink, decode: DecodeOptions, maxEvents: Int?, progress: StreamProgressReader?,
+    maxMessageSize: Int = GRPCSettings.defaultMaxMessageSize
   ) {
+    self.maxMessageSize = maxMessageSize
     self.method = method
     self.descriptor = descriptor
     self.pool = pool
@@ -300,7 +311,7 @@ final class Exchange: Sendable {
     do {
       return try await client.bidirectionalStreaming(
         request: request, descriptor: descriptor, serializer: RawBytesSerializer(),
-        deserializer: RawBytesDeserializer(), options: options
+        deserializer: RawBytesDeserializer(limit: maxMessageSize), options: options
       ) { response in try await self.handle(response) }
     } catch {
       if let reason = producerError.withLock({ $0 }) { throw reason }

@@ -169,9 +169,20 @@ struct RawBytesSerializer: MessageSerializer {
   func serialize<Bytes: GRPCContiguousBytes>(_ message: [UInt8]) throws -> Bytes { Bytes(message) }
 }
 
-/// Copies response bytes out of the transport's buffer.
+/// Copies response bytes out of the transport's buffer; a message over `limit` bytes is
+/// RESOURCE_EXHAUSTED naming both sizes, as grpc-go and grpcurl report it.
 struct RawBytesDeserializer: MessageDeserializer {
+  var limit = Int.max
+
   func deserialize<Bytes: GRPCContiguousBytes>(_ serializedMessageBytes: Bytes) throws -> [UInt8] {
-    serializedMessageBytes.withUnsafeBytes { Array($0) }
+    try serializedMessageBytes.withUnsafeBytes { bytes in
+      guard bytes.count <= limit else {
+        throw RPCError(
+          code: .resourceExhausted,
+          message: "a response message of \(bytes.count) bytes is over the message size limit of \(limit) bytes"
+            + " (--max-message-size)")
+      }
+      return Array(bytes)
+    }
   }
 }
