@@ -73,14 +73,7 @@ struct MockRequestLogBoundsTests {
               if n <= 0 { break }
               sent += n
             }
-            var out: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-              let n = read(fd, &buffer, buffer.count)
-              if n <= 0 { break }
-              out += buffer[0..<n]
-            }
-            return out
+            return LoopbackHTTP.readToEnd(fd)
           })
       }.start()
     }

@@ -38,6 +38,11 @@ enum LoopbackHTTP {
     let fd = try connectLoopback(port: port)
     defer { closeSocket(fd) }
     guard write(fd, bytes, bytes.count) == bytes.count else { throw SSEWatchTests.TestFailure("cannot send") }
+    return readToEnd(fd)
+  }
+
+  /// Everything `fd` delivers until the peer closes (or an error).
+  static func readToEnd(_ fd: Int32) -> [UInt8] {
     var out: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
