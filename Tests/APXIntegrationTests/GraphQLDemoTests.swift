@@ -112,6 +112,11 @@ struct GraphQLDemoTests {
           "query importJob(id: ID!): ImportJob", "mutation startImport(csv: String!, rowDelayMs: Int): ImportJob!",
           "subscription importProgress(id: ID!): ImportJob!",
         ], "\(r.stdout)")
+      // The shorthand `:PORT/path`, as call and describe take it.
+      let port = server.httpBaseURL.split(separator: ":").last.map(String.init) ?? ""
+      let short = try await APXProcess.run(["list", ":\(port)/api/v2/graphql", "--graphql", "-o", "ndjson"])
+      #expect(short.status == 0, "\(short.stderr)")
+      #expect(short.stdout == r.stdout, "\(short.stdout)")
       let misuse = try await APXProcess.run(["list", "books", "--schema", "x.graphql"])
       #expect(misuse.status == 2, "\(misuse.stderr)")
       // --graphql is a flag: the server is the positional URL, and an API name is not one.

@@ -49,7 +49,9 @@ struct ListCommand: ContextCommand {
               ? "give either --grpc or --graphql, not both" : "--graphql lists a server: give its URL",
           hint: "apx list https://HOST/graphql --graphql [--schema FILE]")
       }
-      guard url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") else {
+      // The shorthands `apx call` and `apx describe` take (`:4000/graphql`, `localhost:4000/graphql`).
+      guard AdHocURL.isURL(url), let parsed = try? AdHocURL(parsing: url), ["http", "https"].contains(parsed.scheme)
+      else {
         throw APXError(
           .usage, "--graphql lists a GraphQL server, and \(url) is not an http:// or https:// URL",
           hint: "apx list https://HOST/graphql --graphql [--schema FILE]")
