@@ -47,6 +47,28 @@ struct MockGRPCCommandTests {
     }
   }
 
+  /// An endpoint whose schema is reflection, beside one of the same service with a protoset: the
+  /// mock reads the service from the protoset, not from the API's server (nothing listens on
+  /// its port), and answers both.
+  @Test func aServiceALocalSchemaDescribesIsNotReadOverReflection() async throws {
+    let registry = try temporaryFile(
+      "notes.json",
+      """
+      {"api": "notes", "environments": {"here": {"base_url": "grpc://127.0.0.1:1"}},
+       "endpoints": {
+         "get": {"kind": "grpc", "service": "\(Self.service)", "method": "GetLesson", "schema": {"reflection": true}},
+         "watch": {"kind": "grpc", "service": "\(Self.service)", "method": "StreamProcessingStatus",
+                   "schema": \(Self.protosetSchema)}}}
+      """)
+    let run = try await MockProcess.with(["notes", "--registry", registry, "--grpc-port", "0"]) { mock in
+      let url = try #require(mock.urls["notes"], "\(mock.urls)")
+      let ok = try await APXProcess.run(["call", "notes.get", "id=les_1", "--base-url", url, "--registry", registry])
+      #expect(ok.status == 0, "\(ok.stderr)")
+    }
+    let stderr = String(decoding: run.stderr, as: UTF8.self)
+    #expect(!stderr.contains("reading the schema"), "\(stderr)")
+  }
+
   /// The bearer auth is checked in form; a fault asked for in metadata ends the call with its
   /// status and is logged; a fault the mock cannot read is INVALID_ARGUMENT.
   @Test func authIsCheckedInFormAndFaultsComeFromMetadata() async throws {

@@ -43,6 +43,14 @@ enum MockGRPCServing {
         if !services.contains(options.service) { services.append(options.service) }
         if let required = Self.auth(endpoint.auth ?? api.auth) { auth[options.service] = required }
       }
+      // A service a local schema (protoset, .proto files) of the API describes is read from it,
+      // not over reflection from the API's server, which a mock is there to stand in for.
+      let local = Set(bySource.filter { $0.0 != .reflection }.flatMap(\.1))
+      bySource = bySource.compactMap { source, names in
+        guard source == .reflection else { return (source, names) }
+        let rest = names.filter { !local.contains($0) }
+        return rest.isEmpty ? nil : (source, rest)
+      }
       for (source, names) in bySource {
         var address: String?
         if case .reflection = source {
