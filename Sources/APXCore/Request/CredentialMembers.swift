@@ -3,6 +3,14 @@
 public enum CredentialMembers {
   /// `value` with the value of every credential-named member, at any depth, replaced by
   /// `"***"` (a number or an object too: what it held is not shown, only that it was there).
+  /// `text` with its credential members masked when it is JSON that holds any (compact, as
+  /// JSON again); `text` itself, byte for byte, when it is not JSON or holds none.
+  public static func maskedText(_ text: String) -> String {
+    guard text.contains("\""), let value = try? JSONParser.parse(text) else { return text }
+    let masked = masked(value)
+    return masked == value ? text : masked.compactJSON
+  }
+
   public static func masked(_ value: JSONValue) -> JSONValue {
     switch value {
     case .array(let items):

@@ -22,7 +22,7 @@ extension RequestPreview {
         JSONMember("method", .string(p.plan.method)),
         JSONMember("url", .string(mask.mask(p.plan.url))),
         JSONMember("headers", Self.headers(masked ? mask.mask(p.plan.headers) : p.plan.headers)),
-        JSONMember("body", RecipeDryRun.describe(p.plan.body, mask: mask)),
+        JSONMember("body", RecipeDryRun.describe(p.plan.body, mask: mask, masking: masked)),
       ])
     case .grpc(let g):
       let mask = masked ? g.mask : SecretMask()

@@ -17,7 +17,8 @@ public struct RequestBodySummary: Sendable, Hashable {
       return nil
     case .bytes(let bytes, let contentType):
       mimeType = contentType
-      text = String(validating: bytes, as: UTF8.self).map { mask.mask($0) }
+      // A credential member at any depth (`{"user": {"password": ...}}`) is masked by its name.
+      text = String(validating: bytes, as: UTF8.self).map { CredentialMembers.maskedText(mask.mask($0)) }
       size = bytes.count
     case .file(_, let contentType), .stdin(let contentType):
       mimeType = contentType
@@ -28,7 +29,8 @@ public struct RequestBodySummary: Sendable, Hashable {
       // The fields as `name=value` lines, files as their names: what the form held.
       text = parts.map { part in
         switch part {
-        case .field(let name, let value, _): "\(name)=\(mask.mask(value))"
+        case .field(let name, let value, _):
+          "\(name)=\(CredentialParams.isCredential(name) ? "***" : CredentialMembers.maskedText(mask.mask(value)))"
         case .file(let name, _, let filename, _): "\(name)=@\(filename)"
         }
       }.joined(separator: "\n")

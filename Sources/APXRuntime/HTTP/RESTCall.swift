@@ -33,6 +33,14 @@ public struct HTTPAttempt: Sendable {
     if !request.targetIsURL { plan.endpointName = "\(request.api.name).\(request.endpoint.name)" }
     var mask = SecretMask(secrets: plan.secrets)
     mask.addCredentialValues(of: request.headers)
+    // A credential in the body (`{"user": {"password": ...}}`, a form's `client_secret`) is
+    // masked wherever it shows, an answer that echoes it included.
+    switch plan.body {
+    case .bytes(let bytes, let type): mask.addCredentialFields(ofBody: bytes, contentType: type)
+    case .multipart(let parts, _):
+      for case .field(let name, let value, _) in parts where CredentialParams.isCredential(name) { mask.add(value) }
+    default: break
+    }
     plan.headers = try plan.headers.map {
       HeaderField($0.name, try TemplateResolver.resolveText($0.value, environment: environment, mask: &mask))
     }

@@ -176,12 +176,14 @@ public struct RecipeDryRun: Sendable {
     return batch ? .array(requests) : requests.first
   }
 
-  static func describe(_ body: RequestBody, mask: SecretMask) -> JSONValue {
+  /// `masking`: credential members of JSON bodies and credential-named multipart fields are
+  /// `***` by their names too (off for `--show-secrets`).
+  static func describe(_ body: RequestBody, mask: SecretMask, masking: Bool = true) -> JSONValue {
     switch body {
     case .none: return .null
     case .bytes(let bytes, let type):
       let text = mask.mask(String(decoding: bytes, as: UTF8.self))
-      if let json = try? JSONParser.parse(text) { return json }
+      if let json = try? JSONParser.parse(text) { return masking ? CredentialMembers.masked(json) : json }
       return .object([JSONMember("content_type", .string(type)), JSONMember("text", .string(text))])
     case .file(let path, let type):
       return .object([JSONMember("file", .string(path)), JSONMember("content_type", .string(type))])
@@ -196,7 +198,11 @@ public struct RecipeDryRun: Sendable {
               switch part {
               case .field(let name, let value, let type):
                 return .object(
-                  [JSONMember("name", .string(name)), JSONMember("value", .string(mask.mask(value)))]
+                  [
+                    JSONMember("name", .string(name)),
+                    JSONMember(
+                      "value", .string(masking && CredentialParams.isCredential(name) ? "***" : mask.mask(value))),
+                  ]
                     + (type.map { [JSONMember("content_type", .string($0))] } ?? []))
               case .file(let name, let path, _, let type):
                 return .object([

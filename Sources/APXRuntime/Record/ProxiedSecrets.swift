@@ -9,8 +9,16 @@ extension SecretMask {
     var mask = SecretMask()
     mask.addCredentialValues(of: headers)
     for value in CredentialParams.values(inURL: url) { mask.add(value) }
-    guard !body.isEmpty else { return mask }
-    let contentType = MediaType.essence(headers.first { $0.name.lowercased() == "content-type" }?.value)
+    mask.addCredentialFields(
+      ofBody: body, contentType: headers.first { $0.name.lowercased() == "content-type" }?.value)
+    return mask
+  }
+
+  /// Registers the values of a body's credential fields: a form's (a token request's `code`
+  /// and `assertion` too) or a JSON body's credential members at any depth.
+  public mutating func addCredentialFields(ofBody body: [UInt8], contentType: String?) {
+    guard !body.isEmpty else { return }
+    let contentType = MediaType.essence(contentType)
     if contentType == "application/x-www-form-urlencoded" {
       let text = String(decoding: body, as: UTF8.self)
       let pairs = text.split(separator: "&").map { pair in
@@ -26,13 +34,12 @@ extension SecretMask {
       where CredentialParams.isCredential(pair.name)
         || (isTokenRequest && ["code", "code_verifier", "assertion", "subject_token"].contains(pair.name))
       {
-        mask.add(pair.value)
-        mask.add(pair.raw)
+        add(pair.value)
+        add(pair.raw)
       }
     } else if let value = try? JSONParser.parse(body) {
-      mask.addCredentialMembers(of: value)
+      addCredentialMembers(of: value)
     }
-    return mask
   }
 
   /// Registers the string values of members with credential names (`access_token`,
