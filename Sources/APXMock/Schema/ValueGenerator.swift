@@ -24,8 +24,6 @@ struct ValueGenerator {
   static let defaultBudget = MockOptions.defaultMaxGeneratedSize
   /// What is left of the budget; below 0 once it ran out.
   private(set) var budget: Int
-  /// The size the generator started with.
-  let limit: Int
   /// The budget ran out: the value built is cut short, so the caller must not serve it.
   var overBudget: Bool { budget < 0 }
 
@@ -39,7 +37,6 @@ struct ValueGenerator {
     self.random = random
     self.book = book
     self.budget = budget
-    self.limit = budget
   }
 
   /// Takes `size` from the budget; false once it has run out.
