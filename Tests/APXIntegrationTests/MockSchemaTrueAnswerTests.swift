@@ -27,14 +27,16 @@ struct MockSchemaTrueAnswerTests {
       """#
   }
 
+  /// Runs the mock of the description; returns its stderr.
+  @discardableResult
   static func withMock(
     unreadablePattern: Bool, _ body: @escaping @Sendable (MockProcess.Running) async throws -> Void
-  ) async throws {
+  ) async throws -> String {
     let folder = TestScratch.root.appendingPathComponent("schema-true-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let file = folder.appendingPathComponent("shelf.json")
     try Data(description(unreadablePattern: unreadablePattern).utf8).write(to: file)
-    try await MockProcess.with(["--openapi", file.path], body)
+    return String(decoding: try await MockProcess.with(["--openapi", file.path], body).stderr, as: UTF8.self)
   }
 
   @Test func answersFitTheNullableIdiomPatternsAndExamples() async throws {
@@ -53,12 +55,20 @@ struct MockSchemaTrueAnswerTests {
     }
   }
 
+  /// The operation is named on stderr once the mock is up, before any request asks for it.
   @Test func aPatternBeyondTheGeneratorIsRefusedNotServedWrong() async throws {
-    try await Self.withMock(unreadablePattern: true) { mock in
+    let stderr = try await Self.withMock(unreadablePattern: true) { mock in
+      // The scan runs beside the serving; an answer waits for it, so its note is written first.
       let answer = try await LoopbackHTTP.request(port: try mock.port(), "GET", "/items")
       #expect(answer.status == 500, "\(answer.text)")
       #expect(answer.text.contains("^(?=x)x$") && answer.text.contains("example"), "\(answer.text)")
     }
+    #expect(stderr.contains("cannot be generated: no string can be drawn for the pattern ^(?=x)x$"), "\(stderr)")
+    let clean = try await Self.withMock(unreadablePattern: false) { mock in
+      let answer = try await LoopbackHTTP.request(port: try mock.port(), "GET", "/items")
+      #expect(answer.status == 200)
+    }
+    #expect(!clean.contains("cannot be generated"), "\(clean)")
   }
 
   // Swift's Regex backtracks on this pattern: 40 characters would not end within the limit.

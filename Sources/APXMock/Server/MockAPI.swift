@@ -1,4 +1,5 @@
 import APXCore
+import Synchronization
 
 /// Answers the requests of one API: introspection, faults, auth, validation, then the
 /// endpoint's answer (stateful, declared, or generated from its schema). No sockets here:
@@ -15,12 +16,17 @@ final class MockAPI: Sendable {
   /// The token endpoints of the API's OAuth2 auths, by path.
   let tokenEndpoints: [(path: String, config: OAuth2Config)]
   let book: SchemaBook
+  /// The most the start-up scan builds of one answer.
+  static let scanBudget = 64 << 10
   /// Misfit examples named one per line at start; the rest are counted.
   static let misfitLines = 10
   /// See `match(_:)`.
   let basePaths: [String]
   /// Where faults are reported (the command's stderr).
   let report: @Sendable (String) -> Void
+  /// The start-up scan for answers that cannot be generated (`ungenerable()`), which runs beside
+  /// the serving; an answer waits for it, so its notes always come before the first answer.
+  private let scan = Mutex<Task<Void, Never>?>(nil)
 
   init(
     api: APIDefinition, options: MockOptions, tokens: MockTokens = MockTokens(),
@@ -46,10 +52,58 @@ final class MockAPI: Sendable {
       )
     }
     self.report = report
+    // Building every answer once doubled the start of a mock of GitHub's 874 operations: it runs
+    // beside the serving instead, and its notes follow the address line.
+    let api = self
+    let task = Task.detached(priority: .utility) {
+      let ungenerable = api.ungenerable()
+      for (endpoint, status, why) in ungenerable.prefix(Self.misfitLines) {
+        report(
+          "apx mock: note: the answer of \(api.api.name).\(endpoint) (\(status)) cannot be generated: \(why); "
+            + "it is a 500 until that schema has an example")
+      }
+      if ungenerable.count > Self.misfitLines {
+        report(
+          "apx mock: note: and \(ungenerable.count - Self.misfitLines) more answers of \(api.api.name) that cannot be generated"
+        )
+      }
+    }
+    scan.withLock { $0 = task }
+  }
+
+  /// The declared JSON answers with no fitting example that the generator cannot build (a
+  /// pattern beyond it, minimums past `--max-generated-size`), found at start by building each
+  /// once, so that a description's author hears of them before a client does.
+  func ungenerable() -> [(endpoint: String, status: String, why: String)] {
+    var out: [(String, String, String)] = []
+    for endpoint in api.endpoints where endpoint.kind == .rest {
+      for response in endpoint.responses {
+        guard let schema = response.schema, BodyRendering.isJSON(response.contentType ?? ""),
+          fittingExample(response) == nil
+        else { continue }
+        // A small budget: a schema that asks for a large answer is found out by its request
+        // (a 500 naming the limit); the scan must not build it once more for every API's start.
+        let budget = min(options.maxGeneratedSize, Self.scanBudget)
+        var generator = ValueGenerator(
+          random: SeededRandom(seed: options.seed, key: "start " + endpoint.name), book: book, budget: budget)
+        _ = generator.value(for: schema)
+        if let pattern = generator.unmetPatterns.first {
+          out.append((endpoint.name, response.status, "no string can be drawn for the pattern \(pattern)"))
+        } else if generator.overBudget, budget == options.maxGeneratedSize {
+          out.append(
+            (
+              endpoint.name, response.status,
+              "it would be larger than \(options.maxGeneratedSize) bytes (--max-generated-size)"
+            ))
+        }
+      }
+    }
+    return out
   }
 
   /// The answer, after any delay a fault asks for; every request but introspection is logged.
   func handle(_ request: MockRequest) async -> MockAnswer {
+    await scan.withLock({ $0 })?.value
     if request.path == "/__apx/requests", request.method == "GET" { return .json(200, .array(log.all)) }
     if request.path == "/__apx/reset", request.method == "POST" {
       log.reset()
