@@ -63,8 +63,9 @@ struct AdHocRegistryMatchTests {
       try api("beta", server.httpBaseURL + "/")
       let env = ["APX_REGISTRY": folder.path]
       let url = server.httpBaseURL + "/_demo/headers"
-      let tie = try await APXProcess.run(["call", url], environment: env)
+      let tie = try await APXProcess.run(["call", url + "?access_token=q-s3cr3t-tie"], environment: env)
       #expect(tie.status == 2, "\(tie.stderr)")
+      #expect(!tie.stderr.contains("q-s3cr3t-tie"), "\(tie.stderr)")
       #expect(tie.stderr.contains("under the base URLs of 2 registry APIs (alpha, beta)"), "\(tie.stderr)")
       #expect(tie.stderr.contains("--no-auth"), "\(tie.stderr)")
       let none = try await APXProcess.run(["call", url, "--no-auth"], environment: env)

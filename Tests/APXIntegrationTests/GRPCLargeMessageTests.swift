@@ -91,6 +91,20 @@ struct GRPCLargeMessageTests {
       let raised = try await Self.call(
         base, "\(Self.service)/GetLesson", ["id=size:\(size)", "--max-message-size", "5000000"])
       #expect(raised.status == 0, "\(raised.stderr)")
+      // An endpoint that retries RESOURCE_EXHAUSTED (a server's quota) does not retry this one:
+      // the answer would be as large again.
+      let protoset = APXProcess.packageRoot.appendingPathComponent("Protos/classnotes.protoset").path
+      let registry = try temporaryFile(
+        "big.json",
+        """
+        {"api": "big", "environments": {"here": {"base_url": "\(base)"}},
+         "retry": {"max_attempts": 3, "initial_delay": 0.1, "on_grpc_codes": ["RESOURCE_EXHAUSTED"]},
+         "endpoints": {"get": {"kind": "grpc", "service": "\(Self.service)", "method": "GetLesson", "idempotent": true,
+                               "schema": {"protoset": "\(protoset)"}}}}
+        """)
+      let once = try await APXProcess.run(["call", "big.get", "id=size:\(size)", "--registry", registry], timeout: 120)
+      #expect(once.status == 72, "\(once.stderr)")
+      #expect(!once.stderr.contains("retrying"), "\(once.stderr)")
     }
   }
 

@@ -40,6 +40,17 @@ struct WebSocketProtocolViolationTests {
     }
   }
 
+  /// The subprotocols offered are named in the refusal, a token they carry masked.
+  @Test func aRefusalNamesTheOfferedSubprotocolsWithoutTheirToken() async throws {
+    try await Self.server.run { base in
+      let r = try await APXProcess.run(
+        ["call", base + "/protocol", "-d", "{}", "--subprotocol", "bookstrack-auth.s3cr3t-t0ken-in-proto"])
+      #expect(r.status == 10, "\(r.stderr)")
+      #expect(r.stderr.contains("which was not among those offered (bookstrack-auth.***)"), "\(r.stderr)")
+      #expect(!r.stderr.contains("s3cr3t-t0ken"), "\(r.stderr)")
+    }
+  }
+
   @Test(arguments: [
     ("/ping200", "a control frame (ping, pong or close) over 125 bytes"),
     ("/fragping", "a control frame (ping, pong or close) in fragments"),

@@ -83,7 +83,8 @@ struct MockRequest: Sendable {
     if let json {
       text = String(decoding: Array(json.compactJSON.utf8.prefix(Self.loggedBodyLimit)), as: UTF8.self)
     } else if body.count > Self.parsedBodyLimit,
-      body.first.map({ $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") }) == true
+      let first = body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
+      first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     {
       text = ""
     } else {

@@ -156,7 +156,8 @@ struct GRPCCall: Transport {
       if GRPCFailure.couldNotConnect(error), let proxyFailure = session.proxyFailure(for: attempt.failure.target) {
         throw AttemptFailure(proxyFailure, outcome: proxyFailure.status == .network ? .connectionFailure : nil)
       }
-      let outcome = untouched ? GRPCFailure.retryOutcome(of: error) : nil
+      // An answer over the limit is as large the next time: never worth a retry.
+      let outcome = untouched && !exchange.answerTooLarge ? GRPCFailure.retryOutcome(of: error) : nil
       var failure = AttemptFailure(
         attempt.failure.error(error), outcome: outcome,
         credentialsRejected: untouched && error.code == .unauthenticated)
@@ -251,6 +252,10 @@ final class Exchange: Sendable {
   let progress: StreamProgressReader?
   /// The largest response message taken (`--max-message-size`).
   let maxMessageSize: Int
+  /// Set when an answer's message was refused for its size.
+  private let oversize = SharedFlag()
+  /// Whether an answer's message was over `maxMessageSize`.
+  var answerTooLarge: Bool { oversize.isSet }
   private let received = Mutex(0)
   private let producerError = Mutex<(any Error)?>(nil)
   private let started = Mutex(false)
@@ -311,7 +316,7 @@ final class Exchange: Sendable {
     do {
       return try await client.bidirectionalStreaming(
         request: request, descriptor: descriptor, serializer: RawBytesSerializer(),
-        deserializer: RawBytesDeserializer(limit: maxMessageSize), options: options
+        deserializer: RawBytesDeserializer(limit: maxMessageSize, refused: oversize), options: options
       ) { response in try await self.handle(response) }
     } catch {
       if let reason = producerError.withLock({ $0 }) { throw reason }

@@ -173,10 +173,14 @@ struct RawBytesSerializer: MessageSerializer {
 /// RESOURCE_EXHAUSTED naming both sizes, as grpc-go and grpcurl report it.
 struct RawBytesDeserializer: MessageDeserializer {
   var limit = Int.max
+  /// Set when a message was refused for its size: that RESOURCE_EXHAUSTED is apx's own, not a
+  /// server's quota, and a retry would get the same answer.
+  var refused: SharedFlag? = nil
 
   func deserialize<Bytes: GRPCContiguousBytes>(_ serializedMessageBytes: Bytes) throws -> [UInt8] {
     try serializedMessageBytes.withUnsafeBytes { bytes in
       guard bytes.count <= limit else {
+        _ = refused?.set()
         throw RPCError(
           code: .resourceExhausted,
           message: "a response message of \(bytes.count) bytes is over the message size limit of \(limit) bytes"

@@ -155,7 +155,7 @@ struct WebSocketConnection: Transport {
       // A server that answers the handshake wrongly answers it so again: no retry.
       throw AttemptFailure(
         APXError(
-          .remoteFailure, "\(endpointName): the WebSocket handshake failed: \(reason)",
+          .remoteFailure, "\(endpointName): the WebSocket handshake failed: \(mask.mask(reason))",
           hint: "the server's upgrade answer breaks RFC 6455 (section 4.1); -v shows its headers"))
     } catch WebSocketHandshakeError.closedBeforeAnswer {
       // Cancelled (the deadline, Ctrl-C): apx closed it, not the server.

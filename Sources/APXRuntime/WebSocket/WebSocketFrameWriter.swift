@@ -2,7 +2,6 @@ import APXCore
 import Dispatch
 import NIOCore
 import NIOWebSocket
-import Synchronization
 
 /// Writes the client's frames, each masked as RFC 6455 requires of a client.
 struct WebSocketFrameWriter: Sendable {
@@ -86,12 +85,4 @@ enum WebSocketStdin {
       try await writer.send(.text, ByteBuffer(bytes: text))
     }
   }
-}
-
-/// A flag set once, from any task.
-final class SharedFlag: Sendable {
-  private let value = Atomic<Bool>(false)
-
-  /// Sets the flag; true when this call set it, false when it was set already.
-  func set() -> Bool { value.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged }
 }

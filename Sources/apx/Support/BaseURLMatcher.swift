@@ -42,9 +42,12 @@ enum BaseURLMatcher {
     guard let best else { return nil }
     if tied.count > 1 {
       if withoutAuth { return nil }
+      // A credential in the URL's query (`?access_token=`) is not repeated in the error.
+      var mask = SecretMask()
+      for value in CredentialParams.values(inURL: url.text) { mask.add(value) }
       throw APXError(
         .usage,
-        "\(url.text) is under the base URLs of \(tied.count) registry APIs (\(tied.joined(separator: ", "))), "
+        "\(mask.mask(url.text)) is under the base URLs of \(tied.count) registry APIs (\(tied.joined(separator: ", "))), "
           + "and apx will not pick whose credentials to send",
         hint: "name one API's file with --registry FILE, call its endpoint as API.ENDPOINT, "
           + "or send no credentials with --no-auth")
