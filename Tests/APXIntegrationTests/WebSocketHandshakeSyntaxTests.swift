@@ -22,6 +22,15 @@ struct WebSocketHandshakeSyntaxTests {
     #expect(!r.stderr.contains("Evil"), "the value is not shown: \(r.stderr)")
   }
 
+  /// A method other than GET (a METHOD word or -X) would be dropped: refused instead.
+  @Test func aMethodOtherThanGETIsRefused() async throws {
+    for arguments in [["POST", Self.nowhere], ["-X", "PUT", Self.nowhere]] {
+      let r = try await APXProcess.run(["call"] + arguments + ["-d", "{}"])
+      #expect(r.status == 2, "\(arguments): \(r.stderr)")
+      #expect(r.stderr.contains("a WebSocket handshake is a GET"), "\(r.stderr)")
+    }
+  }
+
   /// Values from the environment reach the handshake after the flags were checked.
   @Test func aRegistryHeaderOrSubprotocolFromTheEnvironmentWithCRLFIsRefused() async throws {
     let registry = try temporaryFile(

@@ -63,6 +63,12 @@ extension AdHocCall {
           .usage, "--graphql sends a POST over HTTP; \(url.text) is a WebSocket URL",
           hint: "give the server's http:// or https:// URL")
       }
+      // A handshake is a GET: any other method would be dropped without a word.
+      if let method, method != "GET" {
+        throw APXError(
+          .usage, "a WebSocket handshake is a GET; \(method) does not apply to a \(url.scheme):// URL",
+          hint: "drop \(method) (or -X), or call the server's http:// or https:// URL")
+      }
       made = try AdHocWebSocket.make(url: url, items: items, call: call, match: match)
     } else if let document = try call.graphQL.documentText() {
       try call.schema.requireGRPC("\(url.text) is \(url.scheme)")
