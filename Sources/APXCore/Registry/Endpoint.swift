@@ -27,6 +27,9 @@ public struct Endpoint: Sendable {
   public var bodyExample: JSONValue?
   /// A JSON Schema of the JSON request body (`apx mock` checks requests against it).
   public var bodySchema: JSONValue?
+  /// Other request bodies the server takes (REST, SSE), judged by `apx mock`; calls send the
+  /// body the params describe.
+  public var accepts: [AcceptedBody] = []
   /// The answers the endpoint declares (`apx mock` serves them), in declaration order.
   public var responses: [EndpointResponse] = []
   /// Overrides the API's auth; `.none` switches auth off for this endpoint.

@@ -92,18 +92,23 @@ extension RegistryLoader {
     }
   }
 
-  /// Reports `$ref`s in `schema` that name no entry of `schemas`.
+  /// Reports `$ref`s in `schema` that name no entry of `schemas`. Values under the data
+  /// keywords (`example`, `examples`, `default`, `const`, `enum`) are data, not schemas: a
+  /// `$ref` there is an example's member. Under `properties` and the like, every key is a name,
+  /// so a property called `example` is still a schema.
   static func checkReferences(
     _ schema: JSONValue, schemas: [JSONMember], at path: [JSONPathComponent], _ r: inout DocumentReader
   ) {
-    var stack = [schema]
+    var stack = [(value: schema, namesMap: false)]
     var visited = 0
-    while let value = stack.popLast(), visited < 1_000_000 {
+    while let (value, namesMap) = stack.popLast(), visited < 1_000_000 {
       visited += 1
       switch value {
       case .object(let members):
         for m in members {
-          if m.key == "$ref", case .string(let ref) = m.value {
+          if namesMap {
+            stack.append((m.value, false))
+          } else if m.key == "$ref", case .string(let ref) = m.value {
             let name = EndpointResponse.schemaName(ref)
             if name == nil || !schemas.contains(where: { $0.key == name }) {
               r.fail(
@@ -111,15 +116,20 @@ extension RegistryLoader {
                 hint: "refer to schemas as {\"$ref\": \"#/schemas/NAME\"} and add NAME to the top-level \"schemas\"")
               return
             }
-          } else {
-            stack.append(m.value)
+          } else if !dataKeywords.contains(m.key) {
+            stack.append((m.value, schemaMapKeywords.contains(m.key)))
           }
         }
-      case .array(let items): stack.append(contentsOf: items)
+      case .array(let items): stack.append(contentsOf: items.map { ($0, false) })
       default: break
       }
     }
   }
+
+  /// Keywords whose values are data (an example, a default), never schemas.
+  static let dataKeywords: Set<String> = ["example", "examples", "default", "const", "enum"]
+  /// Keywords whose values map names to schemas.
+  static let schemaMapKeywords: Set<String> = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]
 }
 
 extension EndpointResponse {

@@ -7,7 +7,7 @@ public enum RegistryLoader {
   ]
   static let endpointKeys = [
     "kind", "description", "method", "path", "params", "headers", "expect_status", "body", "body_example",
-    "body_schema", "responses",
+    "body_schema", "accepts", "responses",
     "auth", "retry",
     "idempotent", "idempotency_key", "timeout", "until_event", "fail_on_event", "reconnect", "fallback", "progress",
     "service", "schema", "retry_codes", "rpc_method", "params_by", "notification", "pagination", "subprotocols",
@@ -216,6 +216,11 @@ public enum RegistryLoader {
       if let schema = e.bodySchema {
         checkReferences(schema, schemas: api.schemas, at: [.key("endpoints"), .key(e.name), .key("body_schema")], &r)
       }
+      for (i, accepted) in e.accepts.enumerated() {
+        guard let schema = accepted.schema else { continue }
+        checkReferences(
+          schema, schemas: api.schemas, at: [.key("endpoints"), .key(e.name), .key("accepts"), .index(i)], &r)
+      }
       if let schema = e.websocket?.serverMessages?.schema {
         checkReferences(
           schema, schemas: api.schemas, at: [.key("endpoints"), .key(e.name), .key("server_messages"), .key("schema")],
@@ -352,6 +357,13 @@ public enum RegistryLoader {
     }
     e.bodyExample = f.first(where: { $0.key == "body_example" })?.value
     e.bodySchema = optionalSchema(f, "body_schema", at: p, &r)
+    if let accepts = f.first(where: { $0.key == "accepts" })?.value {
+      if kind == .rest || kind == .sse {
+        e.accepts = decodeAccepts(accepts, at: p + [.key("accepts")], &r)
+      } else {
+        r.fail(p + [.key("accepts")], "\"accepts\" applies only to kinds \"rest\" and \"sse\"")
+      }
+    }
     if let responses = f.first(where: { $0.key == "responses" })?.value {
       e.responses = decodeResponses(responses, at: p + [.key("responses")], &r)
     }

@@ -90,6 +90,15 @@ public enum RegistryWriter {
     if let b = e.bodyEncoding { m.append(JSONMember("body", .string(b.rawValue))) }
     if let x = e.bodyExample { m.append(JSONMember("body_example", x)) }
     if let s = e.bodySchema { m.append(JSONMember("body_schema", s)) }
+    if !e.accepts.isEmpty {
+      m.append(
+        JSONMember(
+          "accepts",
+          .array(
+            e.accepts.map { a in
+              .object([JSONMember("content_type", .string(a.contentType))] + (a.schema.map { [JSONMember("schema", $0)] } ?? []))
+            })))
+    }
     if !e.responses.isEmpty { m.append(JSONMember("responses", responses(e.responses))) }
     if !e.params.isEmpty {
       m.append(JSONMember("params", .object(e.params.map { JSONMember($0.name, param($0, kind: e.kind)) })))

@@ -12,6 +12,8 @@ struct BodyMapping {
     var example: JSONValue?
     /// A Content-Type header to send when it is not what the encoding implies.
     var contentType: String?
+    /// The other media types the operation takes, with their schemas as written.
+    var others: [(type: String, schema: JSONValue?)] = []
   }
 
   /// JSON media types: `application/json`, `application/vnd.x+json`, `application/json; charset=utf-8`.
@@ -45,9 +47,11 @@ struct BodyMapping {
     let isForm = ["application/x-www-form-urlencoded", "multipart/form-data"].contains {
       type.lowercased().hasPrefix($0)
     }
-    return try mapped(
+    var result = try mapped(
       type: type, schema: schema, required: isForm ? (declared ?? true) : required,
       encodings: media["encoding"]?.objectMembers ?? [], example: example)
+    result.others = content.filter { $0.key != type }.map { ($0.key, $0.value["schema"]) }
+    return result
   }
 
   /// The value of the first entry of a 3.x `examples` map (an Example object, possibly a `$ref`).
@@ -150,9 +154,13 @@ struct BodyMapping {
           consumes.filter {
             !$0.lowercased().hasPrefix("multipart/") && !$0.lowercased().hasPrefix("application/x-www-form")
           }) ?? "application/json"
-      return try mapped(
+      var result = try mapped(
         type: type, schema: schema, required: bodyParam["required"]?.boolValue ?? false, encodings: [],
         example: schema.map { schemas.template($0) }.flatMap { $0 == .null ? nil : $0 })
+      result.others = consumes.filter {
+        $0 != type && !$0.lowercased().hasPrefix("multipart/") && !$0.lowercased().hasPrefix("application/x-www-form")
+      }.map { ($0, schema) }
+      return result
     }
     guard !formParams.isEmpty else { return Result() }
     let hasFile = formParams.contains { $0["type"]?.stringValue == "file" }

@@ -277,6 +277,13 @@ public struct OpenAPIImporter {
     endpoint.bodyEncoding = body.encoding
     endpoint.bodyExample = body.example
     endpoint.bodySchema = bodySchema.map { inliner.copy($0) }
+    var acceptedTypes = Set<String>()
+    for other in body.others {
+      let accepted = AcceptedBody(contentType: other.type, schema: other.schema.map { inliner.copy($0) })
+      // A wildcard (`*/*`, `image/*`) names no type a request is sent with.
+      guard !accepted.mediaType.contains("*"), acceptedTypes.insert(accepted.mediaType).inserted else { continue }
+      endpoint.accepts.append(accepted)
+    }
     let produces = (op["produces"] ?? root["produces"])?.arrayValue?.compactMap(\.stringValue) ?? []
     endpoint.responses = ResponseMapping(resolver: resolver, swagger2: swagger2)
       .responses(of: op, produces: produces, inliner: &inliner)

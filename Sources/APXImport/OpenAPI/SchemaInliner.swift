@@ -8,7 +8,8 @@ import APXCore
 /// (`common.yaml#/components/schemas/Error` is `Error`), with `-2`, `-3` where names meet.
 ///
 /// Only the keywords that constrain a value are kept (types, formats, bounds, enums, the
-/// composition keywords); prose and vendor extensions go. A broken reference, a cycle through
+/// composition keywords), with the schema's `example` and `examples` (data, copied as written,
+/// for the mock to answer with); prose and vendor extensions go. A broken reference, a cycle through
 /// inlined references or a schema past the size budget becomes `{}` (any value), never an error.
 struct SchemaInliner {
   let resolver: ReferenceResolver
@@ -35,7 +36,7 @@ struct SchemaInliner {
   static let literalKeys: Set<String> = [
     "type", "format", "enum", "const", "default", "required", "nullable", "minimum", "maximum",
     "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "minItems",
-    "maxItems", "uniqueItems", "minProperties", "maxProperties", "readOnly", "writeOnly",
+    "maxItems", "uniqueItems", "minProperties", "maxProperties", "readOnly", "writeOnly", "example",
   ]
   static let schemaKeys: Set<String> = ["items", "additionalProperties", "not"]
   static let schemaListKeys: Set<String> = ["allOf", "oneOf", "anyOf", "prefixItems"]
@@ -80,6 +81,8 @@ struct SchemaInliner {
     var out: [JSONMember] = []
     for m in members {
       if Self.literalKeys.contains(m.key) {
+        out.append(m)
+      } else if m.key == "examples", case .array = m.value {
         out.append(m)
       } else if Self.schemaKeys.contains(m.key) {
         out.append(JSONMember(m.key, copy(m.value, depth: depth + 1, budget: &budget, stack: &stack)))

@@ -3,12 +3,16 @@ import APXCore
 /// Checks a request against its endpoint's parameters: required path, query, header and
 /// cookie values, JSON body fields and form fields (URL-encoded or multipart; files by
 /// presence) are there, and each has its declared type and allowed values. The first problem
-/// found is reported, naming the parameter.
+/// found is reported, naming the parameter. A request whose Content-Type is one of the
+/// endpoint's `accepts` types has its body judged by that entry instead of the body params.
 struct RequestValidator {
   let endpoint: Endpoint
   let book: SchemaBook
 
   func problem(_ request: MockRequest, pathValues: [String: String]) -> SchemaValidator.Problem? {
+    if let accepted = accepted(request) {
+      return problem(request, accepted) ?? paramProblem(request, pathValues: pathValues, body: nil, form: nil)
+    }
     let body = request.jsonBody
     if let schema = endpoint.bodySchema, !request.body.isEmpty {
       guard let body else { return .init(field: "body", message: "is not JSON") }
@@ -33,6 +37,47 @@ struct RequestValidator {
         return .init(field: "body", message: "is not valid: \(error.message)")
       }
     }
+    return paramProblem(request, pathValues: pathValues, body: body, form: form)
+  }
+
+  /// The `accepts` entry `request`'s Content-Type names, if any.
+  private func accepted(_ request: MockRequest) -> AcceptedBody? {
+    guard !endpoint.accepts.isEmpty, let type = request.header("content-type") else { return nil }
+    let media = AcceptedBody.mediaType(of: type)
+    return endpoint.accepts.first { $0.mediaType == media }
+  }
+
+  /// A body of an `accepts` type against its entry: JSON against the schema, a form's or
+  /// multipart body's fields against the schema's `required` members; other types as they come.
+  private func problem(_ request: MockRequest, _ accepted: AcceptedBody) -> SchemaValidator.Problem? {
+    guard let schema = accepted.schema else { return nil }
+    let media = accepted.mediaType
+    if media == "application/json" || media.hasSuffix("+json") {
+      guard !request.body.isEmpty else { return nil }
+      guard let body = request.jsonBody else { return .init(field: "body", message: "is not JSON") }
+      guard let problem = SchemaValidator.problem(body, schema, book, at: "", direction: .request) else { return nil }
+      return problem.field.isEmpty ? .init(field: "body", message: problem.message) : problem
+    }
+    var form = FormFields(fields: [])
+    do {
+      if !request.body.isEmpty {
+        guard let read = try FormFields.read(request) else { return nil }
+        form = read
+      }
+    } catch {
+      return .init(field: "body", message: "is not valid: \(error.message)")
+    }
+    let required = book.resolve(schema)["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    for name in required where !form.contains(name) { return .init(field: name, message: "is required") }
+    return nil
+  }
+
+  /// The endpoint's parameters against the request; `form` nil leaves body, form and multipart
+  /// parameters out (an `accepts` body was judged by its entry).
+  private func paramProblem(_ request: MockRequest, pathValues: [String: String], body: JSONValue?, form: FormFields?)
+    -> SchemaValidator.Problem?
+  {
+    let judgesBody = form != nil
     for param in endpoint.params {
       let name = param.sentName
       let texts: [String]
@@ -42,6 +87,7 @@ struct RequestValidator {
       case .header: texts = request.header(name.lowercased()).map { [$0] } ?? []
       case .cookie: texts = request.cookie(name).map { [$0] } ?? []
       case .body:
+        guard judgesBody else { continue }
         guard param.type != .file, let value = body?[name] else {
           if param.required, param.type != .file { return .init(field: name, message: "is required") }
           continue
@@ -49,6 +95,7 @@ struct RequestValidator {
         if let problem = check(value, param) { return problem }
         continue
       case .form, .multipart:
+        guard let form else { continue }
         guard form.contains(name) else {
           if param.required, param.defaultValue == nil { return .init(field: name, message: "is required") }
           continue

@@ -151,6 +151,10 @@ enum EndpointDescription {
     }
     m.append(JSONMember("params", .array(params)))
     if let x = e.bodyExample { m.append(JSONMember("body_example", x)) }
+    if !e.accepts.isEmpty {
+      // The other request bodies the server takes (apx mock judges them by these entries).
+      m.append(JSONMember("accepts", .array(e.accepts.map { .string($0.contentType) })))
+    }
     if let s = e.expectStatus { m.append(JSONMember("expect_status", .array(s.map { .int($0) }))) }
     if let sse = e.sse {
       var sm: [JSONMember] = []
