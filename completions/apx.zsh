@@ -131,6 +131,7 @@ _apx_call() {
         '--allow-partial[GraphQL\: accept data that came with errors (the errors go to stderr; exit 0, not 12).]'
         '--raw-response[GraphQL\: print the whole answer (data, errors, extensions) rather than its data.]'
         '--graphql-transport[GraphQL subscription\: carry it over ws (graphql-transport-ws, the default) or sse (GraphQL over SSE).]:ws|sse:'
+        '--max-document-size[GraphQL\: the largest document parsed, in bytes (default 1048576; at most 268435456).]:BYTES:'
         '*--proto[gRPC URL\: take the schema from this .proto file, compiled with protoc (repeatable).]:FILE:'
         '*--import-path[gRPC URL\: a folder protoc searches for --proto files and their imports (repeatable).]:DIR:'
         '--protoset[gRPC URL\: take the schema from this FileDescriptorSet (default\: server reflection).]:FILE:'

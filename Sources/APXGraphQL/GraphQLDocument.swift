@@ -33,8 +33,21 @@ public struct GraphQLDocument: Sendable {
   /// The operations in document order.
   public let operations: [Operation]
 
+  /// The largest document parsed unless a call raises it (`--max-document-size`): real
+  /// operations are kilobytes, and the parser holds about a hundred bytes per byte of text.
+  public static let defaultMaxSize = 1 << 20
+  /// The most `--max-document-size` may raise the bound to.
+  public static let maxSizeRange = 1...(256 << 20)
+
   /// Parses `text`. `origin` names where it came from in messages (`--graphql`, a file, an endpoint).
-  public init(parsing text: String, origin: String) throws(APXError) {
+  /// - Parameter maxSize: the largest text, in bytes, parsed; longer is a usage error.
+  public init(parsing text: String, origin: String, maxSize: Int = defaultMaxSize) throws(APXError) {
+    if text.utf8.count > maxSize {
+      throw APXError(
+        .usage,
+        "\(origin): the GraphQL document is \(text.utf8.count) bytes, more than the \(maxSize) apx parses",
+        hint: "raise the bound with --max-document-size BYTES (at most \(Self.maxSizeRange.upperBound))")
+    }
     try GraphQLNesting.check(text, origin: origin)
     let document: Document
     do {

@@ -46,6 +46,7 @@ struct CallCommandParsingTests {
       "--graphql-transport", "sse",
     ],
     [":1/x", "-X", "PUT", "--request", "PUT"],
+    ["http://h:1/g", "--graphql", "{ a }", "--max-document-size", "2048"],
   ]
 
   @Test func theGlobalOptionsReachTheCommand() throws {

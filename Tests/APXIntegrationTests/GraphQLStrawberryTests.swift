@@ -38,6 +38,48 @@ struct GraphQLStrawberryTests {
     }
   }
 
+  /// `name=TEXT` items take the type the operation declares for the variable (servers refuse
+  /// the string "2" for an Int); `name:=JSON` goes as given.
+  @Test func textItemsAreTypedByTheDeclaredVariableTypes() async throws {
+    let scaled = "query($v: [Int!]!, $f: Float!, $neg: Boolean!) { scaled(values: $v, factor: $f, negate: $neg) }"
+    try await StrawberryServer.run { base in
+      let r = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql", "query($n: Int) { books(first: $n) { id } }", "n=2",
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout == #"{"books":[{"id":"1"},{"id":"2"}]}"# + "\n")
+      let list = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql", scaled, "v=2", "v=3", "f=1.5", "neg=true",
+      ])
+      #expect(list.status == 0, "\(list.stderr)")
+      #expect(list.stdout == #"{"scaled":[-3.0,-4.5]}"# + "\n", "\(list.stdout)")
+      // One item for a list variable: GraphQL's input coercion makes it a list of one.
+      let one = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql", scaled, "v=4", "f=0.5", "neg=false",
+      ])
+      #expect(one.stdout == #"{"scaled":[2.0]}"# + "\n", "\(one.stderr)")
+      let subscription = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql", "subscription($n: Int!) { countdown(from: $n) }", "n=1",
+        "-o", "ndjson",
+      ])
+      #expect(subscription.stdout == "{\"countdown\":1}\n{\"countdown\":0}\n", "\(subscription.stderr)")
+      let raw = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql", "query($n: Int) { books(first: $n) { id } }", #"n:="2""#,
+      ])
+      #expect(raw.status == 12, "a JSON string stays a string: \(raw.stdout) \(raw.stderr)")
+      for (item, expected) in [
+        ("n=two", "a whole number"), ("n=2147483648", "a whole number"), ("n=1.5", "a whole number"),
+      ] {
+        let bad = try await APXProcess.run([
+          "call", base + "/graphql", "--graphql", "query($n: Int) { books(first: $n) { id } }", item,
+        ])
+        #expect(bad.status == 2 && bad.stderr.contains("$n is Int") && bad.stderr.contains(expected), "\(bad.stderr)")
+      }
+      let notBool = try await APXProcess.run(["call", base + "/graphql", "--graphql", scaled, "v=1", "f=1", "neg=yes"])
+      #expect(notBool.status == 2 && notBool.stderr.contains("true or false"), "\(notBool.stderr)")
+    }
+  }
+
   @Test func aDocumentFileWithSeveralOperationsRunsTheOneNamed() async throws {
     let folder = TestScratch.root.appendingPathComponent("apx-graphql-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -109,6 +151,32 @@ struct GraphQLStrawberryTests {
       ])
       #expect(refused.status == 8, "\(refused.stderr)")
       #expect(refused.stderr.contains("4403") && !refused.stderr.contains("Bearer wrong"), "\(refused.stderr)")
+    }
+  }
+
+  /// `--max-message-size` bounds a subscription's WebSocket messages; a query (one POST) and a
+  /// subscription over SSE have none to bound, so there it is refused before anything is sent.
+  @Test func maxMessageSizeBoundsASubscriptionOverWebSocket() async throws {
+    try await StrawberryServer.run { base in
+      let countdown = "subscription { countdown(from: 1) }"
+      let small = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql", countdown, "--max-message-size", "40",
+      ])
+      #expect(small.status == 9, "\(small.stderr)")
+      #expect(small.stderr.contains("larger than") && small.stderr.contains("--max-message-size"), "\(small.stderr)")
+      let enough = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql", countdown, "--max-message-size", "1000", "-o", "ndjson",
+      ])
+      #expect(enough.status == 0, "\(enough.stderr)")
+      #expect(enough.stdout == "{\"countdown\":1}\n{\"countdown\":0}\n")
+      let query = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql", "{ books { id } }", "--max-message-size", "1000",
+      ])
+      #expect(query.status == 2 && query.stderr.contains("applies to a subscription"), "\(query.stderr)")
+      let sse = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql", countdown, "--max-message-size", "1000", "--graphql-transport", "sse",
+      ])
+      #expect(sse.status == 2 && sse.stderr.contains("goes over SSE"), "\(sse.stderr)")
     }
   }
 
@@ -194,7 +262,9 @@ struct GraphQLStrawberryTests {
 
   static let libraryFields = [
     "query book(id: ID!): Book", "query books(first: Int! = 10): [Book!]!", "query shaky(): Book",
-    "query broken(): String!", "mutation addBook(title: String!, authorId: ID!): Book!",
+    "query broken(): String!",
+    "query scaled(values: [Int!]!, factor: Float!, negate: Boolean! = false): [Float!]!",
+    "mutation addBook(title: String!, authorId: ID!): Book!",
     "subscription countdown(from: Int!): Int!", "subscription shakyBooks(): Book!", "subscription whoami(): String",
   ]
 

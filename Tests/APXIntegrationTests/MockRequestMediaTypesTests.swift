@@ -15,7 +15,8 @@ struct MockRequestMediaTypesTests {
       let port = try mock.port()
       let auth = ["Authorization": "Bot any-token"]
       let json = try await LoopbackHTTP.request(
-        port: port, "POST", "/channels/1/invites", headers: auth.merging(["Content-Type": "application/json"]) { a, _ in a },
+        port: port, "POST", "/channels/1/invites",
+        headers: auth.merging(["Content-Type": "application/json"]) { a, _ in a },
         body: #"{"max_age": 60}"#)
       #expect(json.status == 200, "\(json.text)")
       let form = try await LoopbackHTTP.request(
@@ -32,11 +33,13 @@ struct MockRequestMediaTypesTests {
       #expect(parts.status == 200, "\(parts.text)")
       // Each type is still judged: a JSON body its schema refuses, and a type not declared.
       let wrong = try await LoopbackHTTP.request(
-        port: port, "POST", "/channels/1/invites", headers: auth.merging(["Content-Type": "application/json"]) { a, _ in a },
+        port: port, "POST", "/channels/1/invites",
+        headers: auth.merging(["Content-Type": "application/json"]) { a, _ in a },
         body: #"{"max_age": "soon"}"#)
       #expect(wrong.status == 400, "\(wrong.text)")
       let xml = try await LoopbackHTTP.request(
-        port: port, "POST", "/channels/1/invites", headers: auth.merging(["Content-Type": "application/xml"]) { a, _ in a },
+        port: port, "POST", "/channels/1/invites",
+        headers: auth.merging(["Content-Type": "application/xml"]) { a, _ in a },
         body: "<invite/>")
       #expect(xml.status == 400, "\(xml.text)")
     }
@@ -90,7 +93,8 @@ struct MockRequestMediaTypesTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     let root = try await ImportExternalRefTests.digitalOcean(into: dir)
     let out = dir.appendingPathComponent("out")
-    let r = try await APXProcess.run(["import", "openapi", root, "--api", "digitalocean", "--out", out.path], timeout: 300)
+    let r = try await APXProcess.run(
+      ["import", "openapi", root, "--api", "digitalocean", "--out", out.path], timeout: 300)
     #expect(r.status == 0, "\(r.stderr)")
     let registry = try ImportExternalRefTests.registry(out.appendingPathComponent("digitalocean.json"))
     let droplet = try #require((registry["schemas"] as? [String: [String: Any]])?["droplet"])

@@ -123,4 +123,16 @@ struct WebSocketPythonServerTests {
       #expect(written == "one\n{\"two\":2}\n", "\(written) \(r.stderr)")
     }
   }
+
+  /// A graphql-transport-ws server whose result nests 100,000 levels: named as too deep (exit 9),
+  /// not as a server that does not speak the protocol.
+  @Test func aSubscriptionResultNestedTooDeepIsNamedSo() async throws {
+    try await WebSocketPythonServer.run { base in
+      let url = "http" + base.dropFirst(2) + "/graphql-deep"
+      let r = try await APXProcess.run(["call", url, "--graphql", "subscription { deep }"])
+      #expect(r.status == 9, "\(r.stderr)")
+      #expect(r.stderr.contains("nested deeper than 512 levels"), "\(r.stderr)")
+      #expect(!r.stderr.contains("not graphql-transport-ws"), "\(r.stderr)")
+    }
+  }
 }

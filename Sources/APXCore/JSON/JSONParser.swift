@@ -4,6 +4,8 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
   public var location: SourceLocation
   /// Byte offset of the error in the input.
   public var offset: Int
+  /// The text nests deeper than `JSONParser.maxDepth`: well-formed, perhaps, but refused.
+  public var tooDeep: Bool = false
 
   public var description: String { "\(location): \(message)" }
 }
@@ -132,6 +134,12 @@ public struct JSONParser {
       JSONSyntaxError(message: message, location: currentLocation, offset: index)
     }
 
+    func tooDeep() -> JSONSyntaxError {
+      var e = error("nesting deeper than \(JSONParser.maxDepth) levels")
+      e.tooDeep = true
+      return e
+    }
+
     func describeCurrent() -> String {
       guard index < bytes.count else { return "end of input" }
       let b = bytes[index]
@@ -164,10 +172,10 @@ public struct JSONParser {
       if record { locations[path] = locationOfCurrentValue() }
       switch bytes[index] {
       case UInt8(ascii: "{"):
-        guard depth < JSONParser.maxDepth else { throw error("nesting deeper than \(JSONParser.maxDepth) levels") }
+        guard depth < JSONParser.maxDepth else { throw tooDeep() }
         return try parseObject(path: &path, depth: depth + 1)
       case UInt8(ascii: "["):
-        guard depth < JSONParser.maxDepth else { throw error("nesting deeper than \(JSONParser.maxDepth) levels") }
+        guard depth < JSONParser.maxDepth else { throw tooDeep() }
         return try parseArray(path: &path, depth: depth + 1)
       case UInt8(ascii: "\""):
         return .string(try parseString())
@@ -282,7 +290,7 @@ public struct JSONParser {
       guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
       switch bytes[index] {
       case UInt8(ascii: "{"), UInt8(ascii: "["):
-        guard depth < JSONParser.maxDepth else { throw error("nesting deeper than \(JSONParser.maxDepth) levels") }
+        guard depth < JSONParser.maxDepth else { throw tooDeep() }
         let isObject = bytes[index] == UInt8(ascii: "{")
         let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
         index += 1

@@ -129,7 +129,9 @@ extension RegistryLoader {
   /// Keywords whose values are data (an example, a default), never schemas.
   static let dataKeywords: Set<String> = ["example", "examples", "default", "const", "enum"]
   /// Keywords whose values map names to schemas.
-  static let schemaMapKeywords: Set<String> = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]
+  static let schemaMapKeywords: Set<String> = [
+    "properties", "patternProperties", "$defs", "definitions", "dependentSchemas",
+  ]
 }
 
 extension EndpointResponse {

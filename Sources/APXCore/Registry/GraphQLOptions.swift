@@ -14,6 +14,11 @@ public struct GraphQLOptions: Sendable, Hashable {
   public var until: MessageCondition?
   /// A subscription stops after this many `data` messages (`--max-messages`).
   public var maxMessages: Int?
+  /// The largest WebSocket message a subscription over `ws` holds (`--max-message-size`);
+  /// nil: `WebSocketOptions.defaultMaxMessageSize`.
+  public var maxMessageSize: Int?
+  /// The largest document parsed (`--max-document-size`); nil: `GraphQLDocument.defaultMaxSize`.
+  public var maxDocumentSize: Int?
   /// When a subscription whose connection drops reconnects (`reconnect`).
   public var reconnect: ReconnectConfig
   /// The operation is a subscription, so a call is a stream. Set by the runtime, which parses
@@ -33,7 +38,9 @@ public struct GraphQLOptions: Sendable, Hashable {
   }
 
   /// Whether anything that only a subscription uses was given.
-  public var hasStreamOptions: Bool { transport != nil || until != nil || maxMessages != nil }
+  public var hasStreamOptions: Bool {
+    transport != nil || until != nil || maxMessages != nil || maxMessageSize != nil
+  }
 }
 
 /// What carries a GraphQL subscription.

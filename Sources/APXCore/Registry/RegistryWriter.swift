@@ -96,7 +96,9 @@ public enum RegistryWriter {
           "accepts",
           .array(
             e.accepts.map { a in
-              .object([JSONMember("content_type", .string(a.contentType))] + (a.schema.map { [JSONMember("schema", $0)] } ?? []))
+              .object(
+                [JSONMember("content_type", .string(a.contentType))]
+                  + (a.schema.map { [JSONMember("schema", $0)] } ?? []))
             })))
     }
     if !e.responses.isEmpty { m.append(JSONMember("responses", responses(e.responses))) }

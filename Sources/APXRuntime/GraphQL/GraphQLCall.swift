@@ -54,7 +54,9 @@ struct GraphQLCall: Transport {
   ) throws(APXError) {
     guard options.hasStreamOptions else { return }
     let given =
-      options.transport != nil ? "--graphql-transport (transport)" : options.until != nil ? "--until" : "--max-messages"
+      options.transport != nil
+      ? "--graphql-transport (transport)"
+      : options.until != nil ? "--until" : options.maxMessages != nil ? "--max-messages" : "--max-message-size"
     throw APXError(
       .usage, "\(name): \(given) applies to a subscription, and this operation is a \(operation.rawValue)",
       hint: "a query or mutation is one POST: drop \(given)")

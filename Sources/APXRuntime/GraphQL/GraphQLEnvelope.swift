@@ -16,7 +16,9 @@ struct GraphQLEnvelope: Sendable {
     guard let options = request.endpoint.graphql else {
       throw APXError(.usage, "\(name) is \(request.endpoint.kind.withArticle) endpoint, not GraphQL")
     }
-    document = try GraphQLDocument(parsing: try GraphQLCall.documentText(request, options: options), origin: name)
+    document = try GraphQLDocument(
+      parsing: try GraphQLCall.documentText(request, options: options), origin: name,
+      maxSize: options.maxDocumentSize ?? GraphQLDocument.defaultMaxSize)
     operation = try document.operation(named: options.operationName)
   }
 

@@ -19,8 +19,17 @@ enum GraphQLSubscription {
         request, options: webSocketOptions(options), graphQL: stream, executor: executor, attempts: attempts,
         sink: sink)
     case .sse:
+      try refuseMessageSize(options, name: envelope.name)
       return try await SSEWatch(executor: executor).run(request, sink: sink, attempts: attempts, graphQL: stream)
     }
+  }
+
+  /// `--max-message-size` bounds WebSocket messages; over SSE it would be ignored.
+  static func refuseMessageSize(_ options: GraphQLOptions, name: String) throws(APXError) {
+    guard options.maxMessageSize != nil else { return }
+    throw APXError(
+      .usage, "\(name): --max-message-size applies to a subscription over WebSocket, and this one goes over SSE",
+      hint: "drop --max-message-size, or carry it over ws (--graphql-transport ws)")
   }
 
   static func preview(
@@ -32,6 +41,7 @@ enum GraphQLSubscription {
       return try await WebSocketWatch.preview(
         request, options: webSocketOptions(options), graphQL: envelope, executor: executor, credentials: credentials)
     case .sse:
+      try refuseMessageSize(options, name: envelope.name)
       let connection = SSEConnection(
         session: executor.session, environment: executor.environment, endpointName: envelope.name,
         endsWithEvent: true, userHeaders: request.headers,
@@ -47,6 +57,7 @@ enum GraphQLSubscription {
   /// The WebSocket settings of a subscription: its reconnection; the stop conditions are the
   /// results' own (`GraphQLResultDelivery`), since the protocol's messages are not results.
   static func webSocketOptions(_ options: GraphQLOptions) -> WebSocketOptions {
-    WebSocketOptions(reconnect: options.reconnect)
+    WebSocketOptions(
+      reconnect: options.reconnect, maxMessageSize: options.maxMessageSize ?? WebSocketOptions.defaultMaxMessageSize)
   }
 }

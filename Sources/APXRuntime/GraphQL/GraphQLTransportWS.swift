@@ -47,7 +47,18 @@ struct GraphQLTransportWS: Sendable {
   /// The step for one text message; a message outside the protocol, or an `error` message
   /// (the server refused the subscription), throws.
   func step(_ bytes: [UInt8]) throws(APXError) -> Step {
-    guard case .object(let members)? = try? JSONParser.parse(bytes),
+    let parsed: JSONValue?
+    do {
+      parsed = try JSONParser.parse(bytes)
+    } catch  where error.tooDeep {
+      throw APXError(
+        .expectation,
+        "\(name): the server sent a message nested deeper than \(JSONParser.maxDepth) levels, the most apx reads",
+        hint: "no real execution result nests that deep: check the server", cause: error.description)
+    } catch {
+      parsed = nil
+    }
+    guard case .object(let members)? = parsed,
       case .string(let type)? = members.first(where: { $0.key == "type" })?.value
     else {
       throw APXError(

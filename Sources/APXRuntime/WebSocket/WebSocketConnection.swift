@@ -267,6 +267,11 @@ struct WebSocketConnection: Transport {
         for frame in batch {
           try writer.noteReceived(frame)
           activity.note()
+          // NIO's frame limit is at least 125 bytes (a control frame's most), so a limit below
+          // that is held here, for messages.
+          if frame.opcode == .text || frame.opcode == .binary, frame.length > options.maxMessageSize {
+            throw AttemptFailure(tooLarge(NIOWebSocketError.invalidFrameLength))
+          }
           // RFC 6455 (8.1): a text message that is not UTF-8 fails the connection with 1007;
           // replacing the bad bytes would print text the server never sent.
           if frame.opcode == .text, String(validating: frame.unmaskedData.readableBytesView, as: UTF8.self) == nil {

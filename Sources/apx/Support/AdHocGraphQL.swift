@@ -2,7 +2,8 @@ import APXCore
 import APXGraphQL
 
 /// `apx call URL --graphql DOCUMENT [ITEM ...]`: a GraphQL endpoint made on the spot. Body
-/// items (`id=1`, `count:=3`) are the variables; `-d` gives them as one JSON object. The
+/// items (`id=1`, `count:=3`) are the variables, `=` items typed by the operation's declared
+/// variable types (`Int`, `Float`, `Boolean`); `-d` gives them as one JSON object. The
 /// document is parsed and its operation picked here, so a bad one is refused before any
 /// connection is made.
 enum AdHocGraphQL {
@@ -22,10 +23,14 @@ enum AdHocGraphQL {
         .usage, "GraphQL variables are JSON, not file parts (name@file)",
         hint: "send a file's text as a variable (name=@file) or its JSON (name:=@file)")
     }
-    let parsed = try GraphQLDocument(parsing: document, origin: "--graphql")
-    _ = try parsed.operation(named: call.graphQL.operation)
+    try call.graphQL.checkDocumentSize()
+    let parsed = try GraphQLDocument(
+      parsing: document, origin: "--graphql", maxSize: call.graphQL.maxDocumentSize ?? GraphQLDocument.defaultMaxSize)
+    let operation = try parsed.operation(named: call.graphQL.operation)
     var made = try AdHocEndpoint.make(
       method: "POST", url: url, items: items, hasData: call.data != nil, form: false, match: match)
+    // `n=2` for `$n: Int` goes as 2: the operation's declared types say what each item is.
+    made.arguments = try operation.typing(made.arguments, origin: "--graphql")
     made.endpoint.headers.removeAll { $0.name.lowercased() == "accept" }
     made.endpoint.options = .graphql(GraphQLOptions(document: document, operationName: call.graphQL.operation))
     return made

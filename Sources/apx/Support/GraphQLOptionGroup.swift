@@ -1,4 +1,5 @@
 import APXCore
+import APXGraphQL
 import APXRuntime
 import ArgumentParser
 
@@ -34,6 +35,21 @@ struct GraphQLOptionGroup: ParsableArguments {
       valueName: "ws|sse"))
   var transport: String?
 
+  @Option(
+    name: .customLong("max-document-size"),
+    help: ArgumentHelp(
+      "GraphQL: the largest document parsed, in bytes (default 1048576; at most 268435456).", valueName: "BYTES"))
+  var maxDocumentSize: Int?
+
+  /// Refuses a `--max-document-size` outside `GraphQLDocument.maxSizeRange`.
+  func checkDocumentSize() throws(APXError) {
+    guard let maxDocumentSize, !GraphQLDocument.maxSizeRange.contains(maxDocumentSize) else { return }
+    throw APXError(
+      .usage,
+      "--max-document-size \(maxDocumentSize): give a size from 1 to \(GraphQLDocument.maxSizeRange.upperBound) bytes",
+      hint: "the default is \(GraphQLDocument.defaultMaxSize) bytes")
+  }
+
   /// The document `--graphql` gives: its text, or the file's after `@`.
   func documentText() throws(APXError) -> String? {
     guard let document else { return nil }
@@ -51,10 +67,12 @@ struct GraphQLOptionGroup: ParsableArguments {
 
   /// Puts the flags into a GraphQL endpoint's options, or refuses them on any other kind.
   func apply(to endpoint: inout Endpoint, target: String) throws(APXError) {
+    try checkDocumentSize()
     guard var options = endpoint.graphql else {
       let given = [
         (document != nil, "--graphql"), (operation != nil, "--operation"), (allowPartial, "--allow-partial"),
         (rawResponse, "--raw-response"), (transport != nil, "--graphql-transport"),
+        (maxDocumentSize != nil, "--max-document-size"),
       ].first { $0.0 }
       if let flag = given?.1 {
         throw APXError(
@@ -66,6 +84,7 @@ struct GraphQLOptionGroup: ParsableArguments {
       return
     }
     if let operation { options.operationName = operation }
+    if let maxDocumentSize { options.maxDocumentSize = maxDocumentSize }
     if allowPartial { options.allowPartial = true }
     if rawResponse { options.rawResponse = true }
     if let transport {

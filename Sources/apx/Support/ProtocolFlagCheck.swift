@@ -11,9 +11,11 @@ enum ProtocolFlagCheck {
       }
       return nil
     }
-    if global.maxMessageSize != nil, kind != .websocket {
+    // A GraphQL call takes it for a subscription over WebSocket; GraphQLCall refuses it otherwise.
+    if global.maxMessageSize != nil, kind != .websocket, kind != .graphql {
       return APXError(
-        .usage, "--max-message-size applies to gRPC and WebSocket calls, and this is \(kind.withArticle) call",
+        .usage,
+        "--max-message-size applies to gRPC, WebSocket and GraphQL subscription calls, and this is \(kind.withArticle) call",
         hint: "drop --max-message-size")
     }
     let grpcOnly: [(Bool, String)] = [

@@ -54,6 +54,7 @@ struct WebSocketOptionGroup: ParsableArguments {
       }
       if let maxMessages { graphQL.maxMessages = maxMessages }
       if let until { graphQL.until = try MessageCondition(parsing: until) }
+      if let maxMessageSize { graphQL.maxMessageSize = maxMessageSize }
       endpoint.graphql = graphQL
       return
     }

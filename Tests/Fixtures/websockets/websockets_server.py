@@ -8,6 +8,8 @@ closes (or --lifetime seconds pass). Paths:
                          and closes with 1000
   /fail                  sends one message, then closes with 1011 "boom"
   /busy                  refuses the handshake with 503 Service Unavailable
+  /graphql-deep          graphql-transport-ws: acks connection_init, then answers the subscribe
+                         with a "next" whose data nests 100,000 arrays deep (a hostile server)
 """
 
 import argparse
@@ -38,7 +40,7 @@ def process_request(connection, request):
         body = b'{"error":"busy"}'
         return Response(503, "Service Unavailable", Headers({"Content-Type": "application/json", "Retry-After": "0",
                                                             "Content-Length": str(len(body))}), body)
-    if path not in ("/echo", "/progress", "/fail"):
+    if path not in ("/echo", "/progress", "/fail", "/graphql-deep"):
         return Response(404, "Not Found", Headers({"Content-Length": "0"}), b"")
     return None
 
@@ -56,6 +58,15 @@ async def handler(websocket):
                                              "totalRows": 3}))
         await websocket.send(json.dumps({"type": "complete", "jobId": job, "processedRows": 3, "totalRows": 3}))
         await websocket.close(1000)
+    elif path.startswith("/graphql-deep"):
+        async for message in websocket:
+            kind = json.loads(message).get("type")
+            if kind == "connection_init":
+                await websocket.send('{"type":"connection_ack"}')
+            elif kind == "subscribe":
+                deep = "[" * 100000 + "]" * 100000
+                await websocket.send('{"id":"1","type":"next","payload":{"data":{"deep":' + deep + '}}}')
+                break
     elif path.startswith("/fail"):
         await websocket.send('{"type":"started"}')
         await websocket.close(1011, "boom")
