@@ -138,6 +138,19 @@ struct AdHocGRPCTests {
       let service = try await APXProcess.run(["describe", base + "/" + Self.service, "-o", "json"])
       #expect(service.status == 0, "\(service.stderr)")
       #expect(try JSONParser.parse(service.stdout)["methods"]?.arrayValue?.count ?? 0 >= 8)
+
+      // `apx list URL/package.Service`: that service's methods, the same rows as in the whole list.
+      let one = try await APXProcess.run(["list", base + "/" + Self.service, "-o", "ndjson", "--timeout", "60"])
+      #expect(one.status == 0, "\(one.stderr)")
+      let rows = one.stdout.split(separator: "\n").map(String.init)
+      let ofService = list.stdout.split(separator: "\n").map(String.init).filter {
+        $0.contains("\"service\":\"\(Self.service)\"")
+      }
+      #expect(!rows.isEmpty && rows == ofService, "\(one.stdout)")
+      let unknown = try await APXProcess.run(["list", base + "/no.Such", "--timeout", "60"])
+      #expect(unknown.status == 2 && unknown.stderr.contains("no service no.Such"), "\(unknown.stderr)")
+      let aMethod = try await APXProcess.run(["list", Self.url(server, "GetLesson")])
+      #expect(aMethod.status == 2 && aMethod.stderr.contains("names a method"), "\(aMethod.stderr)")
     }
   }
 

@@ -70,11 +70,14 @@ struct WebSocketPythonServerTests {
     }
   }
 
+  /// 401 is refused credentials, exit 8 on a URL as on a registry endpoint, with a hint that
+  /// fits a URL (no registry auth to check); other statuses exit by their class.
   @Test func aRefusedHandshakeExitsByItsStatus() async throws {
     try await WebSocketPythonServer.run { base in
       let r = try await APXProcess.run(["call", base + "/progress", "jobId==imp_1"])
-      #expect(r.status == 4, "\(r.stderr)")
+      #expect(r.status == 8, "\(r.stderr)")
       #expect(r.stderr.contains("401"), "\(r.stderr)")
+      #expect(r.stderr.contains("--bearer TOKEN") && !r.stderr.contains("apx auth status"), "\(r.stderr)")
       let busy = try await APXProcess.run(["call", base + "/busy", "--no-retry"])
       #expect(busy.status == 5, "\(busy.stderr)")
       #expect(busy.stderr.contains("503"), "\(busy.stderr)")

@@ -8,6 +8,12 @@ import NIOCore
 /// row that bring no message end the watch with a network error. `--timeout` bounds the whole
 /// watch, handshakes and waits included.
 struct WebSocketWatch: CallRoute {
+  /// The hint of refused credentials on a call that sent none from a registry: `apx auth status`
+  /// would mean nothing there.
+  static let noAuthHint =
+    "this call sends only the credentials given on its command line (--bearer TOKEN, -H 'Authorization: ...', "
+    + "--subprotocol NAME.TOKEN): check them, or give some"
+
   static func call(_ request: CallRequest, executor: Executor, attempts: AttemptCounter, sink: any CallEventSink)
     async throws -> CallOutcome
   {
@@ -76,14 +82,15 @@ struct WebSocketWatch: CallRoute {
         failure = error
       }
       guard failure.outcome != nil, !failure.credentialsRejected else {
-        if failure.credentialsRejected, var error = Optional(failure.error), error.status != .auth,
-          request.endpoint.auth != nil || request.api.auth != nil
-        {
-          // Refreshed once and refused again: the credentials are the problem.
-          error.status = .auth
-          throw error
+        guard failure.credentialsRejected else { throw failure.error }
+        // A refused handshake (401, 403) or a 1008 close is exit 8, with or without registry auth
+        // (after one refresh when there is one): the credentials, or their absence, are the problem.
+        var error = failure.error
+        error.status = .auth
+        if case .none = AuthApplier.effective(api: request.api, endpoint: request.endpoint) {
+          error.hint = Self.noAuthHint
         }
-        throw failure.error
+        throw error
       }
       if failure.outcome == .hostNotFound {
         throw Executor.gaveUp(failure.error, reason: .hostNotFound, attempts: attempt, safety: .safe)

@@ -12,7 +12,7 @@ struct ListCommand: ContextCommand {
 
   @Argument(
     help: ArgumentHelp(
-      "Only this API's endpoints; or a gRPC server's services and methods over reflection, or from --protoset/--proto (grpc://HOST:PORT, grpcs://HOST:PORT); or, with --graphql, a GraphQL server's URL.",
+      "Only this API's endpoints; or a gRPC server's services and methods over reflection, or from --protoset/--proto (grpc://HOST:PORT, grpcs://HOST:PORT; add /package.Service for one service); or, with --graphql, a GraphQL server's URL.",
       valueName: "API | GRPC-URL | URL"), completion: .custom(APICompletion.complete))
   var api: String?
 
@@ -73,7 +73,10 @@ struct ListCommand: ContextCommand {
     }
     // `apx list grpc://HOST:PORT` is `apx list --grpc grpc://HOST:PORT`.
     let grpcAddress = self.grpcAddress ?? api.flatMap { $0.hasPrefix("grpc://") || $0.hasPrefix("grpcs://") ? $0 : nil }
-    if let grpcAddress {
+    if var grpcAddress {
+      // `grpc://HOST:PORT/package.Service` lists that service's methods only.
+      let service = try GRPCListTarget.service(in: grpcAddress)
+      if service != nil, let url = try? AdHocURL(parsing: grpcAddress) { grpcAddress = url.origin }
       if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
       let methods: [GRPCMethodSummary]
       let source = schema.source()
@@ -91,7 +94,13 @@ struct ListCommand: ContextCommand {
         methods = try await GRPCInspector.listMethods(
           schema: source, origin: GRPCSchemaOptions.origin, environment: context.environment)
       }
-      let rows = methods.map { m in
+      if let service, !methods.contains(where: { $0.service == service }) {
+        let from = source == .reflection ? "the server at \(grpcAddress) offers" : "the schema files name"
+        throw APXError(
+          .usage, "\(from) no service \(service)" + (source == .reflection ? " over reflection" : ""),
+          hint: "apx list \(grpcAddress)\(schema.commandLine) shows its services")
+      }
+      let rows = methods.filter { m in service.map { $0 == m.service } ?? true }.map { m in
         JSONValue.object([
           JSONMember("service", .string(m.service)), JSONMember("method", .string(m.method)),
           JSONMember("shape", .string(m.shape)), JSONMember("request", .string(m.requestType)),
