@@ -139,7 +139,7 @@ _apx_call() {
         '--har[Write every exchange (redirects, retries, token requests and pages included) to FILE as an HTTP Archive (HAR 1.2), secrets masked as -v masks them; written when the command ends, success or not.]:FILE:_files -g '\''*.har'\'''
         '--save[URL\: once the call succeeds, save it in the registry as this endpoint (values become defaults).]:API.ENDPOINT:'
         '(-O --output-file)'{-O,--output-file}'[Write the body (or stream items) to FILE instead of stdout\: as received unless -o or --select says otherwise, replacing FILE only once the call succeeds; progress on a terminal.]:FILE:'
-        '--continue[With -O\: keep a failed or interrupted download and resume it on the next --continue (Range and If-Range); a server that sends the whole file again starts it over.]'
+        '--continue[With -O\: keep a failed or interrupted download and resume it on the next --continue (Range and If-Range); a FILE another tool left half-written is resumed from its size; a server that sends the whole file again starts it over.]'
         '--dry-run[Print the resolved request as JSON (method, URL, headers, body; gRPC\: target, method, metadata, message) and send nothing.]'
         '--curl[Print an equivalent curl command line (gRPC\: grpcurl) and send nothing.]'
         '--show-secrets[With --dry-run or --curl\: show tokens, keys and passwords instead of *** (for copy and paste).]'

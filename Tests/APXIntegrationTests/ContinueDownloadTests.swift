@@ -25,7 +25,12 @@ import Testing
     let served = Counter()
     return { head in
       let first = served.next() == 1
-      if ranges, let start = rangeStart(head), ifRange(head) == etag {
+      // RFC 9110: Range alone is honoured; with If-Range, only while the validator matches.
+      if ranges, let start = rangeStart(head), ifRange(head) == nil || ifRange(head) == etag {
+        guard start < content.count else {
+          return HostileHTTPServer.response(
+            "416 Range Not Satisfiable", headers: [("Content-Range", "bytes */\(content.count)")], body: [])
+        }
         return HostileHTTPServer.response(
           "206 Partial Content",
           headers: [("ETag", etag), ("Content-Range", "bytes \(start)-\(content.count - 1)/\(content.count)")],
@@ -106,6 +111,41 @@ import Testing
       let again = try await APXProcess.run(["call", server.baseURL + "/data", "-O", file, "--continue"])
       #expect(again.status == 0, "\(again.stderr)")
       #expect(Array(try Data(contentsOf: URL(fileURLWithPath: file))) == changed)
+    }
+  }
+
+  /// FILE half-written by another tool (curl, a browser): resumed from its size with Range alone,
+  /// as curl -C - and wget -c do, saying that its bytes were not checked; FILE stays as it was
+  /// until the download is whole.
+  @Test func aFileAnotherToolLeftIsResumedFromItsSize() async throws {
+    let dir = try Self.folder()
+    let file = dir + "/data.bin"
+    try Data(Self.content.prefix(40_000)).write(to: URL(fileURLWithPath: file))
+    try await withHostileServer(Self.server(etag: "\"v1\"", content: Self.content, ranges: true, cutFirstAt: nil)) {
+      server in
+      let rest = try await APXProcess.run(["call", server.baseURL + "/data", "-O", file, "--continue", "-v"])
+      #expect(rest.status == 0, "\(rest.stderr)")
+      #expect(rest.stderr.contains("> Range: bytes=40000-"), "\(rest.stderr)")
+      #expect(!rest.stderr.contains("> If-Range"), "\(rest.stderr)")
+      #expect(rest.stderr.contains("the first 40000 bytes are not checked"), "\(rest.stderr)")
+      #expect(Array(try Data(contentsOf: URL(fileURLWithPath: file))) == Self.content)
+      #expect(!FileManager.default.fileExists(atPath: dir + "/.data.bin.apx-partial"))
+    }
+  }
+
+  /// A FILE that is already whole: the server answers 416; FILE is left as it is and no copy
+  /// of it stays behind.
+  @Test func aWholeFileIsLeftAsItIsWhenTheServerHasNoMoreBytes() async throws {
+    let dir = try Self.folder()
+    let file = dir + "/data.bin"
+    try Data(Self.content).write(to: URL(fileURLWithPath: file))
+    try await withHostileServer(Self.server(etag: "\"v1\"", content: Self.content, ranges: true, cutFirstAt: nil)) {
+      server in
+      let r = try await APXProcess.run(["call", server.baseURL + "/data", "-O", file, "--continue"])
+      #expect(r.status == 4, "\(r.stderr)")
+      #expect(r.stderr.contains("416") && r.stderr.contains("may be whole already"), "\(r.stderr)")
+      #expect(Array(try Data(contentsOf: URL(fileURLWithPath: file))) == Self.content)
+      #expect(!FileManager.default.fileExists(atPath: dir + "/.data.bin.apx-partial"))
     }
   }
 

@@ -76,6 +76,7 @@ extension CallCommand {
     let download =
       try continueDownload ? outputFile.map { path throws(APXError) in try ContinuedDownload(path: path) } : nil
     let headers = extraHeaders + global.headerFields + prepared.headers + (download?.requestHeaders ?? [])
+    if let note = download?.note { context.warn(note) }
 
     try await DemoBackend.withOptionalDemo(global.demo) { demo in
       let resolved =

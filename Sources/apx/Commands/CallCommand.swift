@@ -182,6 +182,7 @@ struct CallCommand: ContextCommand {
     name: .customLong("continue"),
     help: ArgumentHelp(
       "With -O: keep a failed or interrupted download and resume it on the next --continue (Range and If-Range); "
+        + "a FILE another tool left half-written is resumed from its size; "
         + "a server that sends the whole file again starts it over."))
   var continueDownload = false
 

@@ -20,8 +20,10 @@ import APXRuntime
 /// validator the server gave (its strong ETag, else its Last-Modified date), kept beside it in
 /// `.FILE.apx-partial.json`. A `206` whose range starts at N is appended; a `200` (the server
 /// ignored the range, or the file changed) truncates the partial file and starts over, so
-/// bytes are never doubled. Without a validator nothing is resumed: apx cannot tell that the
-/// bytes it has belong to the file the server has now.
+/// bytes are never doubled. Without a validator (a server that gave none, or a FILE another
+/// tool left half-written, whose bytes are copied into the partial file), the rest is asked for
+/// with `Range` alone, as curl `-C -` and wget `-c` do, and `note` says the first bytes were
+/// not checked.
 final class ContinuedDownload: @unchecked Sendable {
   /// The path the user gave.
   let path: String
@@ -35,6 +37,12 @@ final class ContinuedDownload: @unchecked Sendable {
   let offset: Int
   /// `Accept-Encoding: identity`, and `Range` and `If-Range` when resuming.
   let requestHeaders: [HeaderField]
+  /// For stderr before the call: a resume whose first bytes nothing checks.
+  let note: String?
+  /// The partial file is a copy of FILE, which another tool left: FILE holds the same bytes.
+  private let copiedFromTarget: Bool
+  /// Set when the partial file is worth nothing to a later `--continue`.
+  private var discardOnKeep = false
 
   init(path: String) throws(APXError) {
     let (target, folder, name) = try OutputFile.place(path)
@@ -48,22 +56,79 @@ final class ContinuedDownload: @unchecked Sendable {
         .usage, "cannot write \(partialPath): \(String(cString: strerror(errno)))",
         hint: "check that the folder \(folder.isEmpty ? "." : folder) exists and is writable")
     }
-    let size = Int(lseek(fd, 0, SEEK_END))
-    let validator = Self.readValidator(validatorPath)
+    var size = Int(lseek(fd, 0, SEEK_END))
+    var validator = Self.readValidator(validatorPath)
+    copiedFromTarget = size == 0 && Self.regularFileSize(target) > 0
+    if copiedFromTarget {
+      // FILE itself is a partial download another tool wrote: its bytes start the partial file,
+      // and FILE stays as it is until the download is whole.
+      do {
+        size = try Self.copy(target, into: fd)
+      } catch {
+        close(fd)
+        unlink(partialPath)
+        throw error
+      }
+      validator = nil
+    }
     // The bytes on disk must be the representation a range counts in: a body the HTTP client
     // decoded from gzip would put the next range at the wrong offset.
     let identity = HeaderField("Accept-Encoding", "identity")
+    offset = size
     if size > 0, let validator {
-      offset = size
       requestHeaders = [identity, HeaderField("Range", "bytes=\(size)-"), HeaderField("If-Range", validator)]
+      note = nil
+    } else if size > 0 {
+      requestHeaders = [identity, HeaderField("Range", "bytes=\(size)-")]
+      note =
+        "apx: resuming \(path) at byte \(size) without a validator from an earlier apx download: the first "
+        + "\(size) bytes are not checked against the server's file (delete \(copiedFromTarget ? path : partialPath) "
+        + "to download it whole)"
     } else {
-      // Nothing to resume, or nothing that proves the bytes are the server's current file.
-      _ = ftruncate(fd, 0)
-      _ = lseek(fd, 0, SEEK_SET)
-      offset = 0
       requestHeaders = [identity]
+      note = nil
     }
     stream = OutputStream(fd: fd)
+  }
+
+  /// The size of the regular file at `path`; 0 for none, an empty one, or anything else.
+  static func regularFileSize(_ path: String) -> Int {
+    var info = stat()
+    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return 0 }
+    return Int(info.st_size)
+  }
+
+  /// Appends the bytes of `path` to `fd`, returning how many.
+  static func copy(_ path: String, into fd: Int32) throws(APXError) -> Int {
+    let source = open(path, O_RDONLY | O_CLOEXEC)
+    guard source >= 0 else {
+      throw APXError(
+        .usage, "cannot read \(path) to resume it: \(String(cString: strerror(errno)))",
+        hint: "check its permissions, or delete it to download it whole")
+    }
+    defer { close(source) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    var total = 0
+    while true {
+      let n = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+      if n == 0 { return total }
+      guard n > 0, Self.writeAll(fd, buffer[..<n]) else {
+        throw APXError(
+          .internalFailure, "cannot copy \(path) to resume it: \(String(cString: strerror(errno)))",
+          hint: "check free space beside it, or delete it to download it whole")
+      }
+      total += n
+    }
+  }
+
+  private static func writeAll(_ fd: Int32, _ bytes: ArraySlice<UInt8>) -> Bool {
+    var rest = bytes
+    while !rest.isEmpty {
+      let n = rest.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      guard n > 0 else { return false }
+      rest = rest.dropFirst(n)
+    }
+    return true
   }
 
   /// The validator of a partial file: `{"if_range": "..."}`, nil when there is none.
@@ -89,6 +154,16 @@ final class ContinuedDownload: @unchecked Sendable {
   /// error statuses are left to the call (the partial file stays as it is).
   /// - Throws: `.expectation` for a `206` that starts elsewhere.
   func accept(status: Int, headers: [HeaderField], warn: (String) -> Void) throws(APXError) {
+    if status == 416, offset > 0 {
+      // Range Not Satisfiable: the server's file ends at or before the bytes apx has.
+      let range = headers.first { $0.name.lowercased() == "content-range" }?.value
+      warn(
+        "apx: the server has no bytes past byte \(offset)\(range.map { " (Content-Range: \($0))" } ?? ""): "
+          + "\(path) may be whole already, or the server's file changed; delete "
+          + "\(copiedFromTarget ? path : partialPath) to download it from the start")
+      // A copy of FILE adds nothing to FILE itself.
+      discardOnKeep = copiedFromTarget
+    }
     guard (200..<300).contains(status) else { return }
     if status == 206, offset > 0 {
       let range = headers.first { $0.name.lowercased() == "content-range" }?.value ?? ""
@@ -134,5 +209,9 @@ final class ContinuedDownload: @unchecked Sendable {
     stream.flush()
     _ = fsync(stream.fd)
     close(stream.fd)
+    if discardOnKeep {
+      unlink(partialPath)
+      unlink(validatorPath)
+    }
   }
 }
