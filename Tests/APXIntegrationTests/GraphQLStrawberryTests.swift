@@ -180,6 +180,20 @@ struct GraphQLStrawberryTests {
     }
   }
 
+  /// `--raw-response` of an answer with errors is a failure's body: the bearer an error echoes is
+  /// masked on stdout, as in the error on stderr.
+  @Test func rawResponseMasksTheBearerAnErrorEchoes() async throws {
+    try await StrawberryServer.run { base in
+      let secret = "s3cr3t-echoed-bearer"
+      let r = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql", "{ refusal }", "--bearer", secret, "--raw-response",
+      ])
+      #expect(r.status == 12, "\(r.stderr)")
+      #expect(r.stdout.contains("refused Bearer ***"), "\(r.stdout)")
+      #expect(!r.stdout.contains(secret) && !r.stderr.contains(secret), "\(r.stdout) \(r.stderr)")
+    }
+  }
+
   @Test func aPartialAnswerPrintsTheDataAndExits12UnlessAllowed() async throws {
     try await StrawberryServer.run { base in
       let document = "{ shaky { title author { name } } }"
@@ -263,7 +277,7 @@ struct GraphQLStrawberryTests {
   static let libraryFields = [
     "query book(id: ID!): Book", "query books(first: Int! = 10): [Book!]!", "query shaky(): Book",
     "query broken(): String!",
-    "query scaled(values: [Int!]!, factor: Float!, negate: Boolean! = false): [Float!]!",
+    "query refusal(): String", "query scaled(values: [Int!]!, factor: Float!, negate: Boolean! = false): [Float!]!",
     "mutation addBook(title: String!, authorId: ID!): Book!",
     "subscription countdown(from: Int!): Int!", "subscription shakyBooks(): Book!", "subscription whoami(): String",
   ]

@@ -103,6 +103,25 @@ import Testing
     }
   }
 
+  /// A stream whose `event:` field echoes the credential: masked in `_apx.events[].event` too.
+  @Test func aCredentialEchoedInAnEventTypeIsMaskedInTheArchive() async throws {
+    let secret = "s3cr3t-event-echo"
+    let stream = Array("event: seen-\(secret)\ndata: {\"n\":1}\n\n".utf8)
+    try await withHostileServer({ _ in
+      HostileHTTPServer.response(headers: [("Content-Type", "text/event-stream")], body: stream)
+    }) { server in
+      let har = try temporaryFile("event.har", "")
+      let r = try await APXProcess.run([
+        "call", server.baseURL + "/events", "--sse", "-H", "Authorization: Bearer \(secret)", "--har", har,
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      let text = try String(contentsOfFile: har, encoding: .utf8)
+      #expect(text.contains("seen-***"), "\(text)")
+      #expect(!text.contains(secret), "\(text)")
+      try await Self.expectValid([har])
+    }
+  }
+
   @Test func gRPCCallsAreTheirHTTP2RequestsWithTheMessagesInAnApxField() async throws {
     try await withDemoServer { server in
       let file = try temporaryFile("grpc.har", "")

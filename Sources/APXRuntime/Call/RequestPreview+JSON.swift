@@ -72,12 +72,5 @@ extension RequestPreview {
   }
 
   /// `value` with every secret in its strings masked.
-  static func masked(_ value: JSONValue, _ mask: SecretMask) -> JSONValue {
-    switch value {
-    case .string(let s): .string(mask.mask(s))
-    case .array(let items): .array(items.map { masked($0, mask) })
-    case .object(let members): .object(members.map { JSONMember($0.key, masked($0.value, mask)) })
-    default: value
-    }
-  }
+  static func masked(_ value: JSONValue, _ mask: SecretMask) -> JSONValue { mask.mask(value) }
 }

@@ -125,7 +125,9 @@ struct GraphQLCall: Transport {
       throw AttemptFailure(error)
     }
     if attempt.options.rawResponse {
-      try JSONRPCCall.emit(answer.document, to: sink)
+      // An answer with errors is a failure, shown masked as an error status's body is: an
+      // error's message or extensions may echo the credentials sent.
+      try JSONRPCCall.emit(answer.errors.isEmpty ? answer.document : mask.mask(answer.document), to: sink)
     } else if let data = answer.data {
       try JSONRPCCall.emit(data, to: sink)
     }

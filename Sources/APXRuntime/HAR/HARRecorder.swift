@@ -237,14 +237,7 @@ public final class HARRecorder: Sendable {
   }
 
   /// `value` with each string masked (a gRPC message may echo a credential).
-  private static func masked(_ value: JSONValue, _ mask: SecretMask) -> JSONValue {
-    switch value {
-    case .string(let s): .string(mask.mask(s))
-    case .array(let items): .array(items.map { masked($0, mask) })
-    case .object(let members): .object(members.map { JSONMember($0.key, masked($0.value, mask)) })
-    default: value
-    }
-  }
+  private static func masked(_ value: JSONValue, _ mask: SecretMask) -> JSONValue { mask.mask(value) }
 
   /// `[{"time": MS, "id": ..., "event": ...}]`: each event's arrival, its id and type when set.
   private static func eventTimes(_ x: Exchange, _ out: inout JSONWriter) {
@@ -254,7 +247,8 @@ public final class HARRecorder: Sendable {
       out.key("time")
       out.number(String(time))
       if let id = event["id"]?.stringValue { out.member("id", x.mask.mask(id)) }
-      if let type = event["event"]?.stringValue { out.member("event", type) }
+      // A server may echo a credential in the event's type as in any field.
+      if let type = event["event"]?.stringValue { out.member("event", x.mask.mask(type)) }
       out.endObject()
     }
     out.endArray()

@@ -165,6 +165,16 @@ public struct SecretMask: Sendable {
     return out
   }
 
+  /// `value` with every known secret masked in each of its strings (an answer may echo one).
+  public func mask(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .string(let s): .string(mask(s))
+    case .array(let items): .array(items.map { mask($0) })
+    case .object(let members): .object(members.map { JSONMember($0.key, mask($0.value)) })
+    default: value
+    }
+  }
+
   /// Headers with sensitive values masked (`Authorization: Bearer ***`).
   public func mask(_ headers: [HeaderField]) -> [HeaderField] {
     headers.map { h in

@@ -8,6 +8,7 @@ Schema: a small library of authors and books.
   query   books(first: Int = 10): [Book!]!
   query   shaky: Book                  (data with an error: the author field fails)
   query   broken: String!              (no data: the non-null field fails)
+  query   refusal: String              (an error that echoes the request's Authorization)
   query   scaled(values: [Int!]!, factor: Float!, negate: Boolean! = false): [Float!]!
   mutation addBook(title: String!, authorId: ID!): Book!
   subscription countdown(from: Int!): Int!
@@ -80,6 +81,10 @@ class Query:
     @strawberry.field
     def broken(self) -> str:
         raise ValueError("broken on purpose")
+
+    @strawberry.field
+    def refusal(self, info: strawberry.Info) -> typing.Optional[str]:
+        raise ValueError("refused " + info.context["request"].headers.get("Authorization", "(none)"))
 
     @strawberry.field
     def scaled(self, values: typing.List[int], factor: float, negate: bool = False) -> typing.List[float]:
