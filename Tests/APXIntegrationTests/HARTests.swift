@@ -103,6 +103,29 @@ import Testing
     }
   }
 
+  /// A redirect whose Location carries a credential (`?access_token=`, a pre-signed URL's
+  /// signature): masked in `-v`, in the next hop's request line and in the archive.
+  @Test func aCredentialInARedirectsLocationIsMasked() async throws {
+    let token = "tok-redirect-4411"
+    let signature = "f00dsig99887766"
+    try await withHostileServer({ head in
+      head.hasPrefix("GET /start")
+        ? HostileHTTPServer.response(
+          "302 Found", headers: [("Location", "/next?access_token=\(token)&X-Amz-Signature=\(signature)&page=2")])
+        : HostileHTTPServer.response(headers: [("Content-Type", "application/json")], body: Array(#"{"ok":true}"#.utf8))
+    }) { server in
+      let har = try temporaryFile("redirect.har", "")
+      let r = try await APXProcess.run(["call", server.baseURL + "/start", "-v", "--har", har])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stderr.contains("access_token=***") && r.stderr.contains("page=2"), "\(r.stderr)")
+      let text = try String(contentsOfFile: har, encoding: .utf8)
+      for shown in [r.stderr, text] {
+        #expect(!shown.contains(token) && !shown.contains(signature), "\(shown)")
+      }
+      try await Self.expectValid([har])
+    }
+  }
+
   /// A stream whose `event:` field echoes the credential: masked in `_apx.events[].event` too.
   @Test func aCredentialEchoedInAnEventTypeIsMaskedInTheArchive() async throws {
     let secret = "s3cr3t-event-echo"

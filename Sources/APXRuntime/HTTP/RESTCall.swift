@@ -134,6 +134,7 @@ public struct RESTCall: Transport {
     noReconnect: String? = nil
   ) async throws(AttemptFailure) -> CallOutcome {
     var plan = first
+    var mask = mask
     var hops = 0
     while true {
       let response: HTTPClientResponse
@@ -157,6 +158,11 @@ public struct RESTCall: Transport {
       let status = Int(response.status.code)
       let headers = response.headers.map { HeaderField($0.name, $0.value) }
       session.cookies.store(headers, from: plan.url)
+      // A redirect may hand over a credential in its URL (`?access_token=`, a pre-signed URL's
+      // signature): masked from here on, in this head, the next hop's request and the archive.
+      for header in headers where ["location", "content-location"].contains(header.name.lowercased()) {
+        for value in CredentialParams.values(inURL: header.value) { mask.add(value) }
+      }
       do {
         try sink.receive(.responseHead(status: status, version: "\(response.version)", headers: mask.mask(headers)))
       } catch {
