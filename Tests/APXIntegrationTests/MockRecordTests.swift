@@ -73,6 +73,43 @@ struct MockRecordTests {
     }
   }
 
+  /// Credentials the record must not keep, in shapes beyond a bearer and a JSON token: a
+  /// multipart `password` field, a custom `X-...-Pass` header, a token answered as a form (as
+  /// GitHub's legacy token endpoint does), and JSON sent as `text/plain`.
+  @Test func credentialsInFormsMultipartAndCustomHeadersAreNotKept() async throws {
+    let dir = TestScratch.root.appendingPathComponent("apx-record-\(UUID().uuidString)/rec").path
+    let secrets = ["mp-pass-7788", "hdr-pass-3344", "frm-tok-5510", "txt-secret-9911"]
+    let upload = try temporaryFile("upload.txt", "the file")
+    try await withHostileServer({ head in
+      head.hasPrefix("POST /token")
+        ? HostileHTTPServer.response(
+          headers: [("Content-Type", "application/x-www-form-urlencoded")],
+          body: Array("access_token=\(secrets[2])&token_type=bearer&scope=repo".utf8))
+        : HostileHTTPServer.response(headers: [("Content-Type", "application/json")], body: Array(#"{"ok":true}"#.utf8))
+    }) { upstream in
+      try await MockProcess.with(["--record", dir, "--upstream", upstream.baseURL]) { mock in
+        let url = try #require(mock.urls["record"], "\(mock.urls)")
+        for call in [
+          ["call", "POST", url + "/upload", "--form", "password=\(secrets[0])", "file@\(upload)"],
+          ["call", url + "/me", "X-Custom-Pass:\(secrets[1])"],
+          ["call", "POST", url + "/token", "--form", "grant_type=client_credentials", "client_id=c1"],
+          [
+            "call", "POST", url + "/notes", "-H", "Content-Type: text/plain", "-d", #"{"api_secret":"\#(secrets[3])"}"#,
+          ],
+        ] {
+          let r = try await APXProcess.run(call)
+          #expect(r.status == 0, "\(call): \(r.stderr)")
+        }
+      }
+    }
+    let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".har") }
+    let text = try String(contentsOfFile: dir + "/" + (files.first ?? "none"), encoding: .utf8)
+    #expect(text.contains("/upload") && text.contains("/token"), "\(text)")
+    for secret in secrets {
+      #expect(!text.contains(secret), "\(secret) is in the recording")
+    }
+  }
+
   /// The answer flows through as it arrives: the demo's stalled body sends its first bytes, waits,
   /// then sends the rest, and the first bytes reach the client before the rest exists.
   @Test func answersFlowThroughAsTheyArrive() async throws {

@@ -17,5 +17,7 @@ public enum CredentialHeaders {
   public static func isCredential(_ name: String) -> Bool {
     let lower = name.lowercased()
     return standard.contains(lower) || marks.contains { lower.containsUTF8($0) }
+      // `X-Custom-Pass`, `X-Pass`: a password by its last word, not `X-Bypass-Cache` or `X-Passenger`.
+      || lower == "pass" || lower.hasSuffix("-pass") || lower.hasSuffix("_pass") || lower.containsUTF8("passphrase")
   }
 }

@@ -15,9 +15,18 @@ extension SecretMask {
   }
 
   /// Registers the values of a body's credential fields: a form's (a token request's `code`
-  /// and `assertion` too) or a JSON body's credential members at any depth.
+  /// and `assertion` too), a multipart form's text fields, or a JSON body's credential members at
+  /// any depth (whatever its declared type: JSON sent as `text/plain` too).
   public mutating func addCredentialFields(ofBody body: [UInt8], contentType: String?) {
     guard !body.isEmpty else { return }
+    if let boundary = MultipartBody.boundary(ofContentType: contentType) {
+      // A malformed body has no fields to read; its bytes are recorded as they are.
+      for field in (try? MultipartBody.fields(body, boundary: boundary)) ?? []
+      where CredentialParams.isCredential(field.name) {
+        if let text = field.text { add(text) }
+      }
+      return
+    }
     let contentType = MediaType.essence(contentType)
     if contentType == "application/x-www-form-urlencoded" {
       let text = String(decoding: body, as: UTF8.self)

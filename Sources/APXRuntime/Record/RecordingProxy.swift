@@ -131,12 +131,12 @@ public struct RecordingProxy: Sendable {
     let archive = self.archive
     return ProxiedResponse(status: status, headers: Self.passedOn(answerHeaders)) { write in
       var parser = SSEParser()
-      var json: [UInt8] = []
+      var text: [UInt8] = []
       var mask = mask
       defer {
-        // A token in a JSON answer (`access_token`) is masked wherever the entry shows it.
-        if let value = try? JSONParser.parse(json) {
-          mask.addCredentialMembers(of: value)
+        // A token in a JSON or form answer (`access_token`) is masked wherever the entry shows it.
+        if !text.isEmpty {
+          mask.addCredentialFields(ofBody: text, contentType: response.headers.first(name: "content-type"))
           recorder.record(.secrets(mask))
         }
         recorder.record(.finished(status: status, attempts: 1, failure: nil))
@@ -149,8 +149,8 @@ public struct RecordingProxy: Sendable {
           var events: [SSEEvent] = []
           parser.feed(buffer.readableBytesView) { events.append($0) }
           for event in events { recorder.record(.message(event.jsonValue)) }
-        } else if type == "application/json" || type.hasSuffix("+json"), json.count < HARRecorder.bodyLimit {
-          json += buffer.readableBytesView
+        } else if Self.mayHoldCredentials(type), text.count < HARRecorder.bodyLimit {
+          text += buffer.readableBytesView
         }
         try await write(Array(buffer.readableBytesView))
       }
@@ -166,6 +166,13 @@ public struct RecordingProxy: Sendable {
       let length = answerHeaders.first(where: { $0.name.lowercased() == "content-length" })
     else { return fields }
     return fields + [length]
+  }
+
+  /// Answer types whose credential fields are read: JSON, a form (a token endpoint's legacy
+  /// answer), and plain text, which a server may send JSON as.
+  static func mayHoldCredentials(_ type: String) -> Bool {
+    type == "application/json" || type.hasSuffix("+json") || type == "application/x-www-form-urlencoded"
+      || type == "text/plain"
   }
 
   /// An `application/problem+json` answer.
