@@ -23,11 +23,15 @@ import Testing
       let set = try await APXProcess.run(
         ["call", base + "/_demo/cookies/set?sid=s3cr3t-cookie&path=/_demo", "--session", "work"], environment: env)
       #expect(set.status == 0, "\(set.stderr)")
+      let har = try temporaryFile("cookies.har", "")
       let back = try await APXProcess.run(
-        ["call", base + "/_demo/cookies", "--session", "work", "-v"], environment: env)
+        ["call", base + "/_demo/cookies", "--session", "work", "-v", "--har", har], environment: env)
       #expect(back.status == 0, "\(back.stderr)")
       #expect(Self.seen(back.stdout) == ["sid": "s3cr3t-cookie"], "\(back.stdout)")
       #expect(!back.stderr.contains("s3cr3t-cookie"), "-v masks the Cookie header: \(back.stderr)")
+      // The answer echoes the cookie: the archive masks it there too.
+      let archived = try String(contentsOfFile: har, encoding: .utf8)
+      #expect(archived.contains("/_demo/cookies") && !archived.contains("s3cr3t-cookie"), "\(archived)")
       // Without the session, nothing is sent.
       let fresh = try await APXProcess.run(["call", base + "/_demo/cookies"], environment: env)
       #expect(Self.seen(fresh.stdout).isEmpty, "\(fresh.stdout)")

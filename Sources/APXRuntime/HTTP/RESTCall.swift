@@ -142,6 +142,9 @@ public struct RESTCall: Transport {
         if let proxy = session.proxy(for: plan.url) { try sink.receive(.proxy(mask.mask(proxy.display))) }
         // Each hop gets the jar's cookies for its own URL; `plan` keeps only the user's headers.
         let sent = session.cookies.attach(to: plan)
+        // The session's cookies are credentials like the user's: an answer that echoes one
+        // (a debug page, an error) shows it masked in -v and the archive.
+        mask.addCredentialValues(of: sent.headers.filter { $0.name.lowercased() == "cookie" })
         try sink.receive(
           .requestSent(
             method: sent.method, url: mask.mask(sent.url), headers: mask.mask(sent.headersSent), attempt: attempt))
