@@ -126,6 +126,28 @@ import Testing
     }
   }
 
+  /// An answer that is not UTF-8 goes into the archive as base64, with an echoed credential
+  /// masked in its bytes.
+  @Test func aCredentialInABinaryAnswerIsMaskedBeforeBase64() async throws {
+    let secret = "s3cr3t-binary-echo"
+    let body: [UInt8] = [0xFF, 0xFE, 0x00] + Array("token=\(secret);".utf8) + [0xC3]
+    try await withHostileServer({ _ in
+      HostileHTTPServer.response(headers: [("Content-Type", "application/octet-stream")], body: body)
+    }) { server in
+      let har = try temporaryFile("binary.har", "")
+      let r = try await APXProcess.run([
+        "call", server.baseURL + "/blob", "-H", "Authorization: Bearer \(secret)", "--har", har, "-o", "raw",
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      let entry = try #require(try Self.entries(har).first)
+      let content = try #require(Self.response(entry)["content"] as? [String: Any])
+      #expect(content["encoding"] as? String == "base64", "\(content)")
+      let decoded = Data(base64Encoded: content["text"] as? String ?? "") ?? Data()
+      #expect(Array(decoded) == [0xFF, 0xFE, 0x00] + Array("token=***;".utf8) + [0xC3], "\(Array(decoded))")
+      try await Self.expectValid([har])
+    }
+  }
+
   /// A stream whose `event:` field echoes the credential: masked in `_apx.events[].event` too.
   @Test func aCredentialEchoedInAnEventTypeIsMaskedInTheArchive() async throws {
     let secret = "s3cr3t-event-echo"

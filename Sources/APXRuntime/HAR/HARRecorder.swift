@@ -217,7 +217,8 @@ public final class HARRecorder: Sendable {
       } else if let text = String(validating: x.body, as: UTF8.self) {
         out.string(x.mask.mask(text))
       } else {
-        out.string(Data(x.body).base64EncodedString())
+        // Bytes that are not text may still hold a credential the server echoed.
+        out.string(Data(x.mask.mask(bytes: x.body)).base64EncodedString())
         out.raw(",\n            \"encoding\": \"base64\"")
       }
       if x.bodySize > x.body.count {

@@ -165,6 +165,32 @@ public struct SecretMask: Sendable {
     return out
   }
 
+  /// `bytes` that are not UTF-8 text (an archive's base64 body) with every known secret, in any
+  /// of its encodings, replaced by `***`, byte for byte.
+  public func mask(bytes: [UInt8]) -> [UInt8] {
+    var out = bytes
+    for form in forms {
+      let pattern = Array(form.utf8)
+      guard let first = pattern.first, pattern.count <= out.count else { continue }
+      var masked: [UInt8] = []
+      masked.reserveCapacity(out.count)
+      var i = 0
+      var changed = false
+      while i < out.count {
+        if out[i] == first, i + pattern.count <= out.count, out[i..<i + pattern.count].elementsEqual(pattern) {
+          masked.append(contentsOf: "***".utf8)
+          i += pattern.count
+          changed = true
+        } else {
+          masked.append(out[i])
+          i += 1
+        }
+      }
+      if changed { out = masked }
+    }
+    return out
+  }
+
   /// `value` with every known secret masked in each of its strings (an answer may echo one).
   public func mask(_ value: JSONValue) -> JSONValue {
     switch value {
