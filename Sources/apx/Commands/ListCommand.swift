@@ -123,10 +123,10 @@ struct ListCommand: ContextCommand {
       for e in definition.endpoints { rows.append(Self.row(definition, e, shape: shapes[e.name])) }
     } else {
       var problems: [String] = []
+      // One line per API: a registry of many APIs would otherwise print thousands of endpoints.
       for (name, path) in registry.list() {
         do {
-          let definition = try RegistryFiles.load(path: path)
-          for e in definition.endpoints { rows.append(Self.row(definition, e)) }
+          rows.append(Self.summary(try RegistryFiles.load(path: path)))
         } catch {
           problems.append("\(name) (\(path)): run `apx validate \(path)`")
         }
@@ -138,9 +138,25 @@ struct ListCommand: ContextCommand {
       }
       for p in problems { context.warn("apx: warning: skipped invalid registry file \(p)") }
     }
+    // Names and targets are what users copy into a call: never cut.
     try ValuePrinter.print(
       .array(rows), global: global, context: context, tableByDefault: context.stdoutIsTerminal,
-      keepWhole: ["endpoint"])
+      keepWhole: ["api", "endpoint", "target"])
+  }
+
+  /// One API of `apx list`: its name, how many endpoints it has, its environments (the default
+  /// first) and its title or description when it has one; `apx list API` shows the endpoints.
+  static func summary(_ api: APIDefinition) -> JSONValue {
+    var environments = api.environments.map(\.name)
+    if let first = api.defaultEnvironment, let index = environments.firstIndex(of: first) {
+      environments.insert(environments.remove(at: index), at: 0)
+    }
+    var members = [
+      JSONMember("api", .string(api.name)), JSONMember("endpoints", .int(api.endpoints.count)),
+      JSONMember("environments", .array(environments.map(JSONValue.string))),
+    ]
+    if let about = api.title ?? api.description { members.append(JSONMember("description", .string(about))) }
+    return .object(members)
   }
 
   /// Call shapes of an API's gRPC endpoints, by endpoint name: file schemas
@@ -193,7 +209,8 @@ struct ListCommand: ContextCommand {
     } else {
       members.append(JSONMember("target", .string("\(e.method) \(e.path)")))
     }
-    members.append(JSONMember("description", e.description.map(JSONValue.string) ?? .null))
+    // No description leaves the cell empty, not `null`.
+    if let description = e.description { members.append(JSONMember("description", .string(description))) }
     return .object(members)
   }
 }
