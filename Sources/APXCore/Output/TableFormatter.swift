@@ -22,15 +22,22 @@ public struct TableFormatter: Sendable {
   /// Columns shown whole, never narrowed nor left out to fit `maxLineWidth`: what a user
   /// copies from the table (an endpoint's name, a gRPC service and method).
   public var keepWhole: Set<String>
+  /// Columns not cut at `maxCellWidth`, though narrowed like others to fit `maxLineWidth`: long
+  /// values worth reading whole where there is room (an endpoint's method and path).
+  public var uncapped: Set<String>
   /// The narrowest a column is made to fit `maxLineWidth` (`ab…` at 3).
   public static let minColumnWidth = 3
 
   /// Makes a formatter.
-  public init(maxCellWidth: Int = 48, separator: String = "  ", maxLineWidth: Int? = nil, keepWhole: Set<String> = []) {
+  public init(
+    maxCellWidth: Int = 48, separator: String = "  ", maxLineWidth: Int? = nil, keepWhole: Set<String> = [],
+    uncapped: Set<String> = []
+  ) {
     self.maxCellWidth = max(2, maxCellWidth)
     self.separator = separator
     self.maxLineWidth = maxLineWidth.map { max(Self.minColumnWidth, $0) }
     self.keepWhole = keepWhole
+    self.uncapped = uncapped
   }
 
   /// A table and the columns left out to fit `maxLineWidth`.
@@ -70,7 +77,8 @@ public struct TableFormatter: Sendable {
     // cells[r][c]; nil for a missing key.
     var cells: [[String?]] = []
     var numeric = [Bool](repeating: true, count: columns.count)
-    var widths = columns.map { keepWhole.contains($0) ? Self.width($0) : min(Self.width($0), maxCellWidth) }
+    let capped = { (column: String) in !keepWhole.contains(column) && !uncapped.contains(column) }
+    var widths = columns.map { capped($0) ? min(Self.width($0), maxCellWidth) : Self.width($0) }
     for row in rows {
       var line = [String?](repeating: nil, count: columns.count)
       for (c, column) in columns.enumerated() {
@@ -82,7 +90,7 @@ public struct TableFormatter: Sendable {
         }
         guard let cell else { continue }
         if case .number = cell {} else { numeric[c] = false }
-        let text = keepWhole.contains(column) ? Self.cellText(cell) : truncate(Self.cellText(cell))
+        let text = capped(column) ? truncate(Self.cellText(cell)) : Self.cellText(cell)
         line[c] = text
         widths[c] = max(widths[c], Self.width(text))
       }

@@ -122,7 +122,7 @@ public enum RegistryWriter {
   }
 
   /// A WebSocket endpoint's own keys, the defaults left out.
-  static func webSocketMembers(_ o: WebSocketOptions) -> [JSONMember] {
+  public static func webSocketMembers(_ o: WebSocketOptions) -> [JSONMember] {
     var m: [JSONMember] = []
     if !o.subprotocols.isEmpty { m.append(JSONMember("subprotocols", .array(o.subprotocols.map(JSONValue.string)))) }
     if !o.send.isEmpty { m.append(JSONMember("send", .array(o.send))) }

@@ -165,8 +165,13 @@ enum EndpointDescription {
       if let f = sse.fallback { sm.append(JSONMember("fallback_poll", .string(f.poll))) }
       m.append(JSONMember("stream", .object(sm)))
     }
+    if let ws = e.websocket { m.append(JSONMember("websocket", webSocket(ws))) }
     if let pages = e.pagination { m.append(JSONMember("pagination", pages.registryJSON)) }
-    if let auth = e.auth ?? api.auth { m.append(JSONMember("auth", .string(auth.typeName))) }
+    if let auth = e.auth ?? api.auth {
+      m.append(JSONMember("auth", .string(auth.typeName)))
+      // Where a WebSocket handshake carries it: `bookstrack-auth.<token>` as a subprotocol.
+      if let prefix = auth.subprotocolPrefix { m.append(JSONMember("auth_subprotocol", .string(prefix + "<token>"))) }
+    }
     m.append(JSONMember("example", .string(CallExample.line(api: api, endpoint: e))))
     if let x = e.bodyExample {
       // The body template as a ready-to-edit `-d` argument.
@@ -174,5 +179,20 @@ enum EndpointDescription {
       m.append(JSONMember("example_json", .string("apx call \(api.name).\(e.name) -d \(quoted)")))
     }
     return .object(m)
+  }
+
+  /// A WebSocket endpoint's watch: what it offers and sends, when it stops, and when it
+  /// reconnects (the defaults included, so that a reader sees them); the messages the mock
+  /// plays are left to the registry file.
+  static func webSocket(_ o: WebSocketOptions) -> JSONValue {
+    var members = RegistryWriter.webSocketMembers(o).filter { !["reconnect", "server_messages"].contains($0.key) }
+    members.append(
+      JSONMember(
+        "reconnect",
+        .object([
+          JSONMember("delays", .array(o.reconnect.delays.map(JSONValue.double))),
+          JSONMember("max_failures", .int(o.reconnect.maxFailures)),
+        ])))
+    return .object(members)
   }
 }

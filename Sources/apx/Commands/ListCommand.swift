@@ -138,10 +138,10 @@ struct ListCommand: ContextCommand {
       }
       for p in problems { context.warn("apx: warning: skipped invalid registry file \(p)") }
     }
-    // Names and targets are what users copy into a call: never cut.
+    // Names are what users copy into a call: never cut; targets whole where there is room.
     try ValuePrinter.print(
       .array(rows), global: global, context: context, tableByDefault: context.stdoutIsTerminal,
-      keepWhole: ["api", "endpoint", "target"])
+      keepWhole: ["api", "endpoint"], uncapped: ["target"])
   }
 
   /// One API of `apx list`: its name, how many endpoints it has, its environments (the default

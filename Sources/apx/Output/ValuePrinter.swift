@@ -5,19 +5,21 @@ import APXCore
 enum ValuePrinter {
   /// Prints `value` (after `--select`): a table when `tableByDefault` and no format or
   /// selection was asked for; `-o ndjson` prints an array's elements one per line. A table
-  /// shows the `keepWhole` columns whole whatever the terminal's width.
+  /// shows the `keepWhole` columns whole whatever the terminal's width, and the `uncapped` ones
+  /// whole where the terminal has room.
   static func print(
     _ value: JSONValue, global: GlobalOptions, context: Context, tableByDefault: Bool = false,
-    keepWhole: Set<String> = []
+    keepWhole: Set<String> = [], uncapped: Set<String> = []
   ) throws {
     try print(
-      value, output: global.outputOptions, context: context, tableByDefault: tableByDefault, keepWhole: keepWhole)
+      value, output: global.outputOptions, context: context, tableByDefault: tableByDefault, keepWhole: keepWhole,
+      uncapped: uncapped)
   }
 
   /// The same, for a command that takes only some of the option groups (`apx validate`).
   static func print(
     _ value: JSONValue, output: OutputOptions, context: Context, tableByDefault: Bool = false,
-    keepWhole: Set<String> = []
+    keepWhole: Set<String> = [], uncapped: Set<String> = []
   ) throws {
     let flags = try output.applyingConfig(context)
     var results = [value]
@@ -27,7 +29,8 @@ enum ValuePrinter {
     let color = context.useColor(flags.color, terminal: context.stdoutIsTerminal) && format != .raw
     let formatter = ValueFormatter(
       format: format, style: context.stdoutIsTerminal || flags.output == .json ? .pretty : .compact,
-      colors: color ? .default : nil, table: TableFormatter(maxLineWidth: context.stdoutColumns, keepWhole: keepWhole),
+      colors: color ? .default : nil,
+      table: TableFormatter(maxLineWidth: context.stdoutColumns, keepWhole: keepWhole, uncapped: uncapped),
       rawStrings: flags.rawOutput)
     for result in results {
       switch format {

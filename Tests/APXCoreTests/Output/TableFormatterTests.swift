@@ -167,3 +167,18 @@ extension TableFormatterTests {
     #expect(!TableFormatter(maxLineWidth: 70).fitted(value).text.contains("classnotes.v1.ClassNotesAPI"))
   }
 }
+
+extension TableFormatterTests {
+  @Test("uncapped columns pass the cell cap where there is room, and are narrowed where there is not")
+  func uncapped() throws {
+    let target = "GET /customers/{customer_id}/orders/by-status/{status}/items"
+    let value = JSONValue.array([
+      .object([JSONMember("endpoint", .string("shop.items")), JSONMember("target", .string(target))])
+    ])
+    #expect(TableFormatter(uncapped: ["target"]).fitted(value).text.contains(target))
+    #expect(!TableFormatter().fitted(value).text.contains(target), "capped at 48 without it")
+    let narrow = TableFormatter(maxLineWidth: 40, uncapped: ["target"]).fitted(value)
+    for line in narrow.text.split(separator: "\n") { #expect(TerminalCells.width(line) <= 40, "\(line)") }
+    #expect(narrow.text.contains("…"), "\(narrow.text)")
+  }
+}
