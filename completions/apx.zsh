@@ -126,6 +126,7 @@ _apx_call() {
         '*--subprotocol[WebSocket\: offer this subprotocol in the handshake (repeatable; name.TOKEN masks TOKEN).]:NAME:'
         '--max-messages[WebSocket, GraphQL subscription\: stop after N received messages.]:N:'
         '--until[WebSocket, GraphQL subscription\: stop after the first message whose value at PATH equals VALUE (JSON when it parses, else text), e.g. --until '\''.type==complete'\''.]:PATH==VALUE:'
+        '--reconnect-delay[WebSocket, SSE, GraphQL subscription\: seconds before the first reconnect; each later wait doubles, up to 30 (or SECONDS when longer). Default\: the endpoint'\''s reconnect delays, else 5, 10, 20, 30.]:SECONDS:'
         '--graphql[URL\: send this GraphQL document (text, or @file.graphql) as a GraphQL POST; items are its variables.]:DOCUMENT:'
         '--operation[GraphQL\: the operation to run when the document holds several.]:NAME:'
         '--allow-partial[GraphQL\: accept data that came with errors (the errors go to stderr; exit 0, not 12).]'

@@ -313,4 +313,35 @@ struct WebSocketCallTests {
       #expect(r.stderr.contains("reconnecting"), "\(r.stderr)")
     }
   }
+
+  /// `--reconnect-delay` starts the backoff: without it the default first wait (5 s) would
+  /// outlast the 4 s `--timeout`; with it the drops are bridged at once.
+  @Test func reconnectDelayStartsTheBackoff() async throws {
+    try await withDemoServer { server in
+      let registry = try temporaryFile(
+        "echo.json",
+        """
+        {"api": "echo", "environments": {"demo": {"base_url": "\(server.httpBaseURL)"}},
+         "endpoints": {"drops": {"kind": "websocket", "path": "/ws/echo",
+           "params": {"burst": {"in": "query"}, "drop_after": {"in": "query"}},
+           "send": [{"hello": 1}], "max_messages": 10}}}
+        """)
+      let call = ["call", "echo.drops", "burst=3", "drop_after=1", "--registry", registry, "--timeout", "4"]
+      let quick = try await APXProcess.run(call + ["--reconnect-delay", "0.05"])
+      #expect(quick.status == 0, "\(quick.stderr)")
+      #expect(try SSEWatchTests.lines(quick.stdout).count == 10, "\(quick.stdout)")
+      let slow = try await APXProcess.run(call)
+      #expect(slow.status == 7, "the default 5 s wait outlasts --timeout: \(slow.stderr)")
+      for (flags, words) in [
+        (
+          ["http://127.0.0.1:9/x", "--reconnect-delay", "1"], "applies to WebSocket, SSE and GraphQL subscription calls"
+        ),
+        (["http://127.0.0.1:9/x", "--sse", "--reconnect-delay", "4000"], "give 0 to 3600 seconds"),
+        (["http://127.0.0.1:9/g", "--graphql", "{ a }", "--reconnect-delay", "1"], "applies to a subscription"),
+      ] {
+        let refused = try await APXProcess.run(["call"] + flags + ["--no-auth"])
+        #expect(refused.status == 2 && refused.stderr.contains(words), "\(flags): \(refused.stderr)")
+      }
+    }
+  }
 }

@@ -156,6 +156,16 @@ public struct ReconnectConfig: Sendable, Hashable {
     self.delays = delays
     self.maxFailures = maxFailures
   }
+
+  /// The most `--reconnect-delay` takes, in seconds.
+  public static let delayRange: ClosedRange<Double> = 0...3600
+
+  /// The waits of a backoff that starts at `first` seconds and doubles, up to 30 s (or `first`
+  /// when it is longer): `--reconnect-delay 1` waits 1, 2, 4, 8, 16, then 30 s.
+  public static func backoff(from first: Double) -> [Double] {
+    let cap = max(30, first)
+    return (0..<6).map { min(first * Double(1 << $0), cap) } + [cap]
+  }
 }
 
 /// Poll another endpoint when a stream keeps failing.

@@ -19,6 +19,8 @@ public struct GraphQLOptions: Sendable, Hashable {
   public var maxMessageSize: Int?
   /// The largest document parsed (`--max-document-size`); nil: `GraphQLDocument.defaultMaxSize`.
   public var maxDocumentSize: Int?
+  /// `--reconnect-delay`, already put into `reconnect`: kept so that a query refuses it.
+  public var reconnectDelay: Double?
   /// When a subscription whose connection drops reconnects (`reconnect`).
   public var reconnect: ReconnectConfig
   /// The operation is a subscription, so a call is a stream. Set by the runtime, which parses
@@ -39,7 +41,7 @@ public struct GraphQLOptions: Sendable, Hashable {
 
   /// Whether anything that only a subscription uses was given.
   public var hasStreamOptions: Bool {
-    transport != nil || until != nil || maxMessages != nil || maxMessageSize != nil
+    transport != nil || until != nil || maxMessages != nil || maxMessageSize != nil || reconnectDelay != nil
   }
 }
 

@@ -56,7 +56,10 @@ struct GraphQLCall: Transport {
     let given =
       options.transport != nil
       ? "--graphql-transport (transport)"
-      : options.until != nil ? "--until" : options.maxMessages != nil ? "--max-messages" : "--max-message-size"
+      : options.until != nil
+        ? "--until"
+        : options.maxMessages != nil
+          ? "--max-messages" : options.maxMessageSize != nil ? "--max-message-size" : "--reconnect-delay"
     throw APXError(
       .usage, "\(name): \(given) applies to a subscription, and this operation is a \(operation.rawValue)",
       hint: "a query or mutation is one POST: drop \(given)")

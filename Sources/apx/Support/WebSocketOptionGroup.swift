@@ -28,7 +28,18 @@ struct WebSocketOptionGroup: ParsableArguments {
         + "text), e.g. --until '.type==complete'.", valueName: "PATH==VALUE"))
   var until: String?
 
+  @Option(
+    name: .customLong("reconnect-delay"),
+    help: ArgumentHelp(
+      "WebSocket, SSE, GraphQL subscription: seconds before the first reconnect; each later wait doubles, up to 30 "
+        + "(or SECONDS when longer). Default: the endpoint's reconnect delays, else 5, 10, 20, 30.",
+      valueName: "SECONDS"))
+  var reconnectDelay: Double?
+
   func validate() throws {
+    if let reconnectDelay, !ReconnectConfig.delayRange.contains(reconnectDelay) {
+      throw ValidationError("--reconnect-delay \(reconnectDelay): give 0 to 3600 seconds")
+    }
     for subprotocol in subprotocols {
       if let problem = HeaderSyntax.subprotocolProblem(subprotocol) {
         throw ValidationError("--subprotocol: \(problem)")
@@ -55,18 +66,31 @@ struct WebSocketOptionGroup: ParsableArguments {
       if let maxMessages { graphQL.maxMessages = maxMessages }
       if let until { graphQL.until = try MessageCondition(parsing: until) }
       if let maxMessageSize { graphQL.maxMessageSize = maxMessageSize }
+      if let reconnectDelay {
+        graphQL.reconnectDelay = reconnectDelay
+        graphQL.reconnect.delays = ReconnectConfig.backoff(from: reconnectDelay)
+      }
       endpoint.graphql = graphQL
       return
+    }
+    if var sse = endpoint.sse, let reconnectDelay {
+      sse.reconnect.delays = ReconnectConfig.backoff(from: reconnectDelay)
+      endpoint.sse = sse
     }
     guard var options = endpoint.websocket else {
       let given = [
         (!subprotocols.isEmpty, "--subprotocol"), (maxMessages != nil, "--max-messages"), (until != nil, "--until"),
+        (reconnectDelay != nil && endpoint.sse == nil, "--reconnect-delay"),
       ].first { $0.0 }
       if let flag = given?.1 {
         throw APXError(
-          .usage, "\(flag) applies to WebSocket calls, and \(target) is \(endpoint.kind.withArticle) call",
-          hint: "call a ws:// or wss:// URL or a websocket endpoint, or drop \(flag)"
-            + (flag == "--max-messages" ? " (--max-events N stops other streams)" : ""))
+          .usage,
+          "\(flag) applies to \(flag == "--reconnect-delay" ? "WebSocket, SSE and GraphQL subscription" : "WebSocket") "
+            + "calls, and \(target) is \(endpoint.kind.withArticle) call",
+          hint: flag == "--reconnect-delay"
+            ? "it applies to streams that reconnect: WebSocket, SSE (--sse on a URL) and GraphQL subscriptions"
+            : "call a ws:// or wss:// URL or a websocket endpoint, or drop \(flag)"
+              + (flag == "--max-messages" ? " (--max-events N stops other streams)" : ""))
       }
       return
     }
@@ -74,6 +98,7 @@ struct WebSocketOptionGroup: ParsableArguments {
     if let maxMessages { options.maxMessages = maxMessages }
     if let until { options.until = try MessageCondition(parsing: until) }
     if let maxMessageSize { options.maxMessageSize = maxMessageSize }
+    if let reconnectDelay { options.reconnect.delays = ReconnectConfig.backoff(from: reconnectDelay) }
     if stdinLines { options.sendStdinLines = true }
     endpoint.websocket = options
   }
