@@ -186,7 +186,7 @@ _apx() {
 
 _apx_call() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --all --token-stdin --form --no-auth --sse --allow-partial --raw-response --continue --dry-run --curl --show-secrets --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --all --token-stdin --form --no-auth -i --include --sse --allow-partial --raw-response --continue --dry-run --curl --show-secrets --version -h --help)
     repeating_options=(--registry -H --header --until-event --subprotocol --proto --import-path)
     non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size -d --data -X --request --max-events --max-items --max-pages -a --auth --bearer --max-messages --until --reconnect-delay --graphql --operation --graphql-transport --max-document-size --protoset --session --har --save -O --output-file)
     __apx_offer_flags_options -1

@@ -121,6 +121,7 @@ _apx_call() {
         '(-a --auth)'{-a,--auth}'[Basic auth, instead of the registry'\''s.]:USER\:PASSWORD:'
         '--bearer[A bearer token, instead of the registry'\''s auth.]:TOKEN:'
         '--no-auth[Send no credentials from the registry.]'
+        '(-i --include)'{-i,--include}'[Print the answer'\''s status line and headers (credentials masked) on stdout before its body, as curl -i does.]'
         '--sse[Follow the URL as a server-sent-events stream (reconnecting with Last-Event-ID), one JSON object per event, whatever the answer'\''s type (a text/event-stream answer is followed without --sse).]'
         '*--until-event[Stop an event stream successfully after an event of this type (repeatable; a REST answer that is not text/event-stream is then a usage error).]:NAME:'
         '*--subprotocol[WebSocket\: offer this subprotocol in the handshake (repeatable; name.TOKEN masks TOKEN).]:NAME:'

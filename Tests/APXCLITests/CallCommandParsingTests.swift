@@ -48,6 +48,7 @@ struct CallCommandParsingTests {
     [":1/x", "-X", "PUT", "--request", "PUT"],
     ["http://h:1/g", "--graphql", "{ a }", "--max-document-size", "2048"],
     ["ws://h:1/p", "--reconnect-delay", "0.5"],
+    ["x.y", "-i", "--include"],
   ]
 
   @Test func theGlobalOptionsReachTheCommand() throws {

@@ -72,6 +72,11 @@ extension CallCommand {
       try AdHocSave($0).plan(prepared, values: values, data: body, registry: registry, context: context)
     }
     if let problem = ProtocolFlagCheck.problem(global, kind: prepared.endpoint.kind) { throw problem }
+    if include, prepared.endpoint.kind == .grpc {
+      throw APXError(
+        .usage, "-i prints an HTTP answer's status line and headers; a gRPC answer has metadata instead",
+        hint: "drop -i; -v shows the response headers and trailers on stderr")
+    }
     if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
     let download =
       try continueDownload ? outputFile.map { path throws(APXError) in try ContinuedDownload(path: path) } : nil
@@ -106,7 +111,7 @@ extension CallCommand {
         }
         try await Self.execute(
           [request], global: global, context: context, tokenOverride: tokenOverride, outputFile: outputFile,
-          paging: all ? Paging(maxItems: maxItems, maxPages: maxPages) : nil, records: records)
+          paging: all ? Paging(maxItems: maxItems, maxPages: maxPages) : nil, records: records, include: include)
       }
     }
     if let savePlan, let save {
@@ -123,12 +128,15 @@ extension CallCommand {
   }
 
   /// Runs one call, or several JSON-RPC calls as one batch, with output on stdout.
+  /// - Parameter include: `-i`: each answer's head goes to stdout before its body.
   static func execute(
     _ requests: [CallRequest], global: GlobalOptions, context: Context, tokenOverride: String?, outputFile: String?,
-    paging: Paging? = nil, records: RunRecords = RunRecords()
+    paging: Paging? = nil, records: RunRecords = RunRecords(), include: Bool = false
   ) async throws {
     guard let outputFile else {
-      let printer = CallPrinter(context: context, settings: try OutputSettings.make(global, context: context))
+      var settings = try OutputSettings.make(global, context: context)
+      settings.includeHead = include
+      let printer = CallPrinter(context: context, settings: settings)
       return try await execute(
         requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer, paging: paging,
         records: records)

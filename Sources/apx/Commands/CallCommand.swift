@@ -141,6 +141,12 @@ struct CallCommand: ContextCommand {
   var noAuth = false
 
   @Flag(
+    name: [.short, .customLong("include")],
+    help: ArgumentHelp(
+      "Print the answer's status line and headers (credentials masked) on stdout before its body, as curl -i does."))
+  var include = false
+
+  @Flag(
     name: .customLong("sse"),
     help: ArgumentHelp(
       "Follow the URL as a server-sent-events stream (reconnecting with Last-Event-ID), one JSON object per event, "
@@ -248,6 +254,10 @@ struct CallCommand: ContextCommand {
     }
     if let basicAuth, !basicAuth.contains(":") { return "-a needs USER:PASSWORD" }
     if form && data != nil { return "--form builds the body from items, so it cannot go with -d" }
+    if include, outputFile != nil {
+      return
+        "-i prints the answer's head on stdout, and -O sends the body to a file: drop one (-v shows the head on stderr)"
+    }
     if continueDownload {
       if outputFile == nil { return "--continue resumes a download: give the file with -O FILE" }
       if global.select != nil || (global.output != nil && global.output != .raw) || all {

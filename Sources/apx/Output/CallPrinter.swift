@@ -25,6 +25,8 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     /// Draw a body's download progress on stderr (a terminal) once it has run half a
     /// second or passed 1 MiB: when the body goes to a file or a pipe, not to the terminal.
     var transferProgress = false
+    /// `-i`: each answer's status line and headers go to stdout before its body.
+    var includeHead = false
   }
 
   private enum BodyMode {
@@ -88,6 +90,12 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     stdoutIsTerminal: out === context.stdout && context.stdoutIsTerminal, verbose: settings.verbose)
   // --- end progress display ---
 
+  /// When the last request went out, and the bytes of its answer's body so far: `-v` says how
+  /// long the answer took and how big it was.
+  private var requestStarted: ContinuousClock.Instant?
+  private var answerBytes = 0
+  private var answerStatus = 0
+
   /// Told of each answer's status and headers before its body is printed (`--continue`
   /// decides there whether the body extends the partial file or replaces it).
   var onResponseHead: ((Int, [HeaderField]) throws -> Void)?
@@ -116,6 +124,10 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
     // --- end progress display ---
     switch event {
     case .requestSent, .proxy, .webSocketFrame:
+      if case .requestSent = event {
+        requestStarted = .now
+        answerBytes = 0
+      }
       guard settings.verbose, let text = VerboseLines.text(for: event) else { return }
       context.stderr.write(text)
       context.stderr.flush()
@@ -130,6 +142,15 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       bodyBytes = 0
       bodyStarted = nil
       bodyTotal = headers.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value) }
+      answerStatus = status
+      if settings.includeHead, case .responseHead(_, let version, _) = event {
+        // As curl -i: the head, then an empty line, then the body.
+        let reason = HTTPStatusText.reason(status)
+        var text = "\(version) \(status)" + (reason.isEmpty ? "" : " " + reason) + "\n"
+        for h in headers { text += "\(h.name): \(h.value)\n" }
+        out.write((text + "\n").escapingTerminalControls())
+        out.flush()
+      }
       guard settings.verbose, let text = VerboseLines.text(for: event) else { return }
       context.stderr.write(text)
       context.stderr.flush()
@@ -137,10 +158,16 @@ final class CallPrinter: CallEventSink, @unchecked Sendable {
       singleAnswer = true
     case .bodyChunk(let bytes):
       answerStarted = true
+      answerBytes += bytes.count
       try body(bytes)
       if settings.transferProgress { reportTransfer(bytes.count) }
     case .bodyEnd:
       try finishBody()
+      if settings.verbose, let started = requestStarted {
+        let elapsed = (ContinuousClock.now - started).components
+        let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
+        context.warn("* \(answerStatus) in \(milliseconds) ms, \(answerBytes) bytes of body")
+      }
     case .message(let value):
       answerStarted = true
       try printMessage(value)
