@@ -80,10 +80,14 @@ struct CallPrinterTests {
     try printer.receive(
       .requestSent(method: "GET", url: "http://h/x", headers: [HeaderField("Accept", "application/json")], attempt: 2))
     try Self.run(Self.answer("{}"), on: printer)
+    let lines = context.stderr.captured.split(separator: "\n", omittingEmptySubsequences: false)
     #expect(
-      context.stderr.captured
+      lines.dropLast(2).joined(separator: "\n") + "\n"
         == "> GET http://h/x  (attempt 2)\n> Accept: application/json\n>\n"
-        + "< HTTP/1.1 200\n< Content-Type: application/json\n<\n")
+        + "< HTTP/1.1 200\n< Content-Type: application/json\n<\n", "\(context.stderr.captured)")
+    // After the body: its status, time and size.
+    let last = String(lines.dropLast().last ?? "")
+    #expect(last.hasPrefix("* 200 in ") && last.hasSuffix(" ms, 2 bytes of body"), "\(last)")
     #expect(context.stdout.captured == "{}\n")
   }
 
