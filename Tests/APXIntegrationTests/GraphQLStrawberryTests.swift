@@ -194,6 +194,21 @@ struct GraphQLStrawberryTests {
     }
   }
 
+  /// A subscription's whole result with errors (`--raw-response`) masks the credential an error
+  /// echoes, on stdout as in the notes on stderr.
+  @Test func rawSubscriptionResultsMaskTheBearerAnErrorEchoes() async throws {
+    try await StrawberryServer.run { base in
+      let secret = "s3cr3t-subscription-bearer"
+      let r = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql", "subscription { refusals { reason } }", "--bearer", secret,
+        "--raw-response", "--allow-partial",
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout.contains("refused Bearer ***"), "\(r.stdout)")
+      #expect(!r.stdout.contains(secret) && !r.stderr.contains(secret), "\(r.stdout) \(r.stderr)")
+    }
+  }
+
   @Test func aPartialAnswerPrintsTheDataAndExits12UnlessAllowed() async throws {
     try await StrawberryServer.run { base in
       let document = "{ shaky { title author { name } } }"
@@ -280,6 +295,7 @@ struct GraphQLStrawberryTests {
     "query refusal(): String", "query scaled(values: [Int!]!, factor: Float!, negate: Boolean! = false): [Float!]!",
     "mutation addBook(title: String!, authorId: ID!): Book!",
     "subscription countdown(from: Int!): Int!", "subscription shakyBooks(): Book!", "subscription whoami(): String",
+    "subscription refusals(): Refusal!",
   ]
 
   @Test func listShowsTheRootFieldsByIntrospection() async throws {

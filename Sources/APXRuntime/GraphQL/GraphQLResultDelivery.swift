@@ -26,7 +26,9 @@ struct GraphQLResultDelivery: Sendable {
   mutating func deliver(_ result: GraphQLAnswer, to sink: any CallEventSink) throws -> WebSocketDelivery.Verdict {
     for error in result.errors { try sink.receive(.note("GraphQL error: " + mask.mask(error.line))) }
     errors += result.errors.count
-    guard let value = options.rawResponse ? result.document : result.data else { return .carryOn }
+    // A whole result with errors is shown as they are: masked, since one may echo a credential.
+    let raw = result.errors.isEmpty ? result.document : mask.mask(result.document)
+    guard let value = options.rawResponse ? raw : result.data else { return .carryOn }
     return try messages.deliver(value, to: sink)
   }
 

@@ -14,6 +14,7 @@ Schema: a small library of authors and books.
   subscription countdown(from: Int!): Int!
   subscription shakyBooks: Book!       (two books; the second's author field fails)
   subscription whoami: String          (the Authorization of connection_init's payload)
+  subscription refusals: Refusal!      (one result whose reason fails, echoing that Authorization)
 /auth/graphql closes a WebSocket whose connection_init payload lacks
 "Authorization": "Bearer s3cret-token" with 4403, as strawberry's on_ws_connect rejection does.
 """
@@ -62,6 +63,13 @@ BOOKS = {
     "2": Book(id="2", title="Kindred", year=1979, author_id="a2"),
     "3": Book(id="3", title="The Left Hand of Darkness", year=1969, author_id="a1"),
 }
+
+
+@strawberry.type
+class Refusal:
+    @strawberry.field
+    def reason(self, info: strawberry.Info) -> typing.Optional[str]:
+        raise ValueError("refused " + str((info.context.get("connection_params") or {}).get("Authorization")))
 
 
 @strawberry.type
@@ -117,6 +125,10 @@ class Subscription:
     @strawberry.subscription
     async def whoami(self, info: strawberry.Info) -> typing.AsyncGenerator[typing.Optional[str], None]:
         yield (info.context.get("connection_params") or {}).get("Authorization")
+
+    @strawberry.subscription
+    async def refusals(self) -> typing.AsyncGenerator[Refusal, None]:
+        yield Refusal()
 
 
 class AuthView(GraphQLView):
