@@ -139,6 +139,21 @@ struct AdHocGRPCTests {
       #expect(service.status == 0, "\(service.stderr)")
       #expect(try JSONParser.parse(service.stdout)["methods"]?.arrayValue?.count ?? 0 >= 8)
 
+      // `apx describe URL/package.Message`: a message type, over reflection or from a protoset.
+      for flags in [
+        [], ["--protoset", APXProcess.packageRoot.appendingPathComponent("Protos/classnotes.protoset").path],
+      ] {
+        let message = try await APXProcess.run(["describe", base + "/classnotes.v1.Lesson", "-o", "json"] + flags)
+        #expect(message.status == 0, "\(flags): \(message.stderr)")
+        let lesson = try JSONParser.parse(message.stdout)
+        #expect(lesson["fields"]?.arrayValue?.contains(.string("repeated string labels = 4")) == true, "\(flags)")
+      }
+      let noType = try await APXProcess.run([
+        "describe", base + "/classnotes.v1.Nope", "--protoset",
+        APXProcess.packageRoot.appendingPathComponent("Protos/classnotes.protoset").path,
+      ])
+      #expect(noType.status == 2 && noType.stderr.contains("no service or message type"), "\(noType.stderr)")
+
       // `apx list URL/package.Service`: that service's methods, the same rows as in the whole list.
       let one = try await APXProcess.run(["list", base + "/" + Self.service, "-o", "ndjson", "--timeout", "60"])
       #expect(one.status == 0, "\(one.stderr)")

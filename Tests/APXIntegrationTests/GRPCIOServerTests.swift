@@ -107,6 +107,16 @@ struct GRPCIOServerTests {
       #expect(method["shape"] == .string("server_streaming"))
       #expect(method["request_fields"]?.arrayValue?.contains(.string("string lesson_id = 1")) == true)
       #expect(method["request_template"]?["lessonId"] == .string(""))
+
+      // A message type, from the file grpcio-reflection says declares it.
+      let message = try await APXProcess.run(["describe", "\(base)/classnotes.v1.Lesson", "-o", "json"])
+      #expect(message.status == 0, "\(message.stderr)")
+      let lesson = try JSONParser.parse(message.stdout)
+      #expect(lesson["message"] == .string("classnotes.v1.Lesson"), "\(message.stdout)")
+      #expect(lesson["fields"]?.arrayValue?.contains(.string("string id = 1")) == true, "\(message.stdout)")
+      #expect(lesson["template"]?["title"] == .string(""), "\(message.stdout)")
+      let unknown = try await APXProcess.run(["describe", "\(base)/classnotes.v1.NoSuchType"])
+      #expect(unknown.status == 2, "\(unknown.stderr)")
     }
   }
 

@@ -17,7 +17,7 @@ struct DescribeCommand: ContextCommand {
 
   @Argument(
     help: ArgumentHelp(
-      "The endpoint, API.ENDPOINT; or a gRPC service or method, grpc://HOST:PORT/package.Service[/Method].",
+      "The endpoint, API.ENDPOINT; or a gRPC service, method or message type, grpc://HOST:PORT/package.Service[/Method] or grpc://HOST:PORT/package.Message.",
       valueName: "API.ENDPOINT | GRPC-URL"),
     completion: .custom(EndpointCompletion.complete))
   var target: String

@@ -8,8 +8,9 @@ import APXRuntime
 #endif
 
 /// `apx describe grpc://HOST:PORT/package.Service[/Method]`: a method's call shape, message
-/// fields and request template, or every method of a service, from server reflection or from
-/// the files `--protoset` / `--proto` name (then the server is not asked).
+/// fields and request template, or every method of a service, or (`package.Message`) a
+/// message type's fields and template, from server reflection or from the files `--protoset`
+/// / `--proto` name (then the server is not asked).
 enum GRPCURLDescription {
   static func json(_ text: String, schema: GRPCSchemaOptions, global: GlobalOptions, context: Context) async throws
     -> JSONValue
@@ -41,9 +42,21 @@ enum GRPCURLDescription {
       }
       let methods = all.filter { $0.service == service }
       guard !methods.isEmpty else {
+        // `package.Message`: a message type, from the file that declares it.
+        if let message = try await GRPCInspector.message(
+          service, at: url.origin, schema: source, origin: GRPCSchemaOptions.origin, settings: settings,
+          headers: global.headerFields, timeout: timeout, environment: environment)
+        {
+          return .object([
+            JSONMember("message", .string(message.type)),
+            JSONMember("fields", .array(message.fields.map(JSONValue.string))),
+            JSONMember("template", message.template),
+          ])
+        }
         let from = source == .reflection ? "the server at \(url.origin) offers" : "the schema files name"
         throw APXError(
-          .usage, "\(from) no service \(service)" + (source == .reflection ? " over reflection" : ""),
+          .usage,
+          "\(from) no service or message type \(service)" + (source == .reflection ? " over reflection" : ""),
           hint: "apx list \(url.origin)\(schema.commandLine) shows its services")
       }
       return .object([
