@@ -71,13 +71,7 @@ public enum RegistryWriter {
       if let name = graphql.operationName { m.append(JSONMember("operation_name", .string(name))) }
       if let transport = graphql.transport { m.append(JSONMember("transport", .string(transport.rawValue))) }
       if graphql.reconnect != ReconnectConfig() {
-        m.append(
-          JSONMember(
-            "reconnect",
-            .object([
-              JSONMember("delays", .array(graphql.reconnect.delays.map(JSONValue.double))),
-              JSONMember("max_failures", .int(graphql.reconnect.maxFailures)),
-            ])))
+        m.append(JSONMember("reconnect", reconnect(graphql.reconnect)))
       }
     }
     if let rpc = e.jsonrpc {
@@ -137,13 +131,7 @@ public enum RegistryWriter {
     if let n = o.maxMessages { m.append(JSONMember("max_messages", .int(n))) }
     if let s = o.pingInterval { m.append(JSONMember("ping_interval", .double(s))) }
     if o.reconnect != ReconnectConfig() {
-      m.append(
-        JSONMember(
-          "reconnect",
-          .object([
-            JSONMember("delays", .array(o.reconnect.delays.map(JSONValue.double))),
-            JSONMember("max_failures", .int(o.reconnect.maxFailures)),
-          ])))
+      m.append(JSONMember("reconnect", reconnect(o.reconnect)))
     }
     if let p = o.progress { m.append(JSONMember("progress", progress(p))) }
     if let sent = o.serverMessages {
@@ -220,6 +208,13 @@ public enum RegistryWriter {
     return .object(m)
   }
 
+  /// A `reconnect` block: its delays and how many failures in a row end the watch.
+  public static func reconnect(_ r: ReconnectConfig) -> JSONValue {
+    .object([
+      JSONMember("delays", .array(r.delays.map(JSONValue.double))), JSONMember("max_failures", .int(r.maxFailures)),
+    ])
+  }
+
   /// A `retry` block with only the fields that are set.
   public static func retry(_ r: RetryConfig) -> JSONValue {
     var m: [JSONMember] = []
@@ -264,13 +259,7 @@ public enum RegistryWriter {
     if !o.untilEvent.isEmpty { m.append(JSONMember("until_event", .array(o.untilEvent.map(JSONValue.string)))) }
     if !o.failOnEvent.isEmpty { m.append(JSONMember("fail_on_event", .array(o.failOnEvent.map(JSONValue.string)))) }
     if o.reconnect != ReconnectConfig() {
-      m.append(
-        JSONMember(
-          "reconnect",
-          .object([
-            JSONMember("delays", .array(o.reconnect.delays.map(JSONValue.double))),
-            JSONMember("max_failures", .int(o.reconnect.maxFailures)),
-          ])))
+      m.append(JSONMember("reconnect", reconnect(o.reconnect)))
     }
     if let f = o.fallback {
       var fm = [

@@ -186,13 +186,7 @@ enum EndpointDescription {
   /// plays are left to the registry file.
   static func webSocket(_ o: WebSocketOptions) -> JSONValue {
     var members = RegistryWriter.webSocketMembers(o).filter { !["reconnect", "server_messages"].contains($0.key) }
-    members.append(
-      JSONMember(
-        "reconnect",
-        .object([
-          JSONMember("delays", .array(o.reconnect.delays.map(JSONValue.double))),
-          JSONMember("max_failures", .int(o.reconnect.maxFailures)),
-        ])))
+    members.append(JSONMember("reconnect", RegistryWriter.reconnect(o.reconnect)))
     return .object(members)
   }
 }
