@@ -170,6 +170,11 @@ extension CallCommand {
         [request], global: global, context: context, tokenOverride: tokenOverride, printer: printer, paging: nil,
         records: records)
     } catch {
+      if download.alreadyWhole {
+        try download.finishWhole()
+        context.warn("apx: \(download.path) is whole already: the server has no bytes past byte \(download.offset)")
+        return
+      }
       download.keep()
       throw error
     }

@@ -43,6 +43,9 @@ final class ContinuedDownload: @unchecked Sendable {
   private let copiedFromTarget: Bool
   /// Set when the partial file is worth nothing to a later `--continue`.
   private var discardOnKeep = false
+  /// The server answered 416 saying its file is exactly as long as the bytes apx has: the
+  /// download is whole, as wget -c says of a file already fully retrieved.
+  private(set) var alreadyWhole = false
 
   init(path: String) throws(APXError) {
     let (target, folder, name) = try OutputFile.place(path)
@@ -157,6 +160,10 @@ final class ContinuedDownload: @unchecked Sendable {
     if status == 416, offset > 0 {
       // Range Not Satisfiable: the server's file ends at or before the bytes apx has.
       let range = headers.first { $0.name.lowercased() == "content-range" }?.value
+      if let range, Self.total(ofContentRange: range) == offset {
+        alreadyWhole = true
+        return
+      }
       warn(
         "apx: the server has no bytes past byte \(offset)\(range.map { " (Content-Range: \($0))" } ?? ""): "
           + "\(path) may be whole already, or the server's file changed; delete "
@@ -183,6 +190,12 @@ final class ContinuedDownload: @unchecked Sendable {
     try? Data(text.utf8).write(to: URL(fileURLWithPath: validatorPath), options: .atomic)
   }
 
+  /// The TOTAL of `bytes */TOTAL` (or `bytes START-END/TOTAL`), nil when unknown.
+  static func total(ofContentRange value: String) -> Int? {
+    guard let slash = value.lastIndex(of: "/") else { return nil }
+    return Int(value[value.index(after: slash)...].trimmingWhitespace())
+  }
+
   /// The first byte of `bytes START-END/TOTAL`, nil for anything else.
   static func start(ofContentRange value: String) -> Int? {
     let text = value.trimmingWhitespace()
@@ -201,6 +214,15 @@ final class ContinuedDownload: @unchecked Sendable {
         .internalFailure, "cannot write \(path): \(String(cString: strerror(errno)))",
         hint: "check free space and permissions; the partial file \(partialPath) is kept for --continue")
     }
+    unlink(validatorPath)
+  }
+
+  /// The server has no more bytes and the file is whole: a copy of FILE goes (FILE holds
+  /// the same bytes), an earlier partial file becomes FILE.
+  func finishWhole() throws(APXError) {
+    guard copiedFromTarget else { return try commit() }
+    close(stream.fd)
+    unlink(partialPath)
     unlink(validatorPath)
   }
 
