@@ -144,7 +144,7 @@ public struct RESTCall: Transport {
         let sent = session.cookies.attach(to: plan)
         // The session's cookies are credentials like the user's: an answer that echoes one
         // (a debug page, an error) shows it masked in -v and the archive.
-        mask.addCredentialValues(of: sent.headers.filter { $0.name.lowercased() == "cookie" })
+        mask.addSessionCookies(of: sent.headers)
         try sink.receive(
           .requestSent(
             method: sent.method, url: mask.mask(sent.url), headers: mask.mask(sent.headersSent), attempt: attempt))

@@ -100,6 +100,19 @@ public struct SecretMask: Sendable {
     }
   }
 
+  /// Registers the values of the `Cookie` headers a cookie jar attached: those of 8 characters
+  /// or more, as session ids are. A jar also sends the short values servers set beside them
+  /// (`consent=true`, `lang=en`), which masked would blank every `true` in an archive.
+  public mutating func addSessionCookies(of headers: [HeaderField]) {
+    for header in headers where header.name.lowercased() == "cookie" {
+      for pair in header.value.split(separator: ";") {
+        guard let eq = pair.firstIndex(of: "=") else { continue }
+        let value = String(pair[pair.index(after: eq)...]).trimmingWhitespace()
+        if value.count >= 8 { add(value) }
+      }
+    }
+  }
+
   /// Registers a header name whose values must be masked.
   public mutating func addHeader(_ name: String) { extraHeaders.insert(name.lowercased()) }
 
