@@ -11,8 +11,10 @@ extension GraphQLDocument.Variable {
   /// - Throws: a usage error, naming the variable and its type, for text that is not of it.
   public func value(ofText text: String, origin: String) throws(APXError) -> JSONValue {
     func refuse(_ expected: String) -> APXError {
-      APXError(
-        .usage, "\(origin): $\(name) is \(type), so \(name)=\(text) must be \(expected)",
+      // A credential's value is not repeated in a message, as `-v` and errors never show one.
+      let shown = CredentialParams.isCredential(name) ? "***" : text
+      return APXError(
+        .usage, "\(origin): $\(name) is \(type), so \(name)=\(shown) must be \(expected)",
         hint: "give \(expected), or send the JSON as it is with \(name):=JSON")
     }
     switch namedType {

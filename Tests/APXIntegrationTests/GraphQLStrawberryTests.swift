@@ -77,6 +77,13 @@ struct GraphQLStrawberryTests {
       }
       let notBool = try await APXProcess.run(["call", base + "/graphql", "--graphql", scaled, "v=1", "f=1", "neg=yes"])
       #expect(notBool.status == 2 && notBool.stderr.contains("true or false"), "\(notBool.stderr)")
+      // A credential-named variable's value is not repeated in the message.
+      let pin = try await APXProcess.run([
+        "call", base + "/graphql", "--graphql", "query($api_key: Int) { books(first: $api_key) { id } }",
+        "api_key=s3cr3t-pin",
+      ])
+      #expect(
+        pin.status == 2 && pin.stderr.contains("api_key=***") && !pin.stderr.contains("s3cr3t-pin"), "\(pin.stderr)")
     }
   }
 

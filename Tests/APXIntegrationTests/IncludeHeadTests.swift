@@ -30,7 +30,23 @@ import Testing
     }
   }
 
+  /// A JSON-RPC batch is one HTTP answer: its head, then the batch's results.
+  @Test func aBatchPrintsItsOneHead() async throws {
+    try await withDemoServer { server in
+      let r = try await APXProcess.run([
+        "call", "-i", "calc.add", "a:=1", "b:=2", "+", "calc.constants", "--base-url", server.httpBaseURL,
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout.hasPrefix("HTTP/1.1 200 OK\n"), "\(r.stdout)")
+      #expect(r.stdout.components(separatedBy: "HTTP/1.1 ").count == 2, "one head: \(r.stdout)")
+    }
+  }
+
   @Test func itIsRefusedWhereAHeadCannotGo() async throws {
+    for preview in ["--dry-run", "--curl"] {
+      let r = try await APXProcess.run(["call", "-i", "http://127.0.0.1:9/x", preview])
+      #expect(r.status == 2 && r.stderr.contains("no answer has a head for -i"), "\(preview): \(r.stderr)")
+    }
     let toFile = try await APXProcess.run(["call", "-i", "http://127.0.0.1:9/x", "-O", "f.json"])
     #expect(toFile.status == 2 && toFile.stderr.contains("-O sends the body to a file"), "\(toFile.stderr)")
     let grpc = try await APXProcess.run(["call", "-i", "grpc://127.0.0.1:9/a.B/C", "-d", "{}", "--protoset", "x"])

@@ -292,19 +292,23 @@ struct WebSocketCallTests {
     }
   }
 
+  /// The demo's echo endpoint as a registry: each connection sends three burst messages, then
+  /// the echo of `send`, then the demo cuts it without a close frame (`burst=3 drop_after=1`).
+  static func dropsRegistry(_ server: DemoServer, reconnect: String?) throws -> String {
+    try temporaryFile(
+      "echo.json",
+      """
+      {"api": "echo", "environments": {"demo": {"base_url": "\(server.httpBaseURL)"}},
+       "endpoints": {"drops": {"kind": "websocket", "path": "/ws/echo",
+         "params": {"burst": {"in": "query"}, "drop_after": {"in": "query"}},
+         "send": [{"hello": 1}], "max_messages": 10\(reconnect.map { ", \"reconnect\": \($0)" } ?? "")}}}
+      """)
+  }
+
   @Test func aDroppedConnectionReconnectsAndResendsItsMessages() async throws {
     try await withDemoServer { server in
-      // Each connection: three burst messages, then the echo of the endpoint's `send`, then the
-      // demo cuts it without a close frame. Ten messages need at least three connections.
-      let registry = try temporaryFile(
-        "echo.json",
-        """
-        {"api": "echo", "environments": {"demo": {"base_url": "\(server.httpBaseURL)"}},
-         "endpoints": {"drops": {"kind": "websocket", "path": "/ws/echo",
-           "params": {"burst": {"in": "query"}, "drop_after": {"in": "query"}},
-           "send": [{"hello": 1}], "max_messages": 10,
-           "reconnect": {"delays": [0.05], "max_failures": 3}}}}
-        """)
+      // Ten messages need at least three connections.
+      let registry = try Self.dropsRegistry(server, reconnect: #"{"delays": [0.05], "max_failures": 3}"#)
       let r = try await APXProcess.run(["call", "echo.drops", "burst=3", "drop_after=1", "--registry", registry])
       #expect(r.status == 0, "\(r.stderr)")
       let lines = try SSEWatchTests.lines(r.stdout)
@@ -314,29 +318,24 @@ struct WebSocketCallTests {
     }
   }
 
-  /// `--reconnect-delay` starts the backoff: without it the default first wait (5 s) would
-  /// outlast the 4 s `--timeout`; with it the drops are bridged at once.
+  /// `--reconnect-delay` starts the backoff in place of the endpoint's delays (here the
+  /// default 5, 10, 20, 30 s): each reconnection after a connection that brought messages waits
+  /// the first delay, which stderr names.
   @Test func reconnectDelayStartsTheBackoff() async throws {
     try await withDemoServer { server in
-      let registry = try temporaryFile(
-        "echo.json",
-        """
-        {"api": "echo", "environments": {"demo": {"base_url": "\(server.httpBaseURL)"}},
-         "endpoints": {"drops": {"kind": "websocket", "path": "/ws/echo",
-           "params": {"burst": {"in": "query"}, "drop_after": {"in": "query"}},
-           "send": [{"hello": 1}], "max_messages": 10}}}
-        """)
-      let call = ["call", "echo.drops", "burst=3", "drop_after=1", "--registry", registry, "--timeout", "4"]
-      let quick = try await APXProcess.run(call + ["--reconnect-delay", "0.05"])
-      #expect(quick.status == 0, "\(quick.stderr)")
-      #expect(try SSEWatchTests.lines(quick.stdout).count == 10, "\(quick.stdout)")
-      let slow = try await APXProcess.run(call)
-      #expect(slow.status == 7, "the default 5 s wait outlasts --timeout: \(slow.stderr)")
+      let registry = try Self.dropsRegistry(server, reconnect: nil)
+      let r = try await APXProcess.run([
+        "call", "echo.drops", "burst=3", "drop_after=1", "--registry", registry, "--reconnect-delay", "0.2",
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(try SSEWatchTests.lines(r.stdout).count == 10, "\(r.stdout)")
+      #expect(r.stderr.contains("reconnecting in 0.2s") && !r.stderr.contains("reconnecting in 5s"), "\(r.stderr)")
       for (flags, words) in [
         (
           ["http://127.0.0.1:9/x", "--reconnect-delay", "1"], "applies to WebSocket, SSE and GraphQL subscription calls"
         ),
         (["http://127.0.0.1:9/x", "--sse", "--reconnect-delay", "4000"], "give 0 to 3600 seconds"),
+        (["http://127.0.0.1:9/x", "--sse", "--reconnect-delay", "nan"], "give 0 to 3600 seconds"),
         (["http://127.0.0.1:9/g", "--graphql", "{ a }", "--reconnect-delay", "1"], "applies to a subscription"),
       ] {
         let refused = try await APXProcess.run(["call"] + flags + ["--no-auth"])

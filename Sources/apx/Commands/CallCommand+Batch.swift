@@ -70,7 +70,7 @@ extension CallCommand {
       try await harOption.recording { har in
         try await Self.execute(
           requests, global: global, context: context, tokenOverride: tokenOverride, outputFile: outputFile,
-          records: RunRecords(cookieSession: cookieSession.name, har: har))
+          records: RunRecords(cookieSession: cookieSession.name, har: har), include: include)
       }
     }
   }

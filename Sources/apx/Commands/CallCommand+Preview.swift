@@ -26,6 +26,7 @@ extension CallCommand {
       return showSecrets ? "--show-secrets goes with --dry-run or --curl (a call never prints its secrets)" : nil
     }
     if save != nil { return "\(flag) sends nothing, so no call succeeds for --save to keep: drop one of them" }
+    if include { return "\(flag) sends nothing, so no answer has a head for -i to print: drop -i" }
     if outputFile != nil {
       return "\(flag) sends nothing, so there is no body for -O to write: redirect stdout instead (> FILE)"
     }
