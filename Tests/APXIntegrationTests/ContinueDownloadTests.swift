@@ -162,6 +162,8 @@ import Testing
       ["call", "http://127.0.0.1:9/x", "--continue"],
       ["call", "http://127.0.0.1:9/x", "-O", "f", "--continue", "--select", ".a"],
       ["call", "http://127.0.0.1:9/x", "-O", "f", "--continue", "-H", "Range: bytes=1-"],
+      ["call", "POST", "http://127.0.0.1:9/x", "-O", "f", "--continue", "a=1"],
+      ["call", "ws://127.0.0.1:9/x", "-O", "f", "--continue"],
     ] {
       let result = try await APXProcess.run(arguments)
       #expect(result.status == 2, "\(arguments): \(result.stderr)")

@@ -78,6 +78,15 @@ extension CallCommand {
         hint: "drop -i; -v shows the response headers and trailers on stderr")
     }
     if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
+    if continueDownload, prepared.endpoint.kind != .rest || prepared.endpoint.method != "GET" {
+      // Resuming sends the request again: only a GET of a REST answer may be, and has byte ranges.
+      throw APXError(
+        .usage,
+        "--continue resumes a GET download, and this call is "
+          + (prepared.endpoint.kind == .rest
+            ? "a \(prepared.endpoint.method)" : prepared.endpoint.kind.withArticle + " call"),
+        hint: "a request that is not a GET is never sent again to resume it: drop --continue")
+    }
     let download =
       try continueDownload ? outputFile.map { path throws(APXError) in try ContinuedDownload(path: path) } : nil
     let headers = extraHeaders + global.headerFields + prepared.headers + (download?.requestHeaders ?? [])
