@@ -49,6 +49,14 @@ struct MockCommandTests {
             "responses": {"200": {"content_type": "application/json",
               "schema": {"type": "array", "minItems": 1, "items": {"type": "integer"}}, "examples": {"wrong": {"a": 1}}}}
           },
+          "items.page": {
+            "kind": "rest", "path": "/items/page",
+            "responses": {"200": {"content_type": "application/json",
+              "schema": {"type": "object", "required": ["next"], "properties": {
+                "next": {"type": "string", "format": "uri"}, "sid": {"type": "string", "pattern": "^AC[0-9a-f]{4}$"}}},
+              "examples": {"relative": {"next": "/items/page?Page=1"}, "badSid": {"next": "https://x.test/", "sid": "ACzz"},
+                "fits": {"next": "https://x.test/items/page?Page=1", "sid": "AC00ff"}}}}
+          },
           "items.extreme": {
             "kind": "rest", "path": "/items/extreme",
             "responses": {"200": {"content_type": "application/json", "schema": {"type": "object",
@@ -163,6 +171,19 @@ struct MockCommandTests {
     }
     let stderr = String(decoding: run.stderr, as: UTF8.self)
     #expect(stderr.contains(#"example "wrong" of shop.items.odd (200) does not fit its schema"#), "\(stderr)")
+  }
+
+  /// An example that breaks its own `format` or `pattern` (a relative path under `format: uri`,
+  /// as Twilio's description holds) is not served unasked: the first one that fits is.
+  @Test func anExampleBreakingItsFormatOrPatternIsNotServedUnasked() async throws {
+    let run = try await MockProcess.with(["shop", "--registry", try Self.registry()]) { mock in
+      let port = try mock.port()
+      let answer = try await LoopbackHTTP.request(port: port, "GET", "/items/page")
+      #expect(answer.json?["next"] == .string("https://x.test/items/page?Page=1"), "\(answer.text)")
+    }
+    let stderr = String(decoding: run.stderr, as: UTF8.self)
+    #expect(stderr.contains(#"example "relative" of shop.items.page (200) does not fit its schema"#), "\(stderr)")
+    #expect(stderr.contains(#"example "badSid" of shop.items.page (200) does not fit its schema"#), "\(stderr)")
   }
 
   /// Minimums past the size budget (`minLength: 1e9`; `minItems: 10000` nested twice, 10^8

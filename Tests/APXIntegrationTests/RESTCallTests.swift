@@ -239,9 +239,15 @@ struct RESTCallTests {
   }
 
   @Test func missingAPIKeyIsAnAuthError() async throws {
-    let r = try await APXProcess.run(["call", "gifs.trending", "--base-url", "http://127.0.0.1:9"])
+    let registry = try TestRegistry.make(
+      """
+      {"api": "keyed", "environments": {"demo": {"base_url": "http://127.0.0.1:9"}},
+       "auth": {"type": "api_key", "in": "path", "name": "api_key", "value": "${env:APX_TEST_UNSET_KEY}"},
+       "endpoints": {"trending": {"kind": "rest", "path": "/api/v1/{api_key}/gifs/trending"}}}
+      """)
+    let r = try await APXProcess.run(["call", "keyed.trending", "--registry", registry])
     #expect(r.status == 8)
-    #expect(r.stderr.contains("GIFS_API_KEY"))
+    #expect(r.stderr.contains("APX_TEST_UNSET_KEY"), "\(r.stderr)")
   }
 
   @Test func parameterChainingFromStdin() async throws {

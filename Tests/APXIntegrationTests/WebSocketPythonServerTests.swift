@@ -44,6 +44,37 @@ struct WebSocketPythonServerTests {
     }
   }
 
+  /// A token in a subprotocol template, which the server echoes in its `Sec-WebSocket-Protocol`,
+  /// reaches neither `--events` nor the run's journal in clear.
+  @Test func anEchoedSubprotocolTokenStaysOutOfTheEventsAndTheJournal() async throws {
+    try await WebSocketPythonServer.run { base in
+      let registry = try TestRegistry.make(
+        """
+        {"api": "v1", "environments": {"py": {"base_url": "\(base.replacingOccurrences(of: "ws://", with: "http://"))"}},
+         "endpoints": {"progress": {"kind": "websocket", "path": "/progress",
+           "params": {"jobId": {"in": "query", "required": true}},
+           "subprotocols": ["bookstrack-auth.${env:V1_TOKEN}"],
+           "until": {"path": ".type", "equals": "complete"}}}}
+        """)
+      let recipe = try temporaryFile(
+        "echoed.json",
+        #"{"name": "echoed", "steps": [{"id": "watch", "call": "v1.progress", "with": {"jobId": "imp_4"}}]}"#)
+      let state = RecipeTests.stateDirectory()
+      let r = try await APXProcess.run(
+        ["run", recipe, "--registry", registry, "--events"],
+        environment: ["V1_TOKEN": "s3cr3tT0kenEcho", "APX_STATE_DIR": state])
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout.contains("bookstrack-auth.***"), "the echoed header is there, masked: \(r.stdout)")
+      #expect(!r.combined.contains("s3cr3tT0kenEcho"), "\(r.combined)")
+      let journals = try FileManager.default.subpathsOfDirectory(atPath: state).filter { $0.hasSuffix(".jsonl") }
+      #expect(!journals.isEmpty)
+      for journal in journals {
+        let text = try String(contentsOfFile: state + "/" + journal, encoding: .utf8)
+        #expect(!text.contains("s3cr3tT0kenEcho"), "\(journal): \(text)")
+      }
+    }
+  }
+
   /// A websocket-only API may name its server `ws://`; a token a subprotocol cannot carry (base64's
   /// `/` and `=`) is exit 8 before the handshake, without the token in the message.
   @Test func aWebSocketBaseURLWorksAndAnUncarriableTokenIsRefused() async throws {
@@ -101,6 +132,30 @@ struct WebSocketPythonServerTests {
       #expect(lines.count == 1)
       #expect(lines.first?["name"] as? String == "Ann")
       #expect(lines.first?["n"] as? Int == 3)
+    }
+  }
+
+  /// `--har` keeps the messages both ways as Chrome does (`_webSocketMessages`, which HAR viewers
+  /// read), a credential among them masked, and the archive is still HAR 1.2.
+  @Test func theArchiveHoldsTheMessagesAsChromeWritesThem() async throws {
+    try await WebSocketPythonServer.run { base in
+      let secret = "s3cr3t-in-a-frame"
+      let har = try temporaryFile("ws.har", "")
+      let r = try await APXProcess.run([
+        "call", base + "/echo", "note=key \(secret)", "--max-messages", "1", "-H", "Authorization: Bearer \(secret)",
+        "--har", har,
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      let text = try String(contentsOfFile: har, encoding: .utf8)
+      #expect(!text.contains(secret), "\(text)")
+      let entry = try #require(try HARTests.entries(har).first)
+      #expect(entry["_resourceType"] as? String == "websocket")
+      #expect(HARTests.response(entry)["status"] as? Int == 101)
+      let messages = try #require(entry["_webSocketMessages"] as? [[String: Any]], "\(text)")
+      #expect(messages.map { $0["type"] as? String } == ["send", "receive"], "\(messages)")
+      #expect(messages.allSatisfy { $0["opcode"] as? Int == 1 && ($0["time"] as? Double ?? 0) > 1_700_000_000 })
+      #expect(messages.map { $0["data"] as? String } == [#"{"note":"key ***"}"#, #"{"note":"key ***"}"#])
+      try await HARTests.expectValid([har])
     }
   }
 

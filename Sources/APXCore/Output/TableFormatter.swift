@@ -176,10 +176,21 @@ public struct TableFormatter: Sendable {
 
   static func width(_ text: String) -> Int { TerminalCells.width(text) }
 
+  private static func isScalar(_ value: JSONValue) -> Bool {
+    switch value {
+    case .array, .object: false
+    default: true
+    }
+  }
+
   /// A string as is (control characters escaped so rows stay on one line, and C1 and bidi
   /// controls so a cell cannot act on the terminal or reorder what follows),
-  /// anything else as compact JSON.
+  /// a non-empty list of scalars as its items joined by `, ` (a person reads `demo, prod`, not
+  /// `["demo","prod"]`; `-o json` keeps the list), anything else as compact JSON.
   static func cellText(_ value: JSONValue) -> String {
+    if case .array(let items) = value, !items.isEmpty, items.allSatisfy(isScalar) {
+      return items.map(cellText).joined(separator: ", ")
+    }
     guard case .string(let s) = value else { return value.compactJSON }
     func escaped(_ scalar: Unicode.Scalar) -> Bool {
       scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.isBidiControl

@@ -2,9 +2,10 @@ import APXCore
 
 /// Checks a value against a JSON Schema, as far as a mock needs to refuse a request: types,
 /// `required`, `enum`/`const`, numeric bounds (exclusive ones and `multipleOf` too), lengths,
-/// array sizes, `allOf`, and `oneOf`/`anyOf` (some branch accepts). In requests, also the
-/// formats `FormatCheck` knows and `pattern`; answers are not held to those, so an example a
-/// description declares is still served when its author wrote a looser value.
+/// array sizes, `allOf`, `oneOf`/`anyOf` (some branch accepts), the string formats `FormatCheck`
+/// knows and `pattern`: a declared example that breaks its own format (a relative URI under
+/// `format: uri`) is not served, as a response checker such as schemathesis would refuse it. In
+/// requests, also the integer formats' ranges.
 enum SchemaValidator {
   /// What is wrong and where (`pet.tags[0].name`).
   struct Problem: Sendable, Equatable {
@@ -87,14 +88,11 @@ enum SchemaValidator {
       if let n = view.int("maxLength"), text.count > n {
         return Problem(field: field, message: "allows at most \(n) characters")
       }
-      if direction == .request {
-        if let format = view.format, let message = FormatCheck.problem(text, format: format) {
-          return Problem(field: field, message: message)
-        }
-        if let pattern = view.schema["pattern"]?.stringValue, let message = PatternCheck.problem(text, pattern: pattern)
-        {
-          return Problem(field: field, message: message)
-        }
+      if let format = view.format, let message = FormatCheck.problem(text, format: format) {
+        return Problem(field: field, message: message)
+      }
+      if let pattern = view.schema["pattern"]?.stringValue, let message = PatternCheck.problem(text, pattern: pattern) {
+        return Problem(field: field, message: message)
       }
     case .number:
       if let message = numberProblem(value.doubleValue ?? 0, view, direction: direction) {

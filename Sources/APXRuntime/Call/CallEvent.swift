@@ -40,8 +40,9 @@ public enum CallEvent: Sendable {
   /// The secrets of the attempt just sent, for what keeps answers beside the call's output: an
   /// HTTP archive masks the bodies it records with them (a server may echo a credential).
   case secrets(SecretMask)
-  /// A WebSocket frame went out (`sent`) or came in, for `-v`: its opcode and payload size.
-  case webSocketFrame(sent: Bool, opcode: WebSocketFrameKind, bytes: Int)
+  /// A WebSocket frame went out (`sent`) or came in: its opcode and payload size for `-v`, and
+  /// its payload (shared, not copied) for `--har`'s `_webSocketMessages`.
+  case webSocketFrame(sent: Bool, opcode: WebSocketFrameKind, bytes: Int, payload: BodyChunk)
   /// The transport has handed on everything it received so far (one network
   /// chunk's worth of stream items): a good moment to flush output. Streams
   /// that send it let printers flush once per chunk instead of once per item.

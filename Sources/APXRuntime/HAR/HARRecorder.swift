@@ -12,7 +12,8 @@ import Synchronization
 /// redirect hop and retry is its own), with the answer's head, its body as text (base64 when
 /// it is not UTF-8), an event stream's events in the text (and when each arrived, in
 /// milliseconds after the answer's head, in an `_apx` field), and a gRPC call's messages and
-/// trailers in an `_apx` field. Headers and URLs arrive masked (as `-v` shows them), request
+/// trailers in an `_apx` field; a WebSocket's messages both ways in Chrome's `_webSocketMessages`,
+/// which HAR viewers read. Headers and URLs arrive masked (as `-v` shows them), request
 /// bodies masked by the call's secrets (`.requestBody`), and answers are masked here with the
 /// attempt's secrets (`.secrets`).
 public final class HARRecorder: Sendable {
@@ -41,8 +42,23 @@ public final class HARRecorder: Sendable {
     /// When each message arrived: milliseconds after the answer's head.
     var messageTimes: [Double] = []
     var trailers: [HeaderField] = []
+    /// A WebSocket handshake: its messages go in `_webSocketMessages`, not in the content.
+    var isWebSocket = false
+    var webSocketMessages: [WebSocketMessage] = []
+    /// Payload bytes kept in `webSocketMessages` (at most `bodyLimit`), and the messages left out.
+    var webSocketBytes = 0
+    var webSocketOmitted = 0
     /// The attempt's secrets: masked in the recorded answer too.
     var mask = SecretMask()
+  }
+
+  /// One data message of a WebSocket, as Chrome's `_webSocketMessages` lists it.
+  private struct WebSocketMessage {
+    var sent: Bool
+    /// Seconds since 1970, as Chrome writes `time`.
+    var time: Double
+    var binary: Bool
+    var payload: [UInt8]
   }
 
   /// Takes one event of the call.
@@ -85,6 +101,22 @@ public final class HARRecorder: Sendable {
       }
     case .trailers(let fields):
       current.withLock { $0?.trailers = fields }
+    case .webSocketFrame(let sent, let opcode, _, let payload):
+      let time = Date().timeIntervalSince1970
+      current.withLock { exchange in
+        guard var x = exchange.take() else { return }
+        x.isWebSocket = true
+        if opcode == .text || opcode == .binary {
+          if x.webSocketBytes + payload.count <= Self.bodyLimit {
+            x.webSocketBytes += payload.count
+            x.webSocketMessages.append(
+              WebSocketMessage(sent: sent, time: time, binary: opcode == .binary, payload: Array(payload)))
+          } else {
+            x.webSocketOmitted += 1
+          }
+        }
+        exchange = x
+      }
     case .finished:
       if let finished = current.withLock({ $0.take() }) { add(finished) }
     default:
@@ -147,7 +179,7 @@ public final class HARRecorder: Sendable {
     out.int(x.bodySize)
     out.raw(",\n            \"mimeType\": ")
     out.string(contentType.isEmpty ? "x-unknown" : contentType)
-    content(x, isGRPC: isGRPC, &out)
+    if !x.isWebSocket { content(x, isGRPC: isGRPC, &out) }
     out.raw("\n          },\n          \"redirectURL\": ")
     out.string(header("location", in: x.responseHeaders) ?? "")
     out.raw(",\n          \"headersSize\": -1,\n          \"bodySize\": ")
@@ -159,7 +191,15 @@ public final class HARRecorder: Sendable {
     out.raw(",\n          \"receive\": ")
     out.number(receive)
     out.raw("\n        }")
-    if isGRPC || !x.messages.isEmpty {
+    if x.isWebSocket {
+      out.raw(",\n        \"_resourceType\": \"websocket\",\n        \"_webSocketMessages\": ")
+      out.raw(webSocketMessages(x))
+      if x.webSocketOmitted > 0 {
+        out.raw(",\n        \"comment\": ")
+        out.string(
+          "the first \(x.webSocketMessages.count) of \(x.webSocketMessages.count + x.webSocketOmitted) messages")
+      }
+    } else if isGRPC || !x.messages.isEmpty {
       out.raw(",\n        \"_apx\": ")
       out.raw(apxField(x, isGRPC: isGRPC))
     }
@@ -193,6 +233,28 @@ public final class HARRecorder: Sendable {
       eventTimes(x, &out)
     }
     out.endObject()
+    return out.bytes
+  }
+
+  /// `[{"type": "send"|"receive", "time": SECONDS, "opcode": 1|2, "data": ...}]`, as Chrome
+  /// writes a WebSocket's messages: text as it is (masked), binary as base64 (masked first).
+  private static func webSocketMessages(_ x: Exchange) -> [UInt8] {
+    var out = JSONWriter(style: .pretty, depth: HARLog.entryDepth + 1)
+    out.beginArray()
+    for message in x.webSocketMessages {
+      out.beginObject()
+      out.member("type", message.sent ? "send" : "receive")
+      out.key("time")
+      out.number(String(message.time.rounded(toPlaces: 6)))
+      out.member("opcode", message.binary ? 2 : 1)
+      if !message.binary, let text = String(validating: message.payload, as: UTF8.self) {
+        out.member("data", x.mask.mask(text))
+      } else {
+        out.member("data", Data(x.mask.mask(bytes: message.payload)).base64EncodedString())
+      }
+      out.endObject()
+    }
+    out.endArray()
     return out.bytes
   }
 

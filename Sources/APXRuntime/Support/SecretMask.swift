@@ -38,22 +38,30 @@ public struct SecretMask: Sendable {
 
   /// The texts `secret` may be shown as: the value itself, percent-encoded as apx sends it in a
   /// query, path or form (`AbC+dEf/GhI=` as `AbC%2BdEf%2FGhI%3D`), the same with lower-case hex
-  /// and with `+` for spaces (as servers echo a form), and escaped inside a JSON string.
+  /// and with `+` for spaces (as servers echo a form), and escaped inside a JSON string, once or
+  /// twice (a JSON document carried as a string inside another, as an error body often is).
   static func encodings(of secret: String) -> [String] {
     let percent = PercentEncoding.encode(secret, allowed: .queryComponent)
     // JSON escapes of `"` and `\`, with and without the optional `\/`.
+    let json = jsonEscaped(secret)
+    let jsonSlash = json.replacingEach("/", with: "\\/")
+    return [
+      secret, percent, Self.lowercasingHex(percent), percent.replacing("%20", with: "+"),
+      json, jsonSlash, jsonEscaped(json), jsonEscaped(jsonSlash),
+    ].filter { $0.count >= 3 }
+  }
+
+  /// `text` with `"` and `\` escaped as inside a JSON string.
+  static func jsonEscaped(_ text: String) -> String {
     var json = ""
-    for scalar in secret.unicodeScalars {
+    for scalar in text.unicodeScalars {
       switch scalar {
       case "\"": json += "\\\""
       case "\\": json += "\\\\"
       default: json.unicodeScalars.append(scalar)
       }
     }
-    return [
-      secret, percent, Self.lowercasingHex(percent), percent.replacing("%20", with: "+"),
-      json, json.replacingEach("/", with: "\\/"),
-    ].filter { $0.count >= 3 }
+    return json
   }
 
   /// `%2B` as `%2b`: percent escapes with lower-case hex digits.

@@ -16,7 +16,8 @@ struct WebSocketFrameWriter: Sendable {
   }
 
   func send(_ opcode: WebSocketOpcode, _ data: ByteBuffer) async throws {
-    try sink.receive(.webSocketFrame(sent: true, opcode: Self.kind(opcode), bytes: data.readableBytes))
+    try sink.receive(
+      .webSocketFrame(sent: true, opcode: Self.kind(opcode), bytes: data.readableBytes, payload: BodyChunk(data)))
     try await outbound.write(WebSocketFrame(fin: true, opcode: opcode, maskKey: .random(), data: data))
   }
 
@@ -31,7 +32,9 @@ struct WebSocketFrameWriter: Sendable {
 
   /// A frame arrived: reported for `-v`.
   func noteReceived(_ frame: WebSocketFrame) throws {
-    try sink.receive(.webSocketFrame(sent: false, opcode: Self.kind(frame.opcode), bytes: frame.length))
+    try sink.receive(
+      .webSocketFrame(
+        sent: false, opcode: Self.kind(frame.opcode), bytes: frame.length, payload: BodyChunk(frame.unmaskedData)))
   }
 
   static func kind(_ opcode: WebSocketOpcode) -> WebSocketFrameKind {

@@ -39,7 +39,7 @@ enum VerboseLines {
       return text + "<\n"
     case .trailers(let fields):
       return fields.map { "< (trailer) \($0.name): \($0.value)\n" }.joined()
-    case .webSocketFrame(let sent, let opcode, let bytes):
+    case .webSocketFrame(let sent, let opcode, let bytes, _):
       // The direction, opcode and size only: a message's content is output (or a secret).
       return "\(sent ? ">" : "<") [\(opcode.rawValue) frame, \(bytes) byte\(bytes == 1 ? "" : "s")]\n"
     default:

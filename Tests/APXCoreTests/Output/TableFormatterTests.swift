@@ -7,13 +7,13 @@ struct TableFormatterTests {
   @Test("an array of objects: union of keys in first-seen order, aligned")
   func arrayOfObjects() throws {
     let value = try JSONParser.parse(
-      #"[{"id": 1, "name": "Ada", "tags": ["x"]}, {"id": 22, "email": "b@example.com", "name": "Bob"}, {"id": 333, "name": null}]"#
+      #"[{"id": 1, "name": "Ada", "tags": ["x", 2]}, {"id": 22, "email": "b@example.com", "name": "Bob"}, {"id": 333, "name": null}]"#
     )
     let expected = """
-      id   name  tags   email
-      ---  ----  -----  -------------
-        1  Ada   ["x"]
-       22  Bob          b@example.com
+      id   name  tags  email
+      ---  ----  ----  -------------
+        1  Ada   x, 2
+       22  Bob         b@example.com
       333  null
 
       """

@@ -14,6 +14,8 @@ import Testing
     for shown in [
       key, percent, "AbC%2bdEf%2fGhI%3d%20x%22y", "AbC%2BdEf%2FGhI%3D+x%22y",
       #"AbC+dEf/GhI= x\"y"#, #"AbC+dEf\/GhI= x\"y"#,
+      // Escaped twice: a JSON error body carried as a string inside another JSON document.
+      #"AbC+dEf/GhI= x\\\"y"#, #"AbC+dEf\\/GhI= x\\\"y"#,
     ] {
       let text = "GET /api?key=\(shown) answered 401"
       #expect(mask.mask(text) == "GET /api?key=*** answered 401", "\(shown)")
