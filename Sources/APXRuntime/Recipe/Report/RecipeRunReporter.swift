@@ -31,6 +31,11 @@ public final class RecipeRunReporter: RecipeObserver, Sendable {
     var loop = RecipeStatusText.LoopProgress(done: 0, total: nil)
     var loopStep = ""
     var loopStart: UInt64 = 0
+    /// A job's own progress (the endpoint's declared progress fields), drawn as `apx call`
+    /// draws it, and its recent samples for the rate.
+    var job = ProgressLine()
+    var jobSamples = ProgressSamples()
+    var jobStep = ""
   }
 
   /// Makes a reporter. `events` receives NDJSON lines (nil without `--events`);
@@ -60,6 +65,36 @@ public final class RecipeRunReporter: RecipeObserver, Sendable {
   public func stepProgress(_ step: RecipeStep, done: Int, total: Int?) {
     guard terminal else { return }
     draw(step, done: done, total: total, bytes: false)
+  }
+
+  /// A job's progress as its endpoint declares it (rows of an import, a percentage): the line
+  /// `apx call` draws, `[#####.....]  45%  450/1000  120/s  ETA 4s`, after the step's name.
+  private func jobProgress(_ step: RecipeStep, fraction: Double?, done: Double?, total: Double?) {
+    guard terminal else { return }
+    drawing.withLock { d in
+      let now = DispatchTime.now().uptimeNanoseconds
+      if d.jobStep != step.id {
+        d.jobStep = step.id
+        d.job = ProgressLine()
+        d.jobSamples = ProgressSamples()
+      }
+      d.job.total = total ?? d.job.total
+      d.job.done = done ?? d.job.done
+      // A fraction the job does not give follows from its counts, as `apx call` shows it.
+      d.job.fraction =
+        fraction.map { min(max($0, 0), 1) }
+        ?? d.job.done.flatMap { done in d.job.total.flatMap { $0 > 0 ? min(1, done / $0) : nil } } ?? d.job.fraction
+      if done != nil || fraction != nil {
+        (d.job.rate, d.job.eta) = d.jobSamples.record(
+          now: Double(now) / 1e9, done: done, fraction: fraction, total: d.job.total)
+      }
+      let complete = d.job.fraction == 1
+      guard d.job.hasContent, now - d.lastDraw > 50_000_000 || complete else { return }
+      d.lastDraw = now
+      d.progressShown = true
+      let prefix = "… \(step.id)  "
+      status("\r\u{1B}[2K" + prefix + d.job.render(width: max(20, 79 - prefix.count)))
+    }
   }
 
   /// A step's request body going out: a byte bar on a terminal, as `apx call` draws it, once
@@ -118,12 +153,7 @@ public final class RecipeRunReporter: RecipeObserver, Sendable {
       }
     }
     if case .progress(let fraction, let done, let total) = note {
-      // A job's own progress: its counts when it gives them, else percent.
-      if let done {
-        stepProgress(step, done: Int(done), total: total.map { Int($0) })
-      } else if let fraction {
-        stepProgress(step, done: Int((fraction * 100).rounded()), total: 100)
-      }
+      jobProgress(step, fraction: fraction, done: done, total: total)
     }
     emit(note.event(step: step.id))
   }
