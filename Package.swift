@@ -45,6 +45,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     // Tests only: a throwaway CA and certificates generated at test time for the gRPC TLS tests.
     .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+    // X509's own DER types (a certificate's IP address SANs); already in the graph under X509.
+    .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     // The graph already resolves swift-crypto 4.x (swift-certificates accepts 3.12.3..<6).
     .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     // Child processes (token_command, protoc, and the tests' apx runs) without Foundation's
@@ -125,6 +127,10 @@ let package = Package(
         .product(name: "Subprocess", package: "swift-subprocess"),
         // WebSocket calls: the handshake and framing (WebSocket/WebSocketChannel.swift).
         .product(name: "NIOWebSocket", package: "swift-nio"),
+        // The IP address SANs of a certificate met through a proxy's tunnel (TunnelledAddressCheck);
+        // already linked for grpc-swift-nio-transport.
+        .product(name: "X509", package: "swift-certificates"),
+        .product(name: "SwiftASN1", package: "swift-asn1"),
       ],
       swiftSettings: internalImports
     ),

@@ -40,23 +40,26 @@ struct ProxyTests {
     }
   }
 
-  /// Through a tunnel the connection's peer is the proxy, so an IP address in the server's
-  /// certificate cannot be checked: https:// to an address is refused before anything is sent,
-  /// not failed as a certificate for the wrong name; --insecure, which checks nothing, goes.
-  @Test func httpsToAnIPAddressThroughAProxyNeedsTheServersName() async throws {
-    try await TrustStoreEnvironmentTests.withServer { ca, server, registry in
-      try await Self.withProxy { proxy in
-        let env = ["SSL_CERT_FILE": ca.certificatePath]
-        let refused = try await APXProcess.run(
-          ["call", "secure.get", "--registry", registry, "--proxy", proxy.url()], environment: env)
-        #expect(refused.status == 2, "\(refused.stderr)")
-        #expect(refused.stderr.contains("needs the server's name, not its IP address"), "\(refused.stderr)")
-        #expect(proxy.targets.isEmpty, "\(proxy.targets)")
-        let insecure = try await APXProcess.run(
-          ["call", "secure.get", "--registry", registry, "--proxy", proxy.url(), "--insecure"], environment: env)
-        #expect(insecure.status == 0, "\(insecure.stderr)")
-        #expect(proxy.targets == ["127.0.0.1:\(server.port)"], "\(proxy.targets)")
-      }
+  /// Through a tunnel the connection's peer is the proxy, so https:// to an IP address holds the
+  /// certificate to the target's address, not the proxy's: one that does not name it (here it
+  /// names 127.0.0.2) is refused as a certificate for the wrong name; --insecure checks nothing.
+  @Test func httpsToAnIPAddressThroughAProxyIsHeldToThatAddress() async throws {
+    let ca = try TestCertificateAuthority()
+    defer { ca.remove() }
+    let issued = try ca.issueServer("other", dnsNames: ["localhost"], ipAddresses: [[127, 0, 0, 2]])
+    let server = try await TLSTestServer.start(certificatePath: issued.certificatePath, keyPath: issued.keyPath)
+    defer { Task { await server.stop() } }
+    let registry = try TrustStoreEnvironmentTests.registry(server)
+    try await Self.withProxy { proxy in
+      let env = ["SSL_CERT_FILE": ca.certificatePath]
+      let refused = try await APXProcess.run(
+        ["call", "secure.get", "--registry", registry, "--proxy", proxy.url(), "--no-retry"], environment: env)
+      #expect(refused.status == 6, "\(refused.stderr)")
+      #expect(refused.stderr.contains("not valid for the name 127.0.0.1"), "\(refused.stderr)")
+      let insecure = try await APXProcess.run(
+        ["call", "secure.get", "--registry", registry, "--proxy", proxy.url(), "--insecure"], environment: env)
+      #expect(insecure.status == 0, "\(insecure.stderr)")
+      #expect(proxy.targets == ["127.0.0.1:\(server.port)", "127.0.0.1:\(server.port)"], "\(proxy.targets)")
     }
   }
 

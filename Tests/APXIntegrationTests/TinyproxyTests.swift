@@ -144,4 +144,19 @@ struct TinyproxyTests {
       }
     }
   }
+
+  /// HTTPS to an IP address through the tunnel: the certificate is checked against the target's
+  /// IP address (its IP SAN), as curl does, not against the proxy's name.
+  @Test func httpsToAnIPAddressIsVerifiedAgainstThatAddress() async throws {
+    try await TrustStoreEnvironmentTests.withServer(host: "127.0.0.1") { ca, server, registry in
+      try await Tinyproxy.with(connectPorts: [server.port]) { proxy in
+        let tunnelled = try await APXProcess.run(
+          ["call", "secure.get", "--registry", registry, "--proxy", proxy.url()],
+          environment: ["SSL_CERT_FILE": ca.certificatePath])
+        #expect(tunnelled.status == 0, "\(tunnelled.stderr)")
+        #expect(tunnelled.stdout.contains("\"tls\""), "\(tunnelled.stdout)")
+        #expect(proxy.requests == ["CONNECT 127.0.0.1:\(server.port) HTTP/1.1"], "\(proxy.requests)")
+      }
+    }
+  }
 }

@@ -95,13 +95,13 @@ public struct HTTPSession: Sendable {
     if case .atProcessExit = closing {
       // The command's own loop, never shut down; the client is kept until the exit.
       let executor = CommandEventLoop.executor
-      let clients = LazyHTTPClient(eventLoopGroup: executor.eventLoop) { configuration(options, proxy: $0) }
+      let clients = LazyHTTPClient(eventLoopGroup: executor.eventLoop) { configuration(options, route: $0) }
       ProcessLifetime.keep(clients)
       ProcessLifetime.keep(relays)
       return try await run(clients, on: executor)
     }
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    let clients = LazyHTTPClient(eventLoopGroup: group) { configuration(options, proxy: $0) }
+    let clients = LazyHTTPClient(eventLoopGroup: group) { configuration(options, route: $0) }
     // The client's shutdown and the loop's run after `body` has left the loop's thread.
     do {
       let result = try await run(clients, on: EventLoopTaskExecutor(group.next()))
@@ -117,7 +117,10 @@ public struct HTTPSession: Sendable {
     }
   }
 
-  private static func configuration(_ options: HTTPSessionOptions, proxy: ProxyServer?) -> HTTPClient.Configuration {
+  private static func configuration(_ options: HTTPSessionOptions, route: LazyHTTPClient.Route)
+    -> HTTPClient.Configuration
+  {
+    let proxy = route.proxy
     var config = HTTPClient.Configuration(
       redirectConfiguration: .disallow,
       timeout: .init(connect: .milliseconds(DurationConversion.milliseconds(options.connectTimeout)), read: nil))
@@ -144,6 +147,12 @@ public struct HTTPSession: Sendable {
     // they stream, so nothing downstream sees compressed bytes. The ratio bounds a
     // decompression bomb: a body may expand at most this many times its compressed size.
     config.decompression = .enabled(limit: .ratio(HTTPSession.decompressionRatioLimit))
+    if let address = route.tunnelledAddress {
+      // AsyncHTTPClient runs these on each new connection, after its handshake and before its
+      // first request: the point where the certificate can be held to the target's address.
+      config.http1_1ConnectionDebugInitializer = { TunnelledAddressCheck.verify($0, address: address) }
+      config.http2ConnectionDebugInitializer = { TunnelledAddressCheck.verify($0, address: address) }
+    }
     return config
   }
 
@@ -210,20 +219,17 @@ public struct HTTPSession: Sendable {
         throw error
       }
     }
-    if let proxy, tls.verifiesCertificates, let host = URLComponents(string: plan.url)?.host,
+    request.tlsConfiguration = try tls.configuration()
+    var tunnelledAddress: String?
+    if proxy != nil, tls.verifiesCertificates, let host = URLComponents(string: plan.url)?.host,
       HostText.isIPAddress(host)
     {
-      // Through a tunnel the connection's peer is the proxy, and that address is what
-      // BoringSSL would check an IP address in the certificate against.
-      throw APXError(
-        .usage,
-        "\(NetworkErrorMapper.origin(plan.url)) goes through the proxy \(proxy.display), and over TLS apx then needs the server's name, not its IP address",
-        hint:
-          "call https:// with a name its certificate holds, add \(host) to --noproxy, or pass --insecure (testing only)"
-      )
+      // Through a tunnel the connection's peer is the proxy, the address BoringSSL would hold an
+      // IP address in the certificate to: it checks the chain, and the client the target's address.
+      request.tlsConfiguration?.certificateVerification = .noHostnameVerification
+      tunnelledAddress = host
     }
-    request.tlsConfiguration = try tls.configuration()
-    let client = clients.client(through: proxy)
+    let client = clients.client(through: proxy, checkingAddress: tunnelledAddress)
     do {
       return try await client.execute(request, deadline: deadline)
     } catch {

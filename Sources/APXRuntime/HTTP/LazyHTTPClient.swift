@@ -9,12 +9,19 @@ import Synchronization
 /// with a protocol cast (swift-distributed-tracing) that scans all ~10,800 conformance records,
 /// 2.6% of an ad-hoc gRPC call's CPU (perf).
 final class LazyHTTPClient: Sendable {
-  private let made = Mutex<[ProxyServer?: HTTPClient]>([:])
+  /// Which way a client's connections go: through `proxy` (nil: direct), and for https:// to an IP
+  /// address through it, the address its certificates are held to (`TunnelledAddressCheck`).
+  struct Route: Hashable, Sendable {
+    var proxy: ProxyServer?
+    var tunnelledAddress: String?
+  }
+
+  private let made = Mutex<[Route: HTTPClient]>([:])
   private let eventLoopGroup: any EventLoopGroup
-  private let configuration: @Sendable (ProxyServer?) -> HTTPClient.Configuration
+  private let configuration: @Sendable (Route) -> HTTPClient.Configuration
 
   init(
-    eventLoopGroup: any EventLoopGroup, configuration: @escaping @Sendable (ProxyServer?) -> HTTPClient.Configuration
+    eventLoopGroup: any EventLoopGroup, configuration: @escaping @Sendable (Route) -> HTTPClient.Configuration
   ) {
     self.eventLoopGroup = eventLoopGroup
     self.configuration = configuration
@@ -23,12 +30,14 @@ final class LazyHTTPClient: Sendable {
   /// The direct client, made now if this is its first request.
   var client: HTTPClient { client(through: nil) }
 
-  /// The client whose connections go through `proxy` (nil: direct), made now if needed.
-  func client(through proxy: ProxyServer?) -> HTTPClient {
-    made.withLock { made in
-      if let client = made[proxy] { return client }
-      let client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration(proxy))
-      made[proxy] = client
+  /// The client whose connections go through `proxy` (nil: direct), made now if needed;
+  /// `checkingAddress`: the IP address an https:// target through the proxy has.
+  func client(through proxy: ProxyServer?, checkingAddress address: String? = nil) -> HTTPClient {
+    let route = Route(proxy: proxy, tunnelledAddress: address)
+    return made.withLock { made in
+      if let client = made[route] { return client }
+      let client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration(route))
+      made[route] = client
       return client
     }
   }
