@@ -18,28 +18,14 @@ import Dispatch
 struct APX: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "apx",
-    abstract: "A scriptable API explorer: REST, SSE and gRPC calls from a JSON registry, JSON out.",
+    // The protocol list and the exit codes come from the code, so they cannot fall behind it.
+    abstract: "A scriptable API explorer: \(EndpointKind.allNamed) calls from a JSON registry, JSON out.",
     discussion: """
       Endpoints live in registry files (./Endpoints/<api>.json). Try the embedded demo backend:
         apx call --demo books.capabilities.get
         apx list
       Exit codes:
-        0     success
-        1     internal error, or stdout could not be written
-        2     usage: unknown flag, bad parameter or header, unknown API or endpoint
-        3     invalid registry, recipe or config file
-        4     the server answered HTTP 4xx
-        5     the server answered HTTP 5xx
-        6     network: connection refused, DNS, TLS, connection dropped, a proxy's
-              refusal
-        7     timeout
-        8     auth: credentials missing, rejected or unusable (a proxy's 407 too)
-        9     expectation failed (status, recipe check, --test, unusable response,
-              --select that does not fit it)
-        10    the remote operation failed
-        11    JSON-RPC error object
-        64+N  gRPC status N (78 UNAVAILABLE, 80 UNAUTHENTICATED)
-        130   interrupted
+      \(ExitStatus.helpTable)
       """,
     version: APXVersionText.text,
     subcommands: [

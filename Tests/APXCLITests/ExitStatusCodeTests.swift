@@ -25,6 +25,19 @@ struct ExitStatusCodeTests {
     #expect(APXCore.ExitStatus.grpc(code: 1000).code == 127)
   }
 
+  /// The root help's exit codes and protocol list are built from the code: every status and
+  /// every endpoint kind is there.
+  @Test func theRootHelpListsEveryCodeAndProtocol() {
+    let help = APX.helpMessage(columns: 200)
+    // Wrapped rows read as one line.
+    let flat = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(Set(APXCore.ExitStatus.documented.map(\.codeText)) == Set(Self.fixed.map { "\($0.1)" } + ["64+N"]))
+    for status in APXCore.ExitStatus.documented {
+      #expect(help.contains("\n  \(status.codeText) ") && flat.contains(status.meaning), "\(status)")
+    }
+    for kind in EndpointKind.allCases { #expect(help.contains(kind.displayName), "\(kind)") }
+  }
+
   @Test func theREADMETableListsTheSameNumbers() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()

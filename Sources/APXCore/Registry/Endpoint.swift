@@ -237,15 +237,26 @@ public enum SchemaSource: Sendable, Hashable {
 }
 
 extension EndpointKind {
+  /// The protocol's name as people write it: "REST", "JSON-RPC", "gRPC".
+  public var displayName: String {
+    switch self {
+    case .rest: "REST"
+    case .sse: "SSE"
+    case .grpc: "gRPC"
+    case .jsonrpc: "JSON-RPC"
+    case .websocket: "WebSocket"
+    case .graphql: "GraphQL"
+    }
+  }
+
   /// The kind with its article, as a sentence names it: "a REST", "an SSE".
   public var withArticle: String {
-    switch self {
-    case .rest: "a REST"
-    case .sse: "an SSE"
-    case .grpc: "a gRPC"
-    case .jsonrpc: "a JSON-RPC"
-    case .websocket: "a WebSocket"
-    case .graphql: "a GraphQL"
-    }
+    (self == .sse ? "an " : "a ") + displayName
+  }
+
+  /// Every kind's name in one phrase: "REST, SSE, gRPC, JSON-RPC, WebSocket and GraphQL".
+  public static var allNamed: String {
+    let names = allCases.map(\.displayName)
+    return names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
   }
 }
