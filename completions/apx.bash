@@ -186,9 +186,9 @@ _apx() {
 
 _apx_call() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --all --token-stdin --form --no-auth -i --include --sse --allow-partial --raw-response --continue --dry-run --curl --show-secrets --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --form --token-stdin --no-auth --sse --all --continue -i --include --dry-run --curl --show-secrets --allow-partial --raw-response --version -h --help)
     repeating_options=(--registry -H --header --until-event --subprotocol --proto --import-path)
-    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size -d --data -X --request --max-events --max-items --max-pages -a --auth --bearer --max-messages --until --reconnect-delay --graphql --operation --graphql-transport --max-document-size --protoset --session --har --save -O --output-file)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size -d --data -X --request -a --auth --bearer --max-events --max-items --max-pages --save -O --output-file --max-messages --until --reconnect-delay --graphql --operation --graphql-transport --max-document-size --protoset --session --har)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -255,7 +255,16 @@ _apx_call() {
     '-X'|'--request')
         return
         ;;
+    '-a'|'--auth')
+        return
+        ;;
+    '--bearer')
+        return
+        ;;
     '--max-events')
+        return
+        ;;
+    '--until-event')
         return
         ;;
     '--max-items')
@@ -264,13 +273,10 @@ _apx_call() {
     '--max-pages')
         return
         ;;
-    '-a'|'--auth')
+    '--save')
         return
         ;;
-    '--bearer')
-        return
-        ;;
-    '--until-event')
+    '-O'|'--output-file')
         return
         ;;
     '--subprotocol')
@@ -311,12 +317,6 @@ _apx_call() {
         ;;
     '--har')
         __apx_add_completions -o plusdirs -fX '!*.@(har)'
-        return
-        ;;
-    '--save')
-        return
-        ;;
-    '-O'|'--output-file')
         return
         ;;
     esac

@@ -202,6 +202,15 @@ struct CallCommandParsingTests {
     for line in Self.lines { _ = try Self.parse(line) }
   }
 
+  /// Every option of `apx call --help` stands under a heading (Body, Auth, Streams, ...): the
+  /// untitled OPTIONS list keeps only --version and --help.
+  @Test func everyCallOptionIsUnderAHeading() throws {
+    let help = APX.helpMessage(for: CallCommand.self, columns: 400)
+    let untitled = try #require(help.components(separatedBy: "\nOPTIONS:\n").dropFirst().first)
+    let names = Self.flagNames(inHelp: "OPTIONS:\n" + untitled.components(separatedBy: "\n\n")[0])
+    #expect(Set(names) == ["--version", "-h", "--help"], "\(names)")
+  }
+
   /// The `-x`/`--long` names in a help text's option lines.
   static func flagNames(inHelp help: String) -> [String] {
     var names: [String] = []

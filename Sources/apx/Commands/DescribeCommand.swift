@@ -22,7 +22,7 @@ struct DescribeCommand: ContextCommand {
     completion: .custom(EndpointCompletion.complete))
   var target: String
 
-  @OptionGroup var schema: GRPCSchemaOptions
+  @OptionGroup(title: "gRPC options") var schema: GRPCSchemaOptions
 
   @Option(
     name: .customLong("graphql"),

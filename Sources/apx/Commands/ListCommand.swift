@@ -23,7 +23,7 @@ struct ListCommand: ContextCommand {
       valueName: "ADDRESS"))
   var grpcAddress: String?
 
-  @OptionGroup var schema: GRPCSchemaOptions
+  @OptionGroup(title: "gRPC options") var schema: GRPCSchemaOptions
 
   @Flag(
     name: .customLong("graphql"),
