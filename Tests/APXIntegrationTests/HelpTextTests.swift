@@ -56,10 +56,10 @@ struct HelpTextTests {
     for heading in ["REGISTRY OPTIONS:", "OUTPUT OPTIONS:", "CONNECTION OPTIONS:", "GRPC OPTIONS:"] {
       #expect(call.contains("\n" + heading + "\n"), "apx call --help has no \(heading)\n\(call)")
     }
-    // The shared groups, then the command's own options.
-    let own = try #require(call.range(of: "\nOPTIONS:\n"))
-    #expect(call[own.upperBound...].contains("--dry-run"))
-    #expect(!call[own.upperBound...].contains("--registry"))
+    // The shared groups, then the command's own, each under its heading.
+    let preview = try #require(call.range(of: "\nPREVIEW OPTIONS:\n"))
+    #expect(call[preview.upperBound...].contains("--dry-run"))
+    #expect(!call[preview.upperBound...].contains("--registry"))
     // An option accepted by a command is one its help lists.
     let rejected = try await APXProcess.run(["validate", "--cert", "x.pem"])
     #expect(rejected.status == 2, "\(rejected.stderr)")
