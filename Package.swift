@@ -172,6 +172,8 @@ let package = Package(
       name: "APXMock",
       dependencies: [
         "APXCore",
+        // The operations of GraphQL documents, which pick the endpoint that answers a request.
+        "APXGraphQL",
         "APXDemoServer",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -4,8 +4,8 @@ import Foundation
 import Testing
 
 /// `apx run RECIPE --mock` against the registry's own mock: the statuses the endpoints expect
-/// and the answers they declare (books.json's import endpoints, calc's results, gifs' last
-/// page) carry a recipe to its end.
+/// and the answers they declare (books.json's import endpoints and GraphQL results, calc's
+/// results, gifs' last page) carry a recipe to its end.
 @Suite("recipes under --mock", .timeLimit(.minutes(5)))
 struct RecipesUnderMockTests {
   @Test(arguments: [
@@ -13,6 +13,7 @@ struct RecipesUnderMockTests {
     ("Recipes/import-csv-v1.json", #"{"job_id":"imp_0001","messages":3,"#),
     ("Recipes/calc-batch.json", #"{"sum":42,"difference":40}"#),
     ("Recipes/gifs-pages.json", #"{"pages":1,"titles":["Café ☕ dance"]}"#),
+    ("Recipes/import-graphql.json", #"{"job_id":"imp_0001","results":3,"status":"COMPLETE","rows":3}"#),
   ])
   func theRecipesRunToTheirEnd(recipe: String, output: String) async throws {
     let state = TestScratch.root.appendingPathComponent("apx-mock-run-\(UUID().uuidString)").path

@@ -192,6 +192,9 @@ final class MockAPI: Sendable {
       let answer = JSONRPCAnswer(endpoints: siblings).answer(request, generator: &generator)
       return generator.overBudget ? tooLarge(endpoint) : answer
     }
+    if endpoint.kind == .graphql {
+      return GraphQLExampleAnswer(endpoints: graphQLSiblings(of: endpoint), apiName: api.name).answer(request)
+    }
     if let problem = RequestValidator(endpoint: endpoint, book: book).problem(request, pathValues: pathValues) {
       let status = endpoint.responses.contains { $0.status == "422" } ? 422 : 400
       return .problem(
@@ -234,6 +237,12 @@ final class MockAPI: Sendable {
     return BodyRendering.answer(
       status: picked.status, value: value,
       contentType: picked.response?.contentType ?? (picked.response == nil ? "application/json" : nil))
+  }
+
+  /// The API's GraphQL endpoints at `endpoint`'s path: one path serves them all, told apart by
+  /// the operation a request runs.
+  func graphQLSiblings(of endpoint: Endpoint) -> [Endpoint] {
+    routes.routes.map(\.endpoint).filter { $0.kind == .graphql && $0.path == endpoint.path }
   }
 
   /// The route of `request`; a path under an environment's base path (`/v1/pets` for a base URL

@@ -32,6 +32,12 @@ public final class MockServer: Sendable {
     self.hosts = hosts
   }
 
+  /// The GraphQL endpoints of `api` that declare no example answer: the mock, which has no
+  /// schema to execute, answers them with an error that says so.
+  public static func graphQLWithoutExamples(_ api: APIDefinition) -> [Endpoint] {
+    GraphQLExampleAnswer.withoutExamples(api.endpoints)
+  }
+
   /// Starts one server per API (the first on `options.port`, the next on the ports after it,
   /// or free ports for 0); returns once all listen. `report` gets the fault lines.
   public static func start(
@@ -48,8 +54,9 @@ public final class MockServer: Sendable {
         let mock = MockAPI(api: api, options: options, tokens: tokens, report: report)
         mocks[api.name] = mock
         let port = options.port == 0 ? 0 : options.port + i
-        // WebSocket handshakes only where the API has websocket endpoints.
-        let upgrades = api.endpoints.contains { $0.kind == .websocket }
+        // WebSocket handshakes only where the API has websocket endpoints, or GraphQL ones
+        // (subscriptions over graphql-transport-ws).
+        let upgrades = api.endpoints.contains { $0.kind == .websocket || $0.kind == .graphql }
         let host = try await HTTPServerHost.start(logger: logger) { onServerRunning in
           Application(
             responder: MockResponder(mock: mock),

@@ -19,6 +19,8 @@ extension MockAPI {
     case refuse(String)
     case fail(Int)
     case messages([String], from: Int, dropEvery: Int, resumeKey: String)
+    /// A GraphQL endpoint's path, offered graphql-transport-ws: subscriptions answered by example.
+    case graphQL(GraphQLExampleAnswer)
   }
 
   typealias UpgradeResult = ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>>
@@ -65,13 +67,28 @@ extension MockAPI {
     if let prefix = auth?.subprotocolPrefix, let carrier = offered.first(where: { $0.hasPrefix(prefix) }) {
       return carrier
     }
+    if offered.contains(GraphQLTransportWSServer.protocolName) { return GraphQLTransportWSServer.protocolName }
     return offered.first
   }
 
   private func webSocketPlan(_ request: MockRequest, endpointName: inout String?, fault: inout String?) async
     -> WebSocketPlan?
   {
-    guard case .found(let route, _) = match(request), route.endpoint.kind == .websocket else { return nil }
+    // A GraphQL endpoint's path takes POSTs, and the GET of a graphql-transport-ws handshake.
+    var asPost = request
+    asPost.method = "POST"
+    let graphQLRoute: RouteTable.Route? =
+      if request.offeredSubprotocols.contains(GraphQLTransportWSServer.protocolName),
+        case .found(let route, _) = match(asPost), route.endpoint.kind == .graphql
+      {
+        route
+      } else {
+        nil
+      }
+    let graphQL = graphQLRoute != nil
+    guard let route = graphQLRoute ?? { if case .found(let r, _) = match(request) { r } else { nil } }(),
+      route.endpoint.kind == .websocket || graphQL
+    else { return nil }
     endpointName = route.endpoint.name
     let number = log.nextNumber()
     var faults = options.faults
@@ -98,6 +115,9 @@ extension MockAPI {
       report("apx mock: fault: token expired: WebSocket \(request.path)")
       return .refuse("the access token expired; get a new one from the token endpoint")
     }
+    if graphQL {
+      return .graphQL(GraphQLExampleAnswer(endpoints: graphQLSiblings(of: route.endpoint), apiName: api.name))
+    }
     var generator = ValueGenerator(
       random: SeededRandom(seed: options.seed, key: "GET " + request.path), book: book,
       budget: options.maxGeneratedSize)
@@ -122,6 +142,8 @@ extension MockAPI {
       try await outbound.close(.policyViolation, reason: reason)
     case .fail(let status):
       try await outbound.close(.unknown(1013), reason: "apx mock failed this connection on purpose (\(status))")
+    case .graphQL(let answer):
+      try await GraphQLTransportWSServer(answer: answer).serve(inbound: inbound, outbound: outbound)
     case .messages(let messages, let from, let dropEvery, let key):
       try await withThrowingTaskGroup(of: Void.self) { group in
         // Reading the client's frames is what answers its pings and its close.

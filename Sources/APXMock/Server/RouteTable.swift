@@ -79,7 +79,6 @@ struct RouteTable: Sendable {
 }
 
 extension EndpointKind {
-  /// gRPC and GraphQL endpoints: `apx mock`'s HTTP servers do not answer them (gRPC has a
-  /// server of its own).
-  public var notMocked: Bool { self == .grpc || self == .graphql }
+  /// gRPC endpoints: `apx mock`'s HTTP servers do not answer them (gRPC has a server of its own).
+  public var notMocked: Bool { self == .grpc }
 }

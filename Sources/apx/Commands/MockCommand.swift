@@ -262,7 +262,10 @@ struct MockCommand: ContextCommand {
   func run(in context: Context) async throws {
     if record != nil { return try await runRecord(in: context) }
     if !replay.isEmpty { return try await runReplay(in: context) }
-    let apis = try await definitions(in: context)
+    // The mock reads GraphQL documents to tell operations apart: `@file` ones are read here.
+    let apis = try await definitions(in: context).map { api throws(APXError) in
+      try GraphQLDocuments.resolvingDocuments(api)
+    }
     let options = MockOptions(
       host: host, port: port, seed: seed, faults: try faults(), sseEvents: sseEvents, stateful: stateful,
       tokenLifetime: tokenLifetime, maxGeneratedSize: maxGeneratedSize)
@@ -304,12 +307,13 @@ struct MockCommand: ContextCommand {
     context.stdout.flush()
     for (api, url) in addresses { context.warn("apx mock: \(api) listening on \(url)") }
     for (api, url) in server.tokenEndpoints { context.warn("apx mock: \(api) issues OAuth2 tokens at \(url)") }
-    let notServed = apis.flatMap { api in
-      api.endpoints.filter { $0.kind.notMocked && $0.kind != .grpc }.map { api.name + "." + $0.name }
+    let unanswerable = apis.flatMap { api in
+      MockServer.graphQLWithoutExamples(api).map { api.name + "." + $0.name }
     }
-    if !notServed.isEmpty {
+    if !unanswerable.isEmpty {
       context.warn(
-        "apx mock: not served (GraphQL is not mocked yet): " + notServed.joined(separator: ", "))
+        "apx mock: note: GraphQL endpoints without an example answer, answered with an error: "
+          + unanswerable.joined(separator: ", "))
     }
     context.warn("apx mock: Ctrl-C stops it")
     do {

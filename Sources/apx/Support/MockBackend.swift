@@ -1,6 +1,7 @@
 import APXCore
 import APXGRPCMock
 import APXMock
+import APXRuntime
 
 /// `apx run --mock`: the recipe's APIs served by `apx mock` in this process, on free loopback
 /// ports, for the duration of the run.
@@ -27,18 +28,12 @@ enum MockBackend {
     _ body: (MockedAddresses) async throws -> T
   ) async throws -> T {
     guard enabled else { return try await body(MockedAddresses()) }
-    for step in steps {
-      guard let kind = apis.first(where: { $0.name == step.api })?.endpoint(named: step.endpoint)?.kind,
-        kind.notMocked, kind != .grpc
-      else { continue }
-      throw APXError(
-        .usage,
-        "--mock serves REST, SSE, JSON-RPC, WebSocket and gRPC endpoints; step \"\(step.id)\" calls \(kind.withArticle) endpoint",
-        hint: "run the recipe against --demo or a real server")
-    }
     let server: MockServer
     do {
-      server = try await MockServer.start(apis: apis, options: MockOptions()) { line in context.warn(line) }
+      server = try await MockServer.start(
+        apis: try apis.map { api throws(APXError) in try GraphQLDocuments.resolvingDocuments(api) },
+        options: MockOptions()
+      ) { line in context.warn(line) }
     } catch {
       throw APXError(.network, "apx mock could not listen on 127.0.0.1", underlying: error)
     }
