@@ -24,11 +24,8 @@ public struct CookieURL: Sendable, Hashable {
     let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
     var authority = rest[..<authorityEnd]
     if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-    if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-      host = String(authority[authority.index(after: authority.startIndex)..<close]).lowercased()
-    } else {
-      host = String(authority.prefix { $0 != ":" }).lowercased()
-    }
+    guard case .success(let parts) = Origin.split(authority) else { return nil }
+    host = Origin.bare(parts.host).lowercased()
     let afterAuthority = rest[authorityEnd...]
     let pathText = afterAuthority.prefix { $0 != "?" && $0 != "#" }
     path = pathText.isEmpty ? "/" : String(pathText)

@@ -13,7 +13,11 @@ public struct APXError: Error, Sendable, CustomStringConvertible {
   /// What kind of failure this is, for code that decides on it; never shown.
   public var reason: Reason
   public var message: String
+  /// What to do next.
   public var hint: String?
+  /// Why apx stopped trying ("not retried: ..."), shown after the hint; kept apart so that code
+  /// that rewrites the advice for its context keeps the retry layer's verdict.
+  public var retryVerdict: String?
   public var file: String?
   public var location: SourceLocation?
   /// A jq-style path into the file's JSON, e.g. `.endpoints["imports.create"].method`.
@@ -65,7 +69,8 @@ public struct APXError: Error, Sendable, CustomStringConvertible {
     if let path { head += " (at \(path))" }
     var lines = [head]
     if let cause, !cause.isEmpty { lines.append("  cause: \(cause)") }
-    if let hint, !hint.isEmpty { lines.append("  hint: \(hint)") }
+    let advice = [hint, retryVerdict].compactMap { $0?.isEmpty == false ? $0 : nil }
+    if !advice.isEmpty { lines.append("  hint: " + advice.joined(separator: "; ")) }
     let text: String = lines.joined(separator: "\n")
     return text.escapingTerminalControls()
   }

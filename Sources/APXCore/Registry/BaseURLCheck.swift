@@ -33,22 +33,12 @@ public enum BaseURLCheck {
     let rest = url[url.utf8.index(separator, offsetBy: 3)...]
     let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
     let hostPort = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
-    var host = hostPort
-    var port: Substring?
-    if hostPort.hasPrefix("[") {
-      guard let close = hostPort.firstIndex(of: "]") else {
-        return "\(shown) has an IPv6 address without a closing ']'"
-      }
-      host = hostPort[...close]
-      let after = hostPort[hostPort.index(after: close)...]
-      if after.hasPrefix(":") {
-        port = after.dropFirst()
-      } else if !after.isEmpty {
-        return "\(shown) has \"\(after)\" after its IPv6 address"
-      }
-    } else if let colon = hostPort.lastIndex(of: ":") {
-      host = hostPort[..<colon]
-      port = hostPort[hostPort.index(after: colon)...]
+    let host: Substring
+    let port: Substring?
+    switch Origin.split(hostPort) {
+    case .success(let parts): (host, port) = parts
+    case .failure(.unclosedBracket): return "\(shown) has an IPv6 address without a closing ']'"
+    case .failure(.textAfterAddress(let after)): return "\(shown) has \"\(after)\" after its IPv6 address"
     }
     guard !host.isEmpty else { return "\(shown) has no host" }
     if host.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {

@@ -80,19 +80,12 @@ public struct AdHocURL: Sendable, Hashable {
         "carries a user name or password",
         hint: "pass credentials with -a USER:PASSWORD (kept out of the URL and masked)")
     }
-    var hostPart = authority
-    var portText: Substring?
-    if authority.hasPrefix("[") {
-      guard let close = authority.firstIndex(of: "]") else { throw bad("has an unclosed '[' in its host") }
-      hostPart = authority[...close]
-      let after = authority[authority.index(after: close)...]
-      if !after.isEmpty {
-        guard after.hasPrefix(":") else { throw bad("has text after its IPv6 host") }
-        portText = after.dropFirst()
-      }
-    } else if let colon = authority.firstIndex(of: ":") {
-      hostPart = authority[..<colon]
-      portText = authority[authority.index(after: colon)...]
+    let hostPart: Substring
+    let portText: Substring?
+    switch Origin.split(authority) {
+    case .success(let parts): (hostPart, portText) = parts
+    case .failure(.unclosedBracket): throw bad("has an unclosed '[' in its host")
+    case .failure(.textAfterAddress): throw bad("has text after its IPv6 host")
     }
     guard !hostPart.isEmpty else { throw bad("has no host") }
     guard

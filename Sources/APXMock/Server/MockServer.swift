@@ -67,10 +67,10 @@ public final class MockServer: Sendable {
             onServerRunning: onServerRunning, logger: logger)
         }
         hosts.append(host)
-        let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
-        addresses.append((api.name, "http://\(shownHost):\(host.port)"))
+        let origin = Origin(scheme: "http", host: options.host, port: host.port).description
+        addresses.append((api.name, origin))
         for endpoint in mock.tokenEndpoints {
-          tokenEndpoints.append((api.name, "http://\(shownHost):\(host.port)\(endpoint.path)"))
+          tokenEndpoints.append((api.name, origin + endpoint.path))
         }
       }
     } catch {
@@ -96,8 +96,8 @@ public final class MockServer: Sendable {
         configuration: .init(address: .hostname(options.host, port: options.port), serverName: "apx-mock"),
         onServerRunning: onServerRunning, logger: logger)
     }
-    let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
-    return MockServer(addresses: [(name, "http://\(shownHost):\(host.port)")], hosts: [host])
+    return MockServer(
+      addresses: [(name, Origin(scheme: "http", host: options.host, port: host.port).description)], hosts: [host])
   }
 
   /// Starts one server on `options.host` and `options.port` that hands every request to
@@ -112,8 +112,8 @@ public final class MockServer: Sendable {
         configuration: .init(address: .hostname(options.host, port: options.port), serverName: "apx-mock"),
         onServerRunning: onServerRunning, logger: logger)
     }
-    let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
-    return MockServer(addresses: [(name, "http://\(shownHost):\(host.port)")], hosts: [host])
+    return MockServer(
+      addresses: [(name, Origin(scheme: "http", host: options.host, port: host.port).description)], hosts: [host])
   }
 
   /// Adds a gRPC call to the request log of `api` (`GET /__apx/requests`): its path, its

@@ -83,30 +83,26 @@ public struct Executor: Sendable {
   /// the URL names the server, so `--base-url`, `--env` and `--demo` (which the hint suggests
   /// for registry calls) cannot help; its host, port and scheme can.
   public static func aboutTheURL(_ error: any Error, url: String) -> any Error {
-    guard var error = error as? APXError, let hint = error.hint else { return error }
+    guard var error = error as? APXError, error.hint != nil else { return error }
     switch error.reason {
     case .hostNotFound:
-      error.hint = hint.replacing("the host in " + NetworkErrorMapper.inTheBaseURL, with: "the host in the URL")
-      return error
+      error.hint = NetworkErrorMapper.hostNotFoundAdvice(in: "the URL")
     case .connectionRefused:
-      break
+      let origin = NetworkErrorMapper.origin(url)
+      let scheme = origin.prefix { $0 != ":" }.lowercased()
+      let other: String =
+        switch scheme {
+        case "https": "http://"
+        case "http": "https://"
+        case "grpcs": "grpc://"
+        default: "grpcs://"
+        }
+      error.hint =
+        "nothing accepted the connection at \(origin): is the server running? Check the host and port in the URL, "
+        + "and its scheme (\(other) if the server speaks \(other.hasSuffix("s://") ? "TLS" : "plaintext"))"
     default:
-      return error
+      break
     }
-    let origin = NetworkErrorMapper.origin(url)
-    let scheme = origin.prefix { $0 != ":" }.lowercased()
-    let other: String =
-      switch scheme {
-      case "https": "http://"
-      case "http": "https://"
-      case "grpcs": "grpc://"
-      default: "grpcs://"
-      }
-    // What the retry layer added (why it did not retry) stays.
-    let addition = error.hint?.firstRange(of: "; not retried").map { String(error.hint![$0.lowerBound...]) } ?? ""
-    error.hint =
-      "nothing accepted the connection at \(origin): is the server running? Check the host and port in the URL, "
-      + "and its scheme (\(other) if the server speaks \(other.hasSuffix("s://") ? "TLS" : "plaintext"))" + addition
     return error
   }
 
@@ -210,7 +206,7 @@ public struct Executor: Sendable {
       var failure: AttemptFailure
       do {
         var outcome = try await transport.send(
-          attempt, context: AttemptContext(number: number, timeout: budget.timeout, deadline: budget.deadline),
+          attempt, context: AttemptContext(number: number, timeout: budget.timeout, deadline: budget.attemptDeadline()),
           sink: sink)
         outcome.attempts = number
         return outcome
@@ -252,11 +248,10 @@ public struct Executor: Sendable {
       error.message += " (\(reason): gave up after \(attempts) attempt\(attempts == 1 ? "" : "s"))"
       error.hint = "raise --timeout, or lower the retry delays"
     case .notSafeToRetry:
-      let why: String =
+      error.retryVerdict =
         if case .notReplayable(let text) = safety { "not retried: \(text)" } else { "not retried: \(reason)" }
-      error.hint = error.hint.map { $0 + "; " + why } ?? why
     case .hostNotFound:
-      error.hint = error.hint.map { $0 + "; not retried: \(reason)" } ?? "not retried: \(reason)"
+      error.retryVerdict = "not retried: \(reason)"
     case .statusNotRetryable, .connectionFailureNotRetryable, .timeoutNotRetryable, .grpcStatusNotRetryable:
       if attempts > 1 { error.message += " (after \(attempts) attempts)" }
     }
@@ -269,7 +264,6 @@ struct RetryBudget: Sendable {
   let clock: any RetryClock
   let timeout: Double?
   let start: Double
-  let deadline: NIODeadline
   /// Where the call goes, for messages.
   let url: String
 
@@ -278,11 +272,17 @@ struct RetryBudget: Sendable {
     self.timeout = timeout
     self.url = url
     self.start = clock.now()
-    self.deadline = timeout.map { .now() + .milliseconds(DurationConversion.milliseconds($0)) } ?? .distantFuture
   }
 
   /// Seconds left at `now`, nil without a limit.
   func remaining(now: Double) -> Double? { timeout.map { $0 - (now - start) } }
+
+  /// The deadline of an attempt that starts now: what is left of the budget on the injected
+  /// clock (so a test clock's waits count), as the NIO deadline the transports wait on.
+  func attemptDeadline() -> NIODeadline {
+    guard let left = remaining(now: clock.now()) else { return .distantFuture }
+    return .now() + .milliseconds(DurationConversion.milliseconds(max(0, left)))
+  }
 }
 
 /// The number of the attempt in progress, for the final event of a failed call.

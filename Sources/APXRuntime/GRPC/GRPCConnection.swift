@@ -43,7 +43,7 @@ enum GRPCConnection {
           hint: "call grpcs://NAME:\(target.port) with a name its certificate holds (or pass --authority NAME), "
             + "or add \(target.host) to --noproxy")
       }
-      config.http2.authority = "\(target.host.contains(":") ? "[\(target.host)]" : target.host):\(target.port)"
+      config.http2.authority = Origin(host: target.host, port: target.port).authority
     }
     // apx decides about retries; a dead server should fail the call quickly rather than be redialled.
     config.backoff = .init(initial: .milliseconds(100), max: .seconds(1), multiplier: 1.6, jitter: 0.2)

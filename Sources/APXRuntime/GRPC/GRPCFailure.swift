@@ -1,6 +1,8 @@
 import APXCore
 import APXProtobuf
 import GRPCCore
+import NIOCore
+import NIOPosix
 
 /// Turns a failed gRPC call (an `RPCError`) into apx's error: the status
 /// name and message, the decoded `grpc-status-details-bin`, a hint for the
@@ -72,26 +74,26 @@ struct GRPCFailure: Sendable {
     return connectionRefused(error)
   }
 
-  /// Whether the connection was refused (nothing listens on the port).
+  /// Whether the connection was refused (nothing listens on the port): a `connect` that failed
+  /// with ECONNREFUSED somewhere in the error's causes.
   static func connectionRefused(_ error: any Error) -> Bool {
-    causeChain(error).contains { e in
-      let text = String(describing: e).lowercased()
-      return text.contains("connection refused") || text.contains("connectionrefused") || text.contains("econnrefused")
-    }
+    causeChain(error).contains(where: NetworkErrorMapper.isRefusal)
   }
 
-  /// `error` and the errors it was caused by (through `RPCError` and `RuntimeError` causes), at most `limit`.
-  static func causeChain(_ error: any Error, limit: Int = 8) -> [any Error] {
+  /// `error` and the errors it was caused by (through `RPCError` and `RuntimeError` causes, and
+  /// each address a `NIOConnectionError` tried), at most `limit`.
+  static func causeChain(_ error: any Error, limit: Int = 16) -> [any Error] {
     var chain: [any Error] = []
-    var current: (any Error)? = error
-    while let e = current, chain.count < limit {
+    var pending: [any Error] = [error]
+    while !pending.isEmpty, chain.count < limit {
+      let e = pending.removeFirst()
       chain.append(e)
-      if let rpc = e as? RPCError {
-        current = rpc.cause
-      } else if let runtime = e as? RuntimeError {
-        current = runtime.cause
-      } else {
-        current = nil
+      if let rpc = e as? RPCError, let cause = rpc.cause {
+        pending.append(cause)
+      } else if let runtime = e as? RuntimeError, let cause = runtime.cause {
+        pending.append(cause)
+      } else if let connection = e as? NIOConnectionError {
+        pending += connection.connectionErrors.map(\.error)
       }
     }
     return chain

@@ -39,18 +39,15 @@ public struct GRPCTarget: Sendable, Hashable, CustomStringConvertible {
         .usage, "the gRPC address \"\(text)\" has a path",
         hint: "gRPC calls go to /package.Service/Method on the server itself: use grpc://host:port")
     }
-    var host = rest
-    var portText: Substring?
-    if rest.hasPrefix("[") {
-      guard let close = rest.firstIndex(of: "]") else {
-        throw APXError(.usage, "the IPv6 address in \"\(text)\" has no closing ]", hint: "e.g. grpc://[::1]:50051")
-      }
-      host = rest[rest.index(after: rest.startIndex)..<close]
-      let after = rest[rest.index(after: close)...]
-      if after.hasPrefix(":") { portText = after.dropFirst() }
-    } else if let colon = rest.lastIndex(of: ":") {
-      host = rest[..<colon]
-      portText = rest[rest.index(after: colon)...]
+    let host: String
+    let portText: Substring?
+    switch Origin.split(rest) {
+    case .success(let parts): (host, portText) = (Origin.bare(parts.host), parts.port)
+    case .failure(.unclosedBracket):
+      throw APXError(.usage, "the IPv6 address in \"\(text)\" has no closing ]", hint: "e.g. grpc://[::1]:50051")
+    case .failure(.textAfterAddress):
+      throw APXError(
+        .usage, "the gRPC address \"\(text)\" has text after its IPv6 address", hint: "e.g. grpc://[::1]:50051")
     }
     guard !host.isEmpty else {
       throw APXError(.usage, "the gRPC address \"\(text)\" has no host", hint: "e.g. grpc://127.0.0.1:50051")
@@ -68,13 +65,12 @@ public struct GRPCTarget: Sendable, Hashable, CustomStringConvertible {
         .usage, "the gRPC address \"\(text)\" has no port", hint: "plaintext gRPC has no default port: grpc://host:PORT"
       )
     }
-    self.init(host: String(host), port: port, useTLS: tls)
+    self.init(host: host, port: port, useTLS: tls)
   }
 
   /// `grpc://host:port` or `grpcs://host:port`.
   public var description: String {
-    let h = host.contains(":") ? "[\(host)]" : host
-    return (useTLS ? "grpcs://" : "grpc://") + "\(h):\(port)"
+    Origin(scheme: useTLS ? "grpcs" : "grpc", host: host, port: port).description
   }
 
   /// The name resolver target for grpc-swift's transport.

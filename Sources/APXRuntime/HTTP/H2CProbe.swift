@@ -1,3 +1,4 @@
+import APXCore
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -16,7 +17,7 @@ enum H2CProbe {
     let left = deadline - .now()
     guard left > .zero else { return false }
     let received = NIOLockedValueBox<[UInt8]>([])
-    let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    let bare = Origin.bare(host)
     let bootstrap = ClientBootstrap(group: eventLoop)
       .connectTimeout(left)
       .channelInitializer { channel in

@@ -161,17 +161,22 @@ enum NetworkErrorMapper {
       && lookups.allSatisfy { ($0 as? SocketAddressError.UnknownHost)?.errorCode == Int(EAI_NONAME) }
   }
 
+  /// Whether `error` is a `connect` that nothing accepted (ECONNREFUSED).
+  static func isRefusal(_ error: any Error) -> Bool { (error as? IOError)?.errnoCode == ECONNREFUSED }
+
   /// A host name that does not resolve (REST, SSE and gRPC alike).
   static func unresolvedHost(_ host: String, cause: String, underlying: (any Error & Sendable)? = nil) -> APXError {
     APXError(
       .network, "could not resolve the host \(host)",
-      hint: "check the spelling of the host in \(inTheBaseURL), and your DNS or network connection", cause: cause,
+      hint: hostNotFoundAdvice(in: "the base URL"), cause: cause,
       underlying: underlying, reason: .hostNotFound)
   }
 
-  /// Where an unresolved host comes from for registry calls, which `Executor.aboutTheURL`
-  /// replaces for a URL the user typed.
-  static let inTheBaseURL = "the base URL"
+  /// What to check when a host does not resolve: the host in `place` (the base URL of a
+  /// registry call; `Executor.aboutTheURL` says the URL for a URL the user typed).
+  static func hostNotFoundAdvice(in place: String) -> String {
+    "check the spelling of the host in \(place), and your DNS or network connection"
+  }
 
   static func connectionFailure(_ target: String, cause: String?, underlying: (any Error & Sendable)? = nil)
     -> APXError

@@ -1,3 +1,4 @@
+import APXCore
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -18,7 +19,7 @@ enum PeerCertificateProbe {
     configuration.certificateVerification = .noHostnameVerification
     guard let context = try? NIOSSLContext(configuration: configuration) else { return nil }
     let seen = NIOLockedValueBox<[NIOSSLCertificate]?>(nil)
-    let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    let bare = Origin.bare(host)
     // SNI takes names only: an IP address there is refused by NIOSSL.
     let sniName = (try? SocketAddress(ipAddress: bare, port: 0)) == nil ? bare : nil
     let left = deadline - .now()

@@ -1,3 +1,4 @@
+import APXCore
 import NIOCore
 import NIOSSL
 import SwiftASN1
@@ -21,8 +22,7 @@ enum TunnelledAddressCheck {
 
   /// Whether the DER certificate `der` has an IP address SAN equal to `address` (IPv4 or IPv6).
   static func names(_ address: String, _ der: [UInt8]) throws -> Bool {
-    var text = address
-    if text.hasPrefix("["), text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
+    let text = Origin.bare(address)
     // Compared in one canonical text (`::1`, not `0:0:0:0:0:0:0:1`).
     guard let wanted = try? SocketAddress(ipAddress: text, port: 0).ipAddress else { return false }
     let certificate = try Certificate(derEncoded: der)

@@ -49,6 +49,7 @@ public enum RecipeSecrets {
     e.message = mask.mask(e.message)
     e.cause = e.cause.map(mask.mask)
     e.hint = e.hint.map(mask.mask)
+    e.retryVerdict = e.retryVerdict.map(mask.mask)
     return e
   }
 }

@@ -212,8 +212,7 @@ extension MockCommand {
         .network, "apx mock could not listen on \(host):\(grpcPort)",
         hint: "is another process using the port? Try --grpc-port 0 for a free port", underlying: error)
     }
-    let shownHost = host.contains(":") ? "[\(host)]" : host
-    return (server, "grpc://\(shownHost):\(server.port)")
+    return (server, Origin(scheme: "grpc", host: host, port: server.port).description)
   }
 
   /// The archives `--replay` names: files as given, and every `*.har` of a folder, in name order.

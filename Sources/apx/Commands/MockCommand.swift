@@ -288,8 +288,7 @@ struct MockCommand: ContextCommand {
     }
     var addresses = server.addresses
     if let grpc {
-      let shownHost = host.contains(":") ? "[\(host)]" : host
-      let url = "grpc://\(shownHost):\(grpc.port)"
+      let url = Origin(scheme: "grpc", host: host, port: grpc.port).description
       // An API with HTTP endpoints keeps its name for its HTTP address.
       for api in apis where api.endpoints.contains(where: { $0.kind == .grpc }) {
         let served = api.endpoints.contains { !$0.kind.notMocked }

@@ -60,8 +60,9 @@ enum GRPCurlCommandLine {
       }
       words += ["-d", "@"]
     }
-    let host = preview.target.host.contains(":") ? "[\(preview.target.host)]" : preview.target.host
-    words += ["\(host):\(preview.target.port)", "\(preview.service)/\(preview.method)"]
+    words += [
+      Origin(host: preview.target.host, port: preview.target.port).authority, "\(preview.service)/\(preview.method)",
+    ]
     return words
   }
 

@@ -1,4 +1,7 @@
 import APXCore
+import Foundation
+import GRPCCore
+import NIOCore
 import Testing
 
 @testable import APXRuntime
@@ -33,7 +36,19 @@ struct ErrorReasonDecisionTests {
     let gaveUp = Executor.gaveUp(Self.refused, reason: .notSafeToRetry, attempts: 1, safety: .safe)
     let error = try #require(Executor.aboutTheURL(gaveUp, url: "http://127.0.0.1:9") as? APXError)
     #expect(error.hint?.hasPrefix("nothing accepted the connection") == true)
-    #expect(error.hint?.hasSuffix("; not retried: \(RetryGiveUpReason.notSafeToRetry)") == true)
+    #expect(error.retryVerdict == "not retried: \(RetryGiveUpReason.notSafeToRetry)")
+    #expect(error.description.hasSuffix("; not retried: \(RetryGiveUpReason.notSafeToRetry)"))
+  }
+
+  @Test func aRefusedGRPCConnectionIsToldFromItsCauseNotItsText() {
+    let refused = RPCError(
+      code: .unavailable, message: "Could not establish a connection",
+      cause: RPCError(code: .unavailable, message: "x", cause: IOError(errnoCode: ECONNREFUSED, reason: "connect")))
+    #expect(GRPCFailure.connectionRefused(refused))
+    let lookalike = RPCError(code: .unavailable, message: "connection refused (ECONNREFUSED)")
+    #expect(!GRPCFailure.connectionRefused(lookalike))
+    let reset = RPCError(code: .unavailable, message: "x", cause: IOError(errnoCode: ECONNRESET, reason: "read"))
+    #expect(!GRPCFailure.connectionRefused(reset))
   }
 
   @Test func anUnresolvedHostOfATypedURLNamesTheURL() throws {

@@ -1,3 +1,5 @@
+import APXCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -32,9 +34,7 @@ public struct NoProxyList: Sendable, Hashable {
       let (addressText, prefixText) =
         item.firstIndex(of: "/").map { (String(item[..<$0]), String(item[item.index(after: $0)...])) }
         ?? (item, nil)
-      let bare =
-        addressText.hasPrefix("[") && addressText.hasSuffix("]")
-        ? String(addressText.dropFirst().dropLast()) : addressText
+      let bare = Origin.bare(addressText)
       if let bytes = Self.addressBytes(bare) {
         let bits = bytes.count * 8
         if let prefixText {
@@ -57,8 +57,7 @@ public struct NoProxyList: Sendable, Hashable {
   /// Whether `host` (a name, or an IP address with or without IPv6 brackets) bypasses the proxy.
   public func matches(host: String) -> Bool {
     guard !entries.isEmpty else { return false }
-    var name = host.lowercased()
-    if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+    var name = Origin.bare(host.lowercased())
     if name.hasSuffix(".") { name.removeLast() }
     let address = Self.addressBytes(name)
     for entry in entries {

@@ -1,3 +1,5 @@
+import APXCore
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -17,8 +19,7 @@ struct PlainHTTPOrigin: Hashable, Sendable {
     guard let parts = URLComponents(string: url), parts.scheme?.lowercased() == "http",
       let host = parts.percentEncodedHost, !host.isEmpty
     else { return nil }
-    var authority = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-    if let port = parts.port, port != 80 { authority += ":\(port)" }
+    let authority = Origin(host: host, port: parts.port == 80 ? nil : parts.port).authority
     var target = parts.percentEncodedPath.isEmpty ? "/" : parts.percentEncodedPath
     if let query = parts.percentEncodedQuery { target += "?" + query }
     return (PlainHTTPOrigin(authority: authority), target)

@@ -29,8 +29,7 @@ public struct ProxyServer: Sendable, Hashable {
   public var display: String {
     let scheme = kind == .http ? "http" : "socks5"
     let user = username.map { name in password == nil ? "\(name)@" : "\(name):***@" } ?? ""
-    let shownHost = host.contains(":") ? "[\(host)]" : host
-    return "\(scheme)://\(user)\(shownHost):\(port)"
+    return "\(scheme)://\(user)\(Origin(host: host, port: port).authority)"
   }
 
   /// The `Proxy-Authorization` value that carries the URL's credentials, or nil without them.
@@ -79,19 +78,15 @@ public struct ProxyServer: Sendable, Hashable {
       username = decoded
       if kind == .socks5 { throw invalid("apx cannot send credentials to a SOCKS proxy") }
     }
-    var hostPart = rest
-    var portText: Substring?
-    if hostPart.hasPrefix("[") {
-      guard let close = hostPart.firstIndex(of: "]") else { throw invalid("an IPv6 address needs its closing ]") }
-      let after = hostPart[hostPart.index(after: close)...]
-      if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty { throw invalid("bad host") }
-      hostPart = hostPart[hostPart.index(after: hostPart.startIndex)..<close]
-    } else if let colon = hostPart.lastIndex(of: ":") {
-      portText = hostPart[hostPart.index(after: colon)...]
-      hostPart = hostPart[..<colon]
+    let hostPart: String
+    let portText: Substring?
+    switch Origin.split(rest) {
+    case .success(let parts): (hostPart, portText) = (Origin.bare(parts.host), parts.port)
+    case .failure(.unclosedBracket): throw invalid("an IPv6 address needs its closing ]")
+    case .failure(.textAfterAddress): throw invalid("bad host")
     }
     guard !hostPart.isEmpty else { throw invalid("no host") }
-    host = String(hostPart)
+    host = hostPart
     if let portText {
       guard let p = Int(portText), (1...65_535).contains(p) else { throw invalid("the port must be from 1 to 65535") }
       port = p
