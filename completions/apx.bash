@@ -574,7 +574,7 @@ _apx_import() {
 
 _apx_import_openapi() {
     repeating_flags=()
-    non_repeating_flags=(--force --insecure --allow-remote-refs --version -h --help)
+    non_repeating_flags=(--force --allow-remote-refs --insecure --version -h --help)
     repeating_options=()
     non_repeating_options=(--api --out --timeout --cacert --proxy --noproxy)
     __apx_offer_flags_options 1
@@ -717,7 +717,7 @@ _apx_mock() {
     repeating_flags=()
     non_repeating_flags=(--allow-remote-refs --full-speed --insecure --stateful --version -h --help)
     repeating_options=(--registry --replay)
-    non_repeating_options=(--openapi --record --upstream --grpc-upstream --cacert --port --grpc-port --host --seed --latency --fail-rate --fail-status --drop-every --drop-mode --sse-events --token-lifetime --max-generated-size)
+    non_repeating_options=(--openapi --record --upstream --grpc-upstream --timeout --cacert --proxy --noproxy --port --grpc-port --host --seed --latency --fail-rate --fail-status --drop-every --drop-mode --sse-events --token-lifetime --max-generated-size)
     __apx_offer_flags_options -1
 
     # Offer option value completions
@@ -744,7 +744,16 @@ _apx_mock() {
     '--grpc-upstream')
         return
         ;;
+    '--timeout')
+        return
+        ;;
     '--cacert')
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
         return
         ;;
     '--port')

@@ -20,8 +20,11 @@ public enum GraphQLImporter {
     for (operation, field) in roots {
       let name = operation != "query" && queryNames.contains(field.name) ? "\(operation).\(field.name)" : field.name
       var endpoint = Endpoint(
-        name: name, options: .graphql(GraphQLOptions(document: document(operation, field, schema, depth: depth))),
-        description: field.description, method: "POST", path: path)
+        name: name,
+        options: .graphql(
+          HTTPRoute(method: "POST", path: path),
+          GraphQLOptions(document: document(operation, field, schema, depth: depth))),
+        description: field.description)
       endpoint.params = field.arguments.map { argument in
         Param(
           name: argument.name, location: .body, type: paramType(argument.type, schema),

@@ -332,7 +332,8 @@ struct WebSocketCallTests {
       #expect(r.stderr.contains("reconnecting in 0.2s") && !r.stderr.contains("reconnecting in 5s"), "\(r.stderr)")
       for (flags, words) in [
         (
-          ["http://127.0.0.1:9/x", "--reconnect-delay", "1"], "applies to WebSocket, SSE and GraphQL subscription calls"
+          ["http://127.0.0.1:9/x", "--reconnect-delay", "1"],
+          "--reconnect-delay applies to SSE, WebSocket and GraphQL calls"
         ),
         (["http://127.0.0.1:9/x", "--sse", "--reconnect-delay", "4000"], "give 0 to 3600 seconds"),
         (["http://127.0.0.1:9/x", "--sse", "--reconnect-delay", "nan"], "give 0 to 3600 seconds"),

@@ -119,11 +119,10 @@ public struct RecipeStep: Sendable {
   public var location: SourceLocation?
   public var index: Int
 
-  /// The step's endpoint as it calls it: following pages when the step says `all`.
-  public func called(_ endpoint: Endpoint) -> Endpoint {
-    var endpoint = endpoint
-    endpoint.followPages = all
-    return endpoint
+  /// What this step's call of `endpoint` gives: the stream of its pages' items when the step
+  /// says `all`, else the endpoint's own result.
+  public func resultShape(of endpoint: Endpoint) -> EndpointResultShape {
+    all ? .pages : endpoint.resultShape
   }
 
   /// Makes a step.

@@ -54,21 +54,21 @@ public struct RecipeValidator {
   }
 
   private mutating func run() {
-    var endpoints: [String: Endpoint] = [:]
+    var shapes: [String: EndpointResultShape] = [:]
     for step in recipe.steps {
       let endpoint = checkTarget(step)
       if let endpoint {
-        endpoints[step.id] = step.called(endpoint)
+        shapes[step.id] = step.resultShape(of: endpoint)
         checkParams(step, endpoint)
         checkStreamOptions(step, endpoint)
         if !step.batch.isEmpty { checkBatch(step, endpoint) }
       }
-      checkReferences(step, endpoints: endpoints)
-      for member in step.batch { checkReferences(member, endpoints: endpoints) }
+      checkReferences(step, shapes: shapes)
+      for member in step.batch { checkReferences(member, shapes: shapes) }
     }
     if let output = recipe.output {
       checkTemplates(
-        in: output, at: [.key("output")], stepIndex: recipe.steps.count, endpoints: endpoints, loopName: nil,
+        in: output, at: [.key("output")], stepIndex: recipe.steps.count, shapes: shapes, loopName: nil,
         hasLoop: false)
     }
     for input in recipe.inputs {
@@ -87,7 +87,7 @@ public struct RecipeValidator {
       fail(p, "the default of input \"\(name)\" \(what)", hint: "a default may use only ${env:NAME} and ${run.id}")
     }
     if misplaced.isEmpty {
-      checkTemplates(in: value, at: p, stepIndex: -1, endpoints: [:], loopName: nil, hasLoop: false)
+      checkTemplates(in: value, at: p, stepIndex: -1, shapes: [:], loopName: nil, hasLoop: false)
     }
   }
 
@@ -269,77 +269,79 @@ public struct RecipeValidator {
     }
   }
 
-  private mutating func checkReferences(_ step: RecipeStep, endpoints: [String: Endpoint]) {
+  private mutating func checkReferences(_ step: RecipeStep, shapes: [String: EndpointResultShape]) {
     let p = step.documentPath
     let loopName = step.foreach?.name
-    let hasLoop = step.foreach != nil || (step.until != nil && !Self.isStream(endpoints[step.id]))
+    let hasLoop = step.foreach != nil || (step.until != nil && !Self.isStream(shapes[step.id]))
     if let over = step.foreach?.over {
       checkTemplates(
-        in: over, at: p + [.key("foreach"), .key("over")], stepIndex: step.index, endpoints: endpoints, loopName: nil,
+        in: over, at: p + [.key("foreach"), .key("over")], stepIndex: step.index, shapes: shapes, loopName: nil,
         hasLoop: false)
     }
     // A foreach step's `if` is evaluated per item, so it may read the item and `${loop.index}`;
     // any other step's `if` is evaluated once, before the step, where no loop variable exists.
     checkCondition(
-      step.condition, at: p + [.key("if")], step: step, endpoints: endpoints, loopName: loopName,
+      step.condition, at: p + [.key("if")], step: step, shapes: shapes, loopName: loopName,
       hasLoop: step.foreach != nil)
     checkTemplates(
-      in: .object(step.with), at: p + [.key("with")], stepIndex: step.index, endpoints: endpoints, loopName: loopName,
+      in: .object(step.with), at: p + [.key("with")], stepIndex: step.index, shapes: shapes, loopName: loopName,
       hasLoop: hasLoop)
     checkTemplates(
-      in: .object(step.headers), at: p + [.key("headers")], stepIndex: step.index, endpoints: endpoints,
+      in: .object(step.headers), at: p + [.key("headers")], stepIndex: step.index, shapes: shapes,
       loopName: loopName, hasLoop: hasLoop)
     if let body = step.body {
       checkTemplates(
-        in: body, at: p + [.key("body")], stepIndex: step.index, endpoints: endpoints, loopName: loopName,
+        in: body, at: p + [.key("body")], stepIndex: step.index, shapes: shapes, loopName: loopName,
         hasLoop: hasLoop)
     }
     checkCondition(
-      step.until, at: p + [.key("until")], step: step, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
+      step.until, at: p + [.key("until")], step: step, shapes: shapes, loopName: loopName, hasLoop: hasLoop)
     for (i, check) in (step.expect?.checks ?? []).enumerated() {
       checkCheck(
-        check, at: p + [.key("expect"), .key("checks"), .index(i)], step: step, endpoints: endpoints,
+        check, at: p + [.key("expect"), .key("checks"), .index(i)], step: step, shapes: shapes,
         loopName: loopName, hasLoop: hasLoop)
     }
   }
 
   private mutating func checkCondition(
-    _ condition: RecipeCondition?, at p: [JSONPathComponent], step: RecipeStep, endpoints: [String: Endpoint],
+    _ condition: RecipeCondition?, at p: [JSONPathComponent], step: RecipeStep, shapes: [String: EndpointResultShape],
     loopName: String?, hasLoop: Bool
   ) {
     switch condition {
     case .truthy(let t):
       checkTemplates(
-        in: .string(t.text), at: p, stepIndex: step.index, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
+        in: .string(t.text), at: p, stepIndex: step.index, shapes: shapes, loopName: loopName, hasLoop: hasLoop)
     case .check(let c):
-      checkCheck(c, at: p, step: step, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
+      checkCheck(c, at: p, step: step, shapes: shapes, loopName: loopName, hasLoop: hasLoop)
     case nil:
       return
     }
   }
 
   private mutating func checkCheck(
-    _ check: RecipeCheck, at p: [JSONPathComponent], step: RecipeStep, endpoints: [String: Endpoint], loopName: String?,
+    _ check: RecipeCheck, at p: [JSONPathComponent], step: RecipeStep, shapes: [String: EndpointResultShape],
+    loopName: String?,
     hasLoop: Bool
   ) {
     if case .template(let t) = check.subject {
       checkTemplates(
-        in: .string(t.text), at: p, stepIndex: step.index, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
+        in: .string(t.text), at: p, stepIndex: step.index, shapes: shapes, loopName: loopName, hasLoop: hasLoop)
     }
     for value in check.templatedValues {
       checkTemplates(
-        in: value, at: p, stepIndex: step.index, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
+        in: value, at: p, stepIndex: step.index, shapes: shapes, loopName: loopName, hasLoop: hasLoop)
     }
   }
 
-  static func isStream(_ endpoint: Endpoint?) -> Bool {
-    endpoint?.resultShape.stream ?? false
+  static func isStream(_ shape: EndpointResultShape?) -> Bool {
+    shape?.stream ?? false
   }
 
   /// Checks every reference inside `value`; `stepIndex` is the index of the
   /// step that uses them (references must point before it).
   private mutating func checkTemplates(
-    in value: JSONValue, at p: [JSONPathComponent], stepIndex: Int, endpoints: [String: Endpoint], loopName: String?,
+    in value: JSONValue, at p: [JSONPathComponent], stepIndex: Int, shapes: [String: EndpointResultShape],
+    loopName: String?,
     hasLoop: Bool
   ) {
     let found: [(path: JSONPath, reference: TemplateReference)]
@@ -358,12 +360,12 @@ public struct RecipeValidator {
           default: return nil
           }
         }
-      checkReference(ref, at: where_, stepIndex: stepIndex, endpoints: endpoints, loopName: loopName, hasLoop: hasLoop)
+      checkReference(ref, at: where_, stepIndex: stepIndex, shapes: shapes, loopName: loopName, hasLoop: hasLoop)
     }
   }
 
   private mutating func checkReference(
-    _ ref: TemplateReference, at p: [JSONPathComponent], stepIndex: Int, endpoints: [String: Endpoint],
+    _ ref: TemplateReference, at p: [JSONPathComponent], stepIndex: Int, shapes: [String: EndpointResultShape],
     loopName: String?,
     hasLoop: Bool
   ) {
@@ -383,7 +385,7 @@ public struct RecipeValidator {
             ?? "declare it under \"inputs\"" + (names.isEmpty ? "" : " (declared: \(names.joined(separator: ", ")))"))
       }
     case "steps":
-      checkStepReference(ref, at: p, stepIndex: stepIndex, endpoints: endpoints)
+      checkStepReference(ref, at: p, stepIndex: stepIndex, shapes: shapes)
     case Self.runNamespace:
       guard let key = ref.firstKey, ["id", "recipe"].contains(key), ref.path.steps.count == 1 else {
         fail(p, "\(ref) is not a run value", hint: "use ${run.id} or ${run.recipe}")
@@ -414,7 +416,7 @@ public struct RecipeValidator {
   }
 
   private mutating func checkStepReference(
-    _ ref: TemplateReference, at p: [JSONPathComponent], stepIndex: Int, endpoints: [String: Endpoint]
+    _ ref: TemplateReference, at p: [JSONPathComponent], stepIndex: Int, shapes: [String: EndpointResultShape]
   ) {
     guard let id = ref.firstKey else {
       fail(p, "\(ref) must name a step, e.g. ${steps.upload.body}")
@@ -440,7 +442,7 @@ public struct RecipeValidator {
     }
     let step = recipe.steps[target]
     let rest = Array(ref.path.steps.dropFirst())
-    let isArray = step.foreach != nil || (step.until != nil && !Self.isStream(endpoints[id]))
+    let isArray = step.foreach != nil || (step.until != nil && !Self.isStream(shapes[id]))
     var fieldSteps = rest[...]
     if isArray {
       guard let first = fieldSteps.first else { return }
@@ -456,7 +458,7 @@ public struct RecipeValidator {
     }
     guard let fieldStep = fieldSteps.first, case .key(let field) = fieldStep.kind else { return }
     var fields = ["status", "headers", "skipped", "error"]
-    fields += (endpoints[id]?.resultShape ?? .any).fields
+    fields += (shapes[id] ?? .any).fields
     fields += step.capture.map(\.name)
     if !fields.contains(field) {
       fail(

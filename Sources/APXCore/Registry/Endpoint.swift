@@ -7,15 +7,16 @@ public enum EndpointKind: String, Sendable, Hashable, CaseIterable {
 public struct Endpoint: Sendable {
   /// The name after `API.`, e.g. `imports.create`.
   public var name: String
-  /// The protocol, with the options only that protocol has.
+  /// The protocol, with the options (and, for HTTP-borne kinds, the route) only that protocol has.
   public var options: EndpointOptions
   /// The protocol spoken (`options` says it with its options).
   public var kind: EndpointKind { options.kind }
   public var description: String?
-  /// HTTP method (REST, SSE: default GET).
-  public var method: String
-  /// Path template with `{name}` placeholders, relative to the base URL.
-  public var path: String
+  /// The HTTP method: the route's, and POST for gRPC, whose calls are HTTP/2 POSTs.
+  public var method: String { options.route.method }
+  /// The path template with `{name}` placeholders, relative to the base URL: the route's, and
+  /// `/package.Service/Method` for gRPC.
+  public var path: String { options.route.path }
   /// Parameters in file order.
   public var params: [Param]
   public var headers: [HeaderField]
@@ -48,25 +49,20 @@ public struct Endpoint: Sendable {
   /// How `--all` follows this endpoint's pages: its declared `pagination`, else, for REST,
   /// `Link: rel="next"` headers (`Pagination.undeclared`); nil when it has no pages to follow.
   public var pagesToFollow: Pagination? {
-    pagination ?? (kind == .rest ? .undeclared : nil)
+    pagination ?? (kind.capabilities.followsLinkHeaders ? .undeclared : nil)
   }
-  /// This call follows every page (`--all`, a recipe step's `all`): its result is the
-  /// stream of the pages' items, not one body.
-  public var followPages = false
   /// Where in the file this endpoint starts.
   public var location: SourceLocation?
 
   public init(
-    name: String, options: EndpointOptions, description: String? = nil, method: String = "GET", path: String = "",
-    params: [Param] = [], headers: [HeaderField] = [], expectStatus: [Int]? = nil, bodyEncoding: BodyEncoding? = nil,
+    name: String, options: EndpointOptions, description: String? = nil, params: [Param] = [],
+    headers: [HeaderField] = [], expectStatus: [Int]? = nil, bodyEncoding: BodyEncoding? = nil,
     auth: AuthConfig? = nil, retry: RetryConfig? = nil, idempotent: Bool = false, idempotencyKey: Bool = false,
     timeout: Double? = nil, location: SourceLocation? = nil
   ) {
     self.name = name
     self.options = options
     self.description = description
-    self.method = method
-    self.path = path
     self.params = params
     self.headers = headers
     self.expectStatus = expectStatus
@@ -238,21 +234,10 @@ public enum SchemaSource: Sendable, Hashable {
 
 extension EndpointKind {
   /// The protocol's name as people write it: "REST", "JSON-RPC", "gRPC".
-  public var displayName: String {
-    switch self {
-    case .rest: "REST"
-    case .sse: "SSE"
-    case .grpc: "gRPC"
-    case .jsonrpc: "JSON-RPC"
-    case .websocket: "WebSocket"
-    case .graphql: "GraphQL"
-    }
-  }
+  public var displayName: String { capabilities.displayName }
 
   /// The kind with its article, as a sentence names it: "a REST", "an SSE".
-  public var withArticle: String {
-    (self == .sse ? "an " : "a ") + displayName
-  }
+  public var withArticle: String { capabilities.article + " " + displayName }
 
   /// Every kind's name in one phrase: "REST, SSE, gRPC, JSON-RPC, WebSocket and GraphQL".
   public static var allNamed: String {

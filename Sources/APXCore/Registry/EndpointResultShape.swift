@@ -37,56 +37,26 @@ public struct EndpointResultShape: Sendable, Hashable {
 }
 
 extension EndpointKind {
-  /// The result shape of this kind of endpoint.
-  public var resultShape: EndpointResultShape {
-    switch self {
-    case .rest, .jsonrpc, .graphql: EndpointResultShape(body: .responseBytes, stream: false)
-    case .sse, .websocket: EndpointResultShape(body: nil, stream: true)
-    case .grpc: EndpointResultShape(body: .lastMessage, stream: true)
-    }
-  }
+  /// The result shape of this kind of endpoint (the capability table's).
+  public var resultShape: EndpointResultShape { capabilities.resultShape }
 
   /// Several calls travel in one request (a JSON-RPC batch), so a recipe step may hold a `batch`.
-  public var batches: Bool {
-    switch self {
-    case .jsonrpc: true
-    case .rest, .sse, .grpc, .websocket, .graphql: false
-    }
-  }
+  public var batches: Bool { capabilities.batches }
 
-  /// A call is one HTTP request that a dry run can show as method, URL,
-  /// headers and body, and whose method says whether repeating it is safe.
-  /// (A gRPC call is a message on a channel: neither holds.)
-  public var isHTTPRequest: Bool {
-    switch self {
-    case .rest, .sse, .jsonrpc, .websocket, .graphql: true
-    case .grpc: false
-    }
-  }
+  /// A call is one HTTP request that a dry run can show as method, URL, headers and body.
+  public var isHTTPRequest: Bool { capabilities.isHTTPRequest }
 
-  /// An answer may be an event stream (`text/event-stream`), which `--until-event` can stop:
-  /// an SSE endpoint, or a REST call that answers with one.
-  public var mayAnswerWithEvents: Bool {
-    switch self {
-    case .rest, .sse: true
-    case .jsonrpc, .grpc, .websocket, .graphql: false
-    }
-  }
+  /// An answer may be an event stream (`text/event-stream`), which `--until-event` can stop.
+  public var mayAnswerWithEvents: Bool { capabilities.mayAnswerWithEvents }
 
-  /// With no parameters declared, any message field may be given: the fields
-  /// come from the service's schema (gRPC reflection or descriptors).
-  public var fieldsFromSchema: Bool {
-    switch self {
-    case .grpc: true
-    case .rest, .sse, .jsonrpc, .websocket, .graphql: false
-    }
-  }
+  /// With no parameters declared, any message field may be given: the fields come from the
+  /// service's schema (gRPC reflection or descriptors).
+  public var fieldsFromSchema: Bool { capabilities.fieldsFromSchema }
 }
 
 extension Endpoint {
   /// The result shape of a call of this endpoint.
   public var resultShape: EndpointResultShape {
-    if followPages { return .pages }
     // A GraphQL subscription's results are a stream of messages, as a WebSocket endpoint's.
     if graphql?.subscription == true { return EndpointKind.websocket.resultShape }
     return kind.resultShape

@@ -1,7 +1,5 @@
 /// The JSON-RPC fields of a registry endpoint: `rpc_method`, `params_by`, `notification`.
 extension RegistryLoader {
-  static let jsonrpcKeys = ["rpc_method", "params_by", "notification"]
-
   /// Decodes the fields of a `kind: "jsonrpc"` endpoint; problems go to `r`.
   static func decodeJSONRPC(_ f: [JSONMember], at p: [JSONPathComponent], _ r: inout DocumentReader)
     -> JSONRPCOptions?
@@ -26,14 +24,5 @@ extension RegistryLoader {
     }
     return JSONRPCOptions(
       rpcMethod: rpcMethod, paramsBy: paramsBy, notification: r.optionalBool(f, "notification", at: p) ?? false)
-  }
-
-  /// Reports JSON-RPC fields on an endpoint of another kind, which would otherwise be ignored.
-  static func failJSONRPCKeys(
-    _ f: [JSONMember], kind: EndpointKind, at p: [JSONPathComponent], _ r: inout DocumentReader
-  ) {
-    for key in jsonrpcKeys where f.contains(where: { $0.key == key }) {
-      r.fail(p + [.key(key)], "\"\(key)\" applies only to kind \"jsonrpc\"")
-    }
   }
 }

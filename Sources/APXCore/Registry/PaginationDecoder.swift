@@ -14,15 +14,10 @@ extension RegistryLoader {
     _ value: JSONValue, endpoint e: Endpoint, at p: [JSONPathComponent], _ r: inout DocumentReader
   ) -> Pagination? {
     guard let f = r.object(value, at: p, allowed: paginationKeys) else { return nil }
-    guard e.kind == .rest || e.kind == .grpc else {
-      r.fail(
-        p, "pagination applies only to kinds \"rest\" and \"grpc\", and this endpoint is \"\(e.kind.rawValue)\"")
-      return nil
-    }
     guard let styleName = r.requiredString(f, "style", at: p) else { return nil }
-    if e.kind == .grpc, styleName == "link" {
+    if !e.kind.isHTTPRequest, styleName == "link" {
       r.fail(
-        p + [.key("style")], "a gRPC answer has no Link header, so style \"link\" cannot apply",
+        p + [.key("style")], "\(e.kind.withArticle) answer has no Link header, so style \"link\" cannot apply",
         hint:
           "page tokens: {\"style\": \"cursor\", \"next_cursor\": \".nextPageToken\", \"cursor_param\": \"page_token\"}")
       return nil

@@ -5,14 +5,9 @@ public enum RegistryLoader {
     "$schema", "api", "title", "description", "environments", "default_environment", "headers", "auth", "retry",
     "tls", "schemas", "endpoints",
   ]
-  static let endpointKeys = [
-    "kind", "description", "method", "path", "params", "headers", "expect_status", "body", "body_example",
-    "body_schema", "accepts", "responses",
-    "auth", "retry",
-    "idempotent", "idempotency_key", "timeout", "until_event", "fail_on_event", "reconnect", "fallback", "progress",
-    "service", "schema", "retry_codes", "rpc_method", "params_by", "notification", "pagination", "subprotocols",
-    "send", "until", "max_messages", "ping_interval", "server_messages", "query", "operation_name", "transport",
-  ]
+  /// Every key some kind's endpoint may have (the capability table's), for the unknown-key check.
+  static let endpointKeys = knownEndpointKeys.sorted()
+  static let knownEndpointKeys = EndpointKind.allRegistryKeys
   static let paramKeys = [
     "in", "type", "required", "default", "description", "content_type", "secret", "enum", "name", "style", "explode",
     "deprecated", "format", "minimum", "maximum", "min_length", "max_length", "pattern",
@@ -248,46 +243,46 @@ public enum RegistryLoader {
           ?? "use one of rest, sse, grpc, jsonrpc, websocket, graphql")
       return nil
     }
-    // Each kind's options are decoded below; these hold its kind until then.
-    let undecided: EndpointOptions =
-      switch kind {
-      case .rest: .rest()
-      case .sse: .sse(SSEOptions())
-      case .grpc: .grpc(GRPCOptions(service: "", method: "", schema: .reflection))
-      case .jsonrpc: .jsonrpc(JSONRPCOptions(rpcMethod: ""))
-      case .websocket: .websocket(WebSocketOptions())
-      case .graphql: .graphql(GraphQLOptions(document: ""))
-      }
-    var e = Endpoint(name: name, options: undecided, location: r.document.location(of: p))
-    e.description = r.optionalString(f, "description", at: p)
+    // A key another kind's endpoint has would otherwise be silently ignored.
+    for member in f where knownEndpointKeys.contains(member.key) && !kind.accepts(registryKey: member.key) {
+      r.fail(
+        p + [.key(member.key)], kind.misplaced(registryKey: member.key),
+        hint: kind.capabilities.defaultRoute == nil && (member.key == "path" || member.key == "body")
+          ? "a gRPC endpoint is named by \"service\" and \"method\"; its params are message fields" : nil)
+    }
+    let capabilities = kind.capabilities
+    var route = capabilities.defaultRoute ?? HTTPRoute()
+    var grpcMethod = ""
     if let method = r.optionalString(f, "method", at: p) {
-      if kind == .grpc {
-        e.method = method
+      if capabilities.defaultRoute == nil {
+        grpcMethod = method
       } else if httpMethods.contains(method.uppercased()) {
-        e.method = method.uppercased()
+        route.method = method.uppercased()
       } else {
         r.fail(
           p + [.key("method")], "unknown HTTP method \"\(method)\"",
           hint: "use one of \(httpMethods.joined(separator: ", "))")
       }
-    } else if kind == .jsonrpc || kind == .graphql {
-      e.method = "POST"
     }
+    if capabilities.defaultRoute != nil { route.path = r.optionalString(f, "path", at: p) ?? route.path }
+    // Each kind's options are decoded below; these hold its kind and route until then.
+    let undecided: EndpointOptions =
+      switch kind {
+      case .rest: .rest(route)
+      case .sse: .sse(route, SSEOptions())
+      case .grpc: .grpc(GRPCOptions(service: "", method: grpcMethod, schema: .reflection))
+      case .jsonrpc: .jsonrpc(route, JSONRPCOptions(rpcMethod: ""))
+      case .websocket: .websocket(route, WebSocketOptions())
+      case .graphql: .graphql(route, GraphQLOptions(document: ""))
+      }
+    var e = Endpoint(name: name, options: undecided, location: r.document.location(of: p))
+    e.description = r.optionalString(f, "description", at: p)
     switch kind {
     case .rest, .sse, .jsonrpc, .websocket, .graphql:
-      e.path = r.optionalString(f, "path", at: p) ?? (kind == .jsonrpc || kind == .graphql ? "/" : "")
-      if kind != .jsonrpc, kind != .graphql, f.first(where: { $0.key == "path" }) == nil {
+      if capabilities.requiresPath, f.first(where: { $0.key == "path" }) == nil {
         r.fail(p, "missing required key \"path\"", hint: "e.g. \"path\": \"/api/v1/items/{id}\"")
       }
-      // A misplaced gRPC key would otherwise be silently ignored.
-      for key in ["service", "schema", "retry_codes"] where f.contains(where: { $0.key == key }) {
-        r.fail(p + [.key(key)], "\"\(key)\" applies only to kind \"grpc\"")
-      }
-      if kind == .jsonrpc {
-        if let options = decodeJSONRPC(f, at: p, &r) { e.options = .jsonrpc(options) }
-      } else {
-        failJSONRPCKeys(f, kind: kind, at: p, &r)
-      }
+      if kind == .jsonrpc, let options = decodeJSONRPC(f, at: p, &r) { e.options = .jsonrpc(route, options) }
       if kind == .graphql {
         let document = r.requiredString(f, "query", at: p) ?? ""
         var options = GraphQLOptions(document: document, operationName: r.optionalString(f, "operation_name", at: p))
@@ -302,29 +297,19 @@ public enum RegistryLoader {
         if let value = f.first(where: { $0.key == "reconnect" })?.value {
           SSEOptionsDecoder.decodeReconnect(value, at: p + [.key("reconnect")], into: &options.reconnect, &r)
         }
-        e.options = .graphql(options)
-      } else {
-        for key in ["query", "operation_name", "transport"] where f.contains(where: { $0.key == key }) {
-          r.fail(p + [.key(key)], "\"\(key)\" applies only to kind \"graphql\"")
-        }
+        e.options = .graphql(route, options)
       }
     case .grpc:
       let service = r.requiredString(f, "service", at: p) ?? ""
       if f.first(where: { $0.key == "method" }) == nil { r.fail(p, "missing required key \"method\"") }
       let schema = decodeSchema(f, at: p, &r)
-      failJSONRPCKeys(f, kind: kind, at: p, &r)
-      for key in ["path", "body"] where f.contains(where: { $0.key == key }) {
-        r.fail(
-          p + [.key(key)], "\"\(key)\" does not apply to kind \"grpc\"",
-          hint: "a gRPC endpoint is named by \"service\" and \"method\"; its params are message fields")
-      }
       // Read from each response message, as SSE progress is from each event's data.
       let progress = f.first(where: { $0.key == "progress" }).flatMap {
         SSEOptionsDecoder.decodeProgress($0.value, at: p + [.key("progress")], &r)
       }
       e.options = .grpc(
         GRPCOptions(
-          service: service, method: e.method, schema: schema,
+          service: service, method: grpcMethod, schema: schema,
           retryableCodes: RetryConfigDecoder.grpcCodeNames(f, "retry_codes", at: p, &r), progress: progress))
     }
     if let paramsValue = f.first(where: { $0.key == "params" })?.value,
@@ -357,12 +342,8 @@ public enum RegistryLoader {
     }
     e.bodyExample = f.first(where: { $0.key == "body_example" })?.value
     e.bodySchema = optionalSchema(f, "body_schema", at: p, &r)
-    if let accepts = f.first(where: { $0.key == "accepts" })?.value {
-      if kind == .rest || kind == .sse {
-        e.accepts = decodeAccepts(accepts, at: p + [.key("accepts")], &r)
-      } else {
-        r.fail(p + [.key("accepts")], "\"accepts\" applies only to kinds \"rest\" and \"sse\"")
-      }
+    if let accepts = f.first(where: { $0.key == "accepts" })?.value, kind.accepts(registryKey: "accepts") {
+      e.accepts = decodeAccepts(accepts, at: p + [.key("accepts")], &r)
     }
     if let responses = f.first(where: { $0.key == "responses" })?.value {
       e.responses = decodeResponses(responses, at: p + [.key("responses")], &r)
@@ -371,7 +352,7 @@ public enum RegistryLoader {
       e.auth = AuthConfigDecoder.decode(auth, at: p + [.key("auth")], &r)
     }
     checkPathPlaceholders(e, authPlaceholder: (e.auth ?? apiAuth)?.pathPlaceholder, at: p, &r)
-    if (e.auth ?? apiAuth)?.subprotocolPrefix != nil, e.kind != .websocket {
+    if (e.auth ?? apiAuth)?.subprotocolPrefix != nil, !e.kind.accepts(registryKey: "subprotocols") {
       r.fail(
         e.auth == nil ? p : p + [.key("auth")],
         "the auth is carried in a WebSocket subprotocol (\"in\": \"subprotocol\"), but this is a \(e.kind.rawValue) endpoint",
@@ -386,28 +367,11 @@ public enum RegistryLoader {
     e.idempotencyKey = r.optionalBool(f, "idempotency_key", at: p) ?? false
     e.timeout = r.optionalNumber(f, "timeout", at: p, range: 0.001...86_400)
     if kind == .sse {
-      e.options = .sse(SSEOptionsDecoder.decode(f, at: p, &r))
+      e.options = .sse(route, SSEOptionsDecoder.decode(f, at: p, &r))
     } else if kind == .websocket {
-      e.options = .websocket(WebSocketOptionsDecoder.decode(f, at: p, &r))
-      for key in ["until_event", "fail_on_event", "fallback"] where f.contains(where: { $0.key == key }) {
-        r.fail(p + [.key(key)], "\"\(key)\" applies only to kind \"sse\"")
-      }
-    } else {
-      for key in ["until_event", "fail_on_event", "reconnect", "fallback"] where f.contains(where: { $0.key == key }) {
-        // A GraphQL subscription reconnects too.
-        if kind == .graphql, key == "reconnect" { continue }
-        r.fail(p + [.key(key)], "\"\(key)\" applies only to kind \"sse\"")
-      }
+      e.options = .websocket(route, WebSocketOptionsDecoder.decode(f, at: p, &r))
     }
-    if kind != .websocket {
-      for key in WebSocketOptionsDecoder.keys where f.contains(where: { $0.key == key }) {
-        r.fail(p + [.key(key)], "\"\(key)\" applies only to kind \"websocket\"")
-      }
-    }
-    if kind != .sse, kind != .grpc, kind != .websocket, f.contains(where: { $0.key == "progress" }) {
-      r.fail(p + [.key("progress")], "\"progress\" applies only to streaming endpoints")
-    }
-    if let pagination = f.first(where: { $0.key == "pagination" })?.value {
+    if let pagination = f.first(where: { $0.key == "pagination" })?.value, kind.accepts(registryKey: "pagination") {
       e.pagination = decodePagination(pagination, endpoint: e, at: p + [.key("pagination")], &r)
     }
     checkBody(e, at: p, &r)
@@ -454,8 +418,7 @@ public enum RegistryLoader {
     _ name: String, _ value: JSONValue, kind: EndpointKind, at p: [JSONPathComponent], _ r: inout DocumentReader
   ) -> Param? {
     guard let f = r.object(value, at: p, allowed: paramKeys) else { return nil }
-    let defaultLocation: ParamLocation =
-      kind == .grpc ? .message : (kind == .jsonrpc || kind == .graphql ? .body : .query)
+    let defaultLocation = kind.capabilities.defaultParamLocation
     var location = defaultLocation
     if let text = r.optionalString(f, "in", at: p) {
       if let l = ParamLocation(rawValue: text) {
@@ -564,7 +527,8 @@ public enum RegistryLoader {
   static func checkPathPlaceholders(
     _ e: Endpoint, authPlaceholder: String? = nil, at p: [JSONPathComponent], _ r: inout DocumentReader
   ) {
-    guard e.kind != .grpc else { return }
+    // A kind without a route of its own has no path to fill.
+    guard e.kind.capabilities.defaultRoute != nil else { return }
     let placeholders: [String]
     do {
       placeholders = try PathTemplate(e.path).placeholders
@@ -632,7 +596,7 @@ public enum RegistryLoader {
   /// A `ws://` or `wss://` base URL serves websocket endpoints only: the other kinds speak
   /// HTTP or gRPC, and an `http(s)://` base URL serves websocket endpoints too.
   static func checkWebSocketBaseURLs(_ api: APIDefinition, _ r: inout DocumentReader) {
-    guard let other = api.endpoints.first(where: { $0.kind != .websocket }) else { return }
+    guard let other = api.endpoints.first(where: { !$0.kind.capabilities.servedFromWebSocketURL }) else { return }
     for env in api.environments where BaseURLCheck.isWebSocket(env.baseURL) {
       r.fail(
         [.key("environments"), .key(env.name), .key("base_url")],

@@ -56,14 +56,15 @@ public enum RegistryWriter {
     if let grpc = e.grpc {
       if let d = e.description { m.append(JSONMember("description", .string(d))) }
       m.append(JSONMember("service", .string(grpc.service)))
-      m.append(JSONMember("method", .string(e.method)))
+      m.append(JSONMember("method", .string(grpc.method)))
       m.append(JSONMember("schema", schema(grpc.schema)))
     } else {
-      // The loader's default method is GET (POST for jsonrpc); an SSE GET is written without it.
-      let postByDefault = e.kind == .jsonrpc || e.kind == .graphql
-      let defaultMethod = postByDefault ? "POST" : (e.kind == .sse ? "GET" : nil)
+      // The loader's default method is GET (POST for jsonrpc and graphql), left out but where
+      // the kind's files say it anyway.
+      let defaults = e.kind.capabilities
+      let defaultMethod = defaults.writesDefaultMethod ? nil : defaults.defaultRoute?.method
       if e.method != defaultMethod { m.append(JSONMember("method", .string(e.method))) }
-      if !postByDefault || e.path != "/" { m.append(JSONMember("path", .string(e.path))) }
+      if defaults.requiresPath || e.path != "/" { m.append(JSONMember("path", .string(e.path))) }
       if let d = e.description { m.append(JSONMember("description", .string(d))) }
     }
     if let graphql = e.graphql {
@@ -108,7 +109,7 @@ public enum RegistryWriter {
     }
     if let t = e.timeout { m.append(JSONMember("timeout", .double(t))) }
     // A REST endpoint's `events` come from the command line (`--until-event`), not the registry.
-    if case .sse(let sse) = e.options { m += sseMembers(sse) }
+    if let sse = e.sse { m += sseMembers(sse) }
     if let p = e.grpc?.progress { m.append(JSONMember("progress", progress(p))) }
     if let ws = e.websocket { m += webSocketMembers(ws) }
     if let pages = e.pagination { m.append(JSONMember("pagination", pages.registryJSON(includingDefaults: false))) }

@@ -1,8 +1,5 @@
 /// The options of a `kind: "websocket"` endpoint, read from its registry object.
 enum WebSocketOptionsDecoder {
-  /// The keys only a WebSocket endpoint has.
-  static let keys = ["subprotocols", "send", "until", "max_messages", "ping_interval", "server_messages"]
-
   static func decode(_ f: [JSONMember], at p: [JSONPathComponent], _ r: inout DocumentReader) -> WebSocketOptions {
     var o = WebSocketOptions()
     o.subprotocols = r.optionalStrings(f, "subprotocols", at: p) ?? []

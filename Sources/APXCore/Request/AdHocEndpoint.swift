@@ -65,7 +65,7 @@ public struct AdHocEndpoint: Sendable {
     }
     let verb = method ?? (hasBody ? "POST" : "GET")
     var endpoint = Endpoint(
-      name: "\(verb) \(url.path)", options: .rest(), method: verb, path: path.isEmpty ? "/" : path,
+      name: "\(verb) \(url.path)", options: .rest(HTTPRoute(method: verb, path: path.isEmpty ? "/" : path)),
       bodyEncoding: form ? .form : nil)
     if !api.headers.contains(where: { $0.name.lowercased() == "accept" }) {
       endpoint.headers = [HeaderField("Accept", defaultAccept)]

@@ -50,8 +50,7 @@ public enum AdHocGRPCEndpoint {
         name: url.host, environments: [NamedEnvironment(name: "adhoc", baseURL: url.origin)],
         defaultEnvironment: "adhoc", sourceFile: "")
     let endpoint = Endpoint(
-      name: "\(service)/\(method)", options: .grpc(GRPCOptions(service: service, method: method, schema: schema)),
-      method: method)
+      name: "\(service)/\(method)", options: .grpc(GRPCOptions(service: service, method: method, schema: schema)))
     return AdHocEndpoint(
       api: api, endpoint: endpoint, baseURL: match?.baseURL ?? url.origin,
       environmentName: match?.environmentName ?? "adhoc", arguments: arguments, headers: headers)

@@ -44,7 +44,7 @@ public struct RequestBuilder {
 
   /// Builds the plan; unknown, missing or ill-typed parameters are usage errors.
   public func build(_ input: Input) throws(APXError) -> HTTPRequestPlan {
-    if BaseURLCheck.isWebSocket(baseURL), endpoint.kind != .websocket {
+    if BaseURLCheck.isWebSocket(baseURL), !endpoint.kind.capabilities.servedFromWebSocketURL {
       throw APXError(
         .usage,
         "\(api.name).\(endpoint.name) is a \(endpoint.kind.rawValue) endpoint, but its base URL is a WebSocket URL",

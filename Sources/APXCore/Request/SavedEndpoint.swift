@@ -36,10 +36,10 @@ public enum SavedEndpoint {
       }
       return true
     }
-    // Only an HTTP request has a URL whose path and query become parameters.
-    if endpoint.kind.isHTTPRequest {
-      let (path, query, pathParams) = parameterise(endpoint.path)
-      saved.path = path
+    // Only an HTTP request has a URL whose path and query become parameters (gRPC has no route).
+    let (path, query, pathParams) = parameterise(endpoint.path)
+    if let rerouted = endpoint.options.rerouted(HTTPRoute(method: endpoint.method, path: path)) {
+      saved.options = rerouted
       saved.params += pathParams
       saved.params += query.map { Param(name: $0.0, location: .query, defaultValue: .string($0.1)) }
     }

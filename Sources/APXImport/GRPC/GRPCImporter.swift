@@ -59,7 +59,7 @@ public enum GRPCImporter {
       let base = OperationNaming.kebab(Array(m.method))
       var e = Endpoint(
         name: names.claim(several ? OperationNaming.kebab(Array(short)) + "." + base : base),
-        options: .grpc(GRPCOptions(service: m.service, method: m.method, schema: schema)), method: m.method)
+        options: .grpc(GRPCOptions(service: m.service, method: m.method, schema: schema)))
       e.description =
         "\(m.shape.replacing("_", with: " ")) call \(m.service)/\(m.method): \(m.requestType) -> \(m.responseType)"
       if m.shape == "unary" || m.shape == "server_streaming" {

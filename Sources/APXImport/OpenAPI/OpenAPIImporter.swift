@@ -208,7 +208,7 @@ public struct OpenAPIImporter {
     } catch {
       throw OperationSkip(error.message)
     }
-    var endpoint = Endpoint(name: "", options: .rest(), method: method, path: path)
+    var endpoint = Endpoint(name: "", options: .rest(HTTPRoute(method: method, path: path)))
     var description = Text.summary(op["summary"]?.stringValue) ?? Text.summary(op["description"]?.stringValue)
     if op["deprecated"]?.boolValue == true { description = "Deprecated. " + (description ?? "") }
     endpoint.description = description?.isEmpty == false ? description : nil
@@ -290,7 +290,7 @@ public struct OpenAPIImporter {
     if let type = body.contentType { endpoint.headers.append(HeaderField("Content-Type", type)) }
     switch streaming(op) {
     case .events:
-      endpoint.options = .sse(SSEOptions())
+      endpoint.options = .sse(endpoint.options.route, SSEOptions())
     case .eventsOrOther(let types):
       // A REST call reads the answer by its Content-Type (events as SSE); the Accept header
       // lists what the document says the operation answers, as strict SSE servers require.

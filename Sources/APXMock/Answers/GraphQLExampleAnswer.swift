@@ -28,7 +28,7 @@ struct GraphQLExampleAnswer {
       return .refused(error.message)
     }
     for endpoint in endpoints {
-      guard case .graphql(let options) = endpoint.options,
+      guard case .graphql(_, let options) = endpoint.options,
         let declared = try? GraphQLDocument(parsing: options.document, origin: endpoint.name)
           .operation(named: options.operationName)
       else { continue }

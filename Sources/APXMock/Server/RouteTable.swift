@@ -30,7 +30,7 @@ struct RouteTable: Sendable {
   let routes: [Route]
 
   init(endpoints: [Endpoint]) {
-    routes = endpoints.filter { !$0.kind.notMocked }.map { endpoint in
+    routes = endpoints.filter(\.kind.capabilities.servedOverHTTP).map { endpoint in
       Route(endpoint: endpoint, segments: Self.split(endpoint.path).map(Self.segment))
     }.sorted { $0.literalCount > $1.literalCount }
   }
@@ -76,9 +76,4 @@ struct RouteTable: Sendable {
     }
     return values
   }
-}
-
-extension EndpointKind {
-  /// gRPC endpoints: `apx mock`'s HTTP servers do not answer them (gRPC has a server of its own).
-  public var notMocked: Bool { self == .grpc }
 }

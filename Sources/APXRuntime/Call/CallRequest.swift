@@ -15,6 +15,9 @@ public struct CallRequest: Sendable {
   public var timeout: Double?
   /// Stop a stream after this many items.
   public var maxEvents: Int?
+  /// More event types that stop an event stream, beside an SSE endpoint's own (`--until-event`):
+  /// the call's, so that a REST call whose answer is an event stream can be stopped too.
+  public var untilEvent: [String] = []
   /// `--retry N` / `--no-retry` (1 attempt).
   public var maxAttemptsOverride: Int?
   /// The user typed the URL (`apx call URL`): messages speak of the URL, not of the

@@ -277,11 +277,11 @@ struct RetryBudget: Sendable {
   /// Seconds left at `now`, nil without a limit.
   func remaining(now: Double) -> Double? { timeout.map { $0 - (now - start) } }
 
-  /// The deadline of an attempt that starts now: what is left of the budget on the injected
-  /// clock (so a test clock's waits count), as the NIO deadline the transports wait on.
-  func attemptDeadline() -> NIODeadline {
+  /// The deadline of an attempt that starts at `start`: what is left of the budget on the
+  /// injected clock (so a test clock's waits count), as the NIO deadline the transports wait on.
+  func attemptDeadline(from start: NIODeadline = .now()) -> NIODeadline {
     guard let left = remaining(now: clock.now()) else { return .distantFuture }
-    return .now() + .milliseconds(DurationConversion.milliseconds(max(0, left)))
+    return start + .milliseconds(DurationConversion.milliseconds(max(0, left)))
   }
 }
 

@@ -8,9 +8,10 @@ public enum GraphQLDocuments {
   public static func resolvingDocuments(_ api: APIDefinition) throws(APXError) -> APIDefinition {
     var api = api
     for index in api.endpoints.indices {
-      guard var options = api.endpoints[index].graphql, options.document.hasPrefix("@") else { continue }
+      guard case .graphql(let route, var options) = api.endpoints[index].options, options.document.hasPrefix("@")
+      else { continue }
       options.document = try GraphQLCall.documentText(api: api, endpoint: api.endpoints[index].name, options: options)
-      api.endpoints[index].graphql = options
+      api.endpoints[index].options = .graphql(route, options)
     }
     return api
   }

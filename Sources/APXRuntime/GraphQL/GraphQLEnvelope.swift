@@ -71,13 +71,13 @@ extension GraphQLEnvelope {
   static func markingSubscriptions(_ api: APIDefinition) -> APIDefinition {
     var api = api
     for index in api.endpoints.indices {
-      guard var options = api.endpoints[index].graphql,
+      guard case .graphql(let route, var options) = api.endpoints[index].options,
         let text = try? GraphQLCall.documentText(api: api, endpoint: api.endpoints[index].name, options: options),
         let document = try? GraphQLDocument(parsing: text, origin: api.endpoints[index].name),
         let operation = try? document.operation(named: options.operationName)
       else { continue }
       options.subscription = operation.kind == .subscription
-      api.endpoints[index].graphql = options
+      api.endpoints[index].options = .graphql(route, options)
     }
     return api
   }

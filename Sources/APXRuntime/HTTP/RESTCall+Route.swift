@@ -19,7 +19,7 @@ extension RESTCall: CallRoute {
       idempotencyKey: request.endpoint.idempotencyKey ? UUID().uuidString.lowercased() : nil,
       idempotent: request.endpoint.idempotent)
     transport.maxEvents = request.maxEvents
-    transport.untilEvent = request.endpoint.sse?.untilEvent ?? []
+    transport.untilEvent = request.untilEvent
     // An answer of type text/event-stream is followed by the SSE layer, from its open body on.
     transport.followEventStream = { open, sink in
       try await SSEWatch(executor: executor).follow(request, from: open, sink: sink, attempts: attempts)

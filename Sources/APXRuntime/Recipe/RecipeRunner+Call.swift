@@ -43,7 +43,7 @@ extension RecipeRunner {
         .started(step: step.id, index: item, request: "\(endpoint.method) \(endpoint.path)" + more), sync: item == nil)
     }
     let retention = (laterRetention[step.id] ?? .none).union(recipe.ownRetention(of: step))
-    let shape = endpoint.resultShape
+    let shape = step.resultShape(of: endpoint)
     let isStream = shape.stream
     let untilCheck: (@Sendable (JSONValue) throws -> Bool)?
     if isStream, let until = step.until {
@@ -182,7 +182,7 @@ extension RecipeRunner {
     }
     return CallRequest(
       api: target.api, endpoint: endpoint,
-      baseURL: endpoint.kind == .grpc ? target.grpcBaseURL ?? target.baseURL : target.baseURL,
+      baseURL: !endpoint.kind.isHTTPRequest ? target.grpcBaseURL ?? target.baseURL : target.baseURL,
       environmentName: target.environmentName,
       values: values, data: data, headers: headers, timeout: step.timeout ?? options.timeout, maxEvents: step.maxEvents,
       maxAttemptsOverride: step.retry ?? options.maxAttemptsOverride)

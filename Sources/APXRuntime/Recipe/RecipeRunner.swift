@@ -195,11 +195,11 @@ public struct RecipeRunner: Sendable {
         .invalidDefinition, "step \"\(step.id)\": \(step.call) is not in the registry",
         hint: "run `apx validate` on the recipe")
     }
-    let endpoint = step.called(found)
+    let endpoint = found
     if step.foreach != nil {
       return try await runForeach(step, target: target, endpoint: endpoint, scope: scope, notes: notes)
     }
-    if step.until != nil, !endpoint.resultShape.stream {
+    if step.until != nil, !step.resultShape(of: endpoint).stream {
       return try await runRepeated(step, target: target, endpoint: endpoint, scope: scope, notes: notes)
     }
     // Pages are not resumed mid-way (a resumed run starts the step again from its first page).

@@ -111,10 +111,11 @@ public struct SSEWatch: Sendable {
     _ request: CallRequest, name: String, sink: any CallEventSink, deadline: NIODeadline?, attempts: AttemptCounter,
     opened: OpenEventStream?, graphQL: GraphQLStream? = nil
   ) async throws -> CallOutcome {
-    let options =
+    var options =
       graphQL.map { _ in
         SSEOptions(untilEvent: ["complete"], reconnect: request.endpoint.graphql?.reconnect ?? ReconnectConfig())
       } ?? request.endpoint.sse ?? SSEOptions()
+    options.untilEvent += request.untilEvent
     let policy = try Self.reconnectPolicy(options.reconnect, endpoint: request.endpoint.name)
     let stream = SSEStreamState(
       schedule: SSEReconnectSchedule(policy: policy),

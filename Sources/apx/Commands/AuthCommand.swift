@@ -170,11 +170,14 @@ struct AuthTarget {
       }
       let target = AuthTarget(api: api, environment: resolved.environmentName, baseURL: resolved.baseURL)
       let tls = RegistryTLS.files(api: api, environment: resolved.environmentName, baseURL: resolved.baseURL)
-      try await HTTPSession.with(global.applyingConfig(context).sessionOptions(context.environment, tls: tls)) {
-        session in
-        try await body(
-          target,
-          TokenManager(session: session, environment: context.environment, store: store, timeout: global.timeout))
+      let options = CallStack.Options(
+        http: try global.applyingConfig(context).sessionOptions(context.environment, tls: tls), closing: .graceful,
+        environment: context.environment, tokens: .fetched(store: store, timeout: global.timeout))
+      try await CallStack.with(options) { stack in
+        guard let tokens = stack.tokenManager else {
+          throw APXError(.internalFailure, "the call stack was built without its token manager")
+        }
+        try await body(target, tokens)
       }
     }
   }

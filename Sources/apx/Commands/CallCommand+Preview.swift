@@ -56,11 +56,10 @@ extension CallCommand {
     let tokens = StoredTokenSource(
       store: TokenFileStore.standard(environment: context.environment), environment: context.environment)
     // The executor wants a session (JSON-RPC's transport holds one); nothing goes through it.
-    let preview = try await HTTPSession.with(global.sessionOptions(context.environment)) { session in
-      try await Executor(
-        session: session, environment: context.environment, tokens: tokens, tokenOverride: tokenOverride
-      ).preview(requests)
-    }
+    let options = CallStack.Options(
+      http: try global.sessionOptions(context.environment), closing: .graceful, environment: context.environment,
+      tokens: .source(tokens), tokenOverride: tokenOverride)
+    let preview = try await CallStack.with(options) { stack in try await stack.executor.preview(requests) }
     for (api, environment) in tokens.missing {
       context.warn(
         "apx: no usable stored token for the API \"\(api)\" (environment \"\(environment)\"), and \(mode.flag)"

@@ -72,18 +72,18 @@ extension CallCommand {
       try AdHocSave($0).plan(prepared, values: values, data: body, registry: registry, context: context)
     }
     if let problem = ProtocolFlagCheck.problem(global, kind: prepared.endpoint.kind) { throw problem }
-    if include, prepared.endpoint.kind == .grpc {
+    if include, !prepared.endpoint.kind.takes(.include) {
       throw APXError(
         .usage, "-i prints an HTTP answer's status line and headers; a gRPC answer has metadata instead",
         hint: "drop -i; -v shows the response headers and trailers on stderr")
     }
     if global.insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
-    if continueDownload, prepared.endpoint.kind != .rest || prepared.endpoint.method != "GET" {
+    if continueDownload, !prepared.endpoint.kind.takes(.continueDownload) || prepared.endpoint.method != "GET" {
       // Resuming sends the request again: only a GET of a REST answer may be, and has byte ranges.
       throw APXError(
         .usage,
         "--continue resumes a GET download, and this call is "
-          + (prepared.endpoint.kind == .rest
+          + (prepared.endpoint.kind.takes(.continueDownload)
             ? "a \(prepared.endpoint.method)" : prepared.endpoint.kind.withArticle + " call"),
         hint: "a request that is not a GET is never sent again to resume it: drop --continue")
     }
@@ -107,6 +107,7 @@ extension CallCommand {
         values: values, data: body, headers: headers, timeout: global.timeout, maxEvents: maxEvents,
         maxAttemptsOverride: global.noRetry ? 1 : global.retry)
       request.targetIsURL = prepared.adHoc
+      request.untilEvent = prepared.untilEvent
       if global.verbose, let note = prepared.note { context.warn(note) }
       if let mode = previewMode {
         return try await preview([request], mode: mode, global: global, context: context, tokenOverride: tokenOverride)
@@ -195,11 +196,9 @@ extension CallCommand {
     paging: Paging?, records: RunRecords
   ) async throws {
     do {
-      try await CookieSession.with(records.cookieSession, context) { jar in
-        try await run(
-          requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer, paging: paging,
-          cookies: jar, har: records.har)
-      }
+      try await run(
+        requests, global: global, context: context, tokenOverride: tokenOverride, printer: printer, paging: paging,
+        records: records)
     } catch var error as APXError where printer.printedFailedAnswer {
       // The body is on stdout; stderr keeps the status line and the hint.
       error.cause = nil
@@ -209,32 +208,20 @@ extension CallCommand {
 
   private static func run(
     _ requests: [CallRequest], global: GlobalOptions, context: Context, tokenOverride: String?, printer: CallPrinter,
-    paging: Paging?, cookies: SharedCookieJar, har: HARLog?
+    paging: Paging?, records: RunRecords
   ) async throws {
     let tls = try RegistryTLS.one(of: requests.map { ($0.api, $0.environmentName, $0.baseURL) })
-    var options = try global.sessionOptions(context.environment, tls: tls)
-    options.cookies = cookies
-    try await HTTPSession.with(options, closing: .atProcessExit) { session in
-      // One token manager per run: concurrent calls share one refresh; the store persists tokens.
-      let tokens = TokenManager(
-        session: session, environment: context.environment,
-        store: TokenFileStore.standard(environment: context.environment), timeout: global.timeout,
-        warn: { context.warn($0) },
-        observe: VerboseLines.tokenRequests(context, verbose: global.verbose, har: har))
-      _ = try await GRPCSession.with(
-        global.grpcSettings(context.environment, tls: tls), sharing: session, closing: .atProcessExit
-      ) { grpc in
-        var executor = Executor(
-          session: session, grpc: grpc, environment: context.environment, tokens: tokens,
-          tokenOverride: tokenOverride)
-        executor.har = har
-        if requests.count > 1 { return try await executor.call(batch: requests, sink: printer) }
-        if let paging {
-          return try await Paginator(executor: executor, maxItems: paging.maxItems, maxPages: paging.maxPages)
-            .call(requests[0], sink: printer)
-        }
-        return try await executor.call(requests[0], sink: printer)
+    _ = try await context.withCallStack(
+      global, tls: tls, cookieSession: records.cookieSession, tokenOverride: tokenOverride, har: records.har,
+      observe: VerboseLines.tokenRequests(context, verbose: global.verbose, har: records.har)
+    ) { stack in
+      let executor = stack.executor
+      if requests.count > 1 { return try await executor.call(batch: requests, sink: printer) }
+      if let paging {
+        return try await Paginator(executor: executor, maxItems: paging.maxItems, maxPages: paging.maxPages)
+          .call(requests[0], sink: printer)
       }
+      return try await executor.call(requests[0], sink: printer)
     }
   }
 
@@ -248,18 +235,16 @@ extension CallCommand {
           .usage, "--sse goes with a URL; the registry says what kind \(target) is",
           hint: "drop --sse (apx describe \(target) shows its kind)")
       }
-      prepared.endpoint.options = .sse(SSEOptions())
+      prepared.endpoint.options = .sse(prepared.endpoint.options.route, SSEOptions())
     }
     guard !untilEvent.isEmpty else { return }
-    guard prepared.endpoint.kind.mayAnswerWithEvents else {
+    guard prepared.endpoint.kind.takes(.untilEvent) else {
       throw APXError(
         .usage, "--until-event stops an event stream, and this call is \(prepared.endpoint.kind.rawValue)",
         hint: "use it with an sse endpoint, or a REST call whose answer is text/event-stream; "
           + "stop a gRPC stream with --max-events N")
     }
-    var options = prepared.endpoint.sse ?? SSEOptions()
-    options.untilEvent += untilEvent
-    prepared.endpoint.sse = options
+    prepared.untilEvent = untilEvent
   }
 
   /// The token piped in for `--token-stdin` (whitespace trimmed).

@@ -137,36 +137,18 @@ struct ImportOpenAPICommand: ContextCommand {
 
   @OptionGroup var output: ImportOutputOptions
 
-  @Option(
-    name: .customLong("timeout"),
-    // A negative number is its value (checked, with a clear message), not an unknown flag.
-    parsing: .unconditional,
-    help: ArgumentHelp("Give up fetching a URL after this many seconds.", valueName: "SECONDS"))
-  var timeout: Double = 30
-
-  @Flag(name: .customLong("insecure"), help: "Fetching a URL: skip TLS certificate verification (prints a warning).")
-  var insecure = false
-
   @Flag(
     name: .customLong("allow-remote-refs"),
     help: "Follow $refs into http(s) URLs from a local file (a description fetched from a URL always may).")
   var allowRemoteRefs = false
 
-  @Option(
-    name: .customLong("cacert"),
-    help: ArgumentHelp("Fetching a URL: trust the CA certificates in this PEM file.", valueName: "FILE"))
-  var cacert: String?
-
-  @OptionGroup var proxyOptions: ProxyOptions
+  @OptionGroup(title: "Fetching") var fetch: FetchOptions
 
   func validate() throws {
-    if !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
     let lower = source.lowercased()
-    if !(lower.hasPrefix("http://") || lower.hasPrefix("https://")),
-      proxyOptions.proxy != nil || proxyOptions.noproxy != nil
-    {
-      throw ValidationError("--proxy and --noproxy apply only to an http(s) URL SOURCE")
-    }
+    let isURL = lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    try fetch.refuse(
+      unless: isURL || allowRemoteRefs, only: "an http(s) URL SOURCE, or $refs followed with --allow-remote-refs")
   }
 
   func run(in context: Context) async throws {
@@ -184,16 +166,10 @@ struct ImportOpenAPICommand: ContextCommand {
 
   /// The import, with `shown` (the source, credentials masked) wherever the source is named.
   func run(shown: String, in context: Context) async throws {
-    let lower = source.lowercased()
-    if insecure, lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-      context.warn("apx: warning: --insecure: TLS certificates are not verified")
-    }
+    fetch.warnIfInsecure(context)
     let report = try await Self.importReport(
-      source: source, shown: shown, apiName: output.api, timeout: timeout,
-      session: HTTPSessionOptions(
-        insecure: insecure, caCertificatePath: cacert, trust: TrustStore.from(environment: context.environment),
-        proxy: try proxyOptions.rules(context)),
-      allowRemoteRefs: allowRemoteRefs)
+      source: source, shown: shown, apiName: output.api, timeout: fetch.timeout(default: 30),
+      session: try fetch.httpSession(context), allowRemoteRefs: allowRemoteRefs)
     try output.write(report, source: shown, context: context)
   }
 
@@ -286,21 +262,7 @@ struct ImportGRPCCommand: ContextCommand {
     completion: .directory)
   var importPaths: [String] = []
 
-  @Option(
-    name: .customLong("timeout"),
-    parsing: .unconditional,
-    help: ArgumentHelp("Reflection: give up after this many seconds.", valueName: "SECONDS"))
-  var timeout: Double = 10
-
-  @Flag(name: .customLong("insecure"), help: "grpcs: skip TLS certificate verification (prints a warning).")
-  var insecure = false
-
-  @Option(
-    name: .customLong("cacert"),
-    help: ArgumentHelp("grpcs: trust the CA certificates in this PEM file.", valueName: "FILE"))
-  var cacert: String?
-
-  @OptionGroup var proxyOptions: ProxyOptions
+  @OptionGroup(title: "Fetching") var fetch: FetchOptions
 
   func validate() throws {
     let lower = target.lowercased()
@@ -311,13 +273,8 @@ struct ImportGRPCCommand: ContextCommand {
     if !importPaths.isEmpty, !lower.hasSuffix(".proto") {
       throw ValidationError("--import-path applies only to a .proto TARGET")
     }
-    if isAddress == false, insecure || cacert != nil {
-      throw ValidationError("--insecure and --cacert apply only to a grpcs:// TARGET")
-    }
-    if isAddress == false, proxyOptions.proxy != nil || proxyOptions.noproxy != nil {
-      throw ValidationError("--proxy and --noproxy apply only to a grpc:// or grpcs:// TARGET")
-    }
-    if !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
+    try fetch.refuse(unless: isAddress, only: "a grpc:// or grpcs:// TARGET")
+    try fetch.refuse(["--insecure", "--cacert"], unless: lower.hasPrefix("grpcs://"), only: "a grpcs:// TARGET")
   }
 
   func run(in context: Context) async throws {
@@ -326,13 +283,9 @@ struct ImportGRPCCommand: ContextCommand {
     let schema: SchemaSource
     var baseURL: String?
     if lower.hasPrefix("grpc://") || lower.hasPrefix("grpcs://") {
-      if insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
-      var settings = GRPCSettings()
-      settings.insecure = insecure
-      settings.caCertificatePath = cacert
-      settings.trust = TrustStore.from(environment: context.environment)
-      settings.proxy = try proxyOptions.rules(context)
-      summaries = try await GRPCInspector.listServices(at: target, settings: settings, timeout: timeout)
+      fetch.warnIfInsecure(context)
+      summaries = try await GRPCInspector.listServices(
+        at: target, settings: try fetch.grpcSettings(context), timeout: fetch.timeout(default: 10))
       schema = .reflection
       baseURL = target.hasSuffix("/") ? String(target.dropLast()) : target
     } else {

@@ -40,33 +40,12 @@ struct ImportGraphQLCommand: ContextCommand {
       valueName: "NAME: VALUE"))
   var headers: [String] = []
 
-  @Option(
-    name: .customLong("timeout"),
-    // A negative number is its value (checked, with a clear message), not an unknown flag.
-    parsing: .unconditional,
-    help: ArgumentHelp("URL: give up on introspection after this many seconds.", valueName: "SECONDS"))
-  var timeout: Double = 30
-
-  @Flag(name: .customLong("insecure"), help: "URL: skip TLS certificate verification (prints a warning).")
-  var insecure = false
-
-  @Option(
-    name: .customLong("cacert"),
-    help: ArgumentHelp("URL: trust the CA certificates in this PEM file.", valueName: "FILE"))
-  var cacert: String?
-
-  @OptionGroup var proxyOptions: ProxyOptions
+  @OptionGroup(title: "Fetching") var fetch: FetchOptions
 
   func validate() throws {
     if !(1...10).contains(depth) { throw ValidationError("--depth must be 1 to 10") }
-    if !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
     let lower = target.lowercased()
-    if !(lower.hasPrefix("http://") || lower.hasPrefix("https://")) {
-      if proxyOptions.proxy != nil || proxyOptions.noproxy != nil {
-        throw ValidationError("--proxy and --noproxy apply only to an http(s) URL")
-      }
-      if insecure || cacert != nil { throw ValidationError("--insecure and --cacert apply only to an http(s) URL") }
-    }
+    try fetch.refuse(unless: lower.hasPrefix("http://") || lower.hasPrefix("https://"), only: "an http(s) URL")
   }
 
   func run(in context: Context) async throws {
@@ -83,12 +62,10 @@ struct ImportGraphQLCommand: ContextCommand {
         return HeaderField(
           String(text[..<colon]).trimmingWhitespace(), String(text[text.index(after: colon)...]).trimmingWhitespace())
       }
-      if insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
-      let session = HTTPSessionOptions(
-        insecure: insecure, caCertificatePath: cacert, trust: TrustStore.from(environment: context.environment),
-        proxy: try proxyOptions.rules(context))
+      fetch.warnIfInsecure(context)
       schema = try await GraphQLSchemaOptions.introspect(
-        url: target, session: session, headers: fields, timeout: timeout, maxAttempts: nil,
+        url: target, session: try fetch.httpSession(context), headers: fields, timeout: fetch.timeout(default: 30),
+        maxAttempts: nil,
         environment: context.environment)
       baseURL = url.origin
       path = url.path.isEmpty ? "/" : url.path

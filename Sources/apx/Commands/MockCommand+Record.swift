@@ -14,11 +14,16 @@ extension MockCommand {
   /// The flags `--record` needs, and those that cannot apply to it.
   func validateRecording() throws {
     guard let record else {
-      let stray = [
-        ("--upstream", upstream != nil), ("--grpc-upstream", grpcUpstream != nil), ("--insecure", insecure),
-        ("--cacert", cacert != nil),
-      ].filter(\.1).map(\.0)
+      let stray = [("--upstream", upstream != nil), ("--grpc-upstream", grpcUpstream != nil)].filter(\.1).map(\.0)
       if !stray.isEmpty { throw ValidationError("\(stray.joined(separator: ", ")) go with --record DIR") }
+      let lower = openapi?.lowercased() ?? ""
+      let fetches = lower.hasPrefix("http://") || lower.hasPrefix("https://") || (openapi != nil && allowRemoteRefs)
+      try fetch.refuse(
+        ["--timeout", "--proxy", "--noproxy"], unless: fetches,
+        only: "fetching --openapi URL (or its $refs, with --allow-remote-refs)")
+      try fetch.refuse(
+        ["--insecure", "--cacert"], unless: fetches,
+        only: "fetching --openapi URL (or its $refs, with --allow-remote-refs) and --record's upstream")
       if fullSpeed, replay.isEmpty { throw ValidationError("--full-speed goes with --replay") }
       return
     }
@@ -46,7 +51,9 @@ extension MockCommand {
     if let grpcUpstream, !(grpcLower.hasPrefix("grpc://") || grpcLower.hasPrefix("grpcs://")) {
       throw ValidationError("--grpc-upstream must be a grpc:// or grpcs:// address, got \(grpcUpstream)")
     }
-    if (insecure || cacert != nil), !lower.hasPrefix("https://"), !grpcLower.hasPrefix("grpcs://") {
+    // A recording proxy forwards to its upstream directly, within each request's own time.
+    try fetch.refuse(["--timeout", "--proxy", "--noproxy"], unless: false, only: "fetching --openapi URL")
+    if fetch.insecure || fetch.cacert != nil, !lower.hasPrefix("https://"), !grpcLower.hasPrefix("grpcs://") {
       throw ValidationError("--insecure and --cacert apply only to an https:// or grpcs:// upstream")
     }
     let refused = [
@@ -68,10 +75,11 @@ extension MockCommand {
   func runRecord(in context: Context) async throws {
     guard let record else { return }
     let archive = try RecordingArchive(directory: record, creatorVersion: APXVersion.current)
-    if insecure { context.warn("apx: warning: --insecure: TLS certificates are not verified") }
+    fetch.warnIfInsecure(context)
     let session = HTTPSessionOptions(
-      insecure: insecure, caCertificatePath: cacert, trust: TrustStore.from(environment: context.environment))
-    var grpcSettings = GRPCSettings(insecure: insecure, caCertificatePath: cacert)
+      insecure: fetch.insecure, caCertificatePath: fetch.cacert,
+      trust: TrustStore.from(environment: context.environment))
+    var grpcSettings = GRPCSettings(insecure: fetch.insecure, caCertificatePath: fetch.cacert)
     grpcSettings.trust = session.trust
     let settings = grpcSettings
     // Ctrl-C cancels, so that exchanges under way are written before the process ends.
@@ -81,25 +89,24 @@ extension MockCommand {
   private func serve(
     _ archive: RecordingArchive, session: HTTPSessionOptions, settings: GRPCSettings, context: Context
   ) async throws {
-    try await HTTPSession.with(session) { http in
-      try await GRPCSession.with(settings, sharing: http) { grpcSession in
-        let relay = try await grpcRelay(archive: archive, session: grpcSession, context: context)
-        do {
-          try await serveRecording(into: archive, http: http, relay: relay, context: context)
-        } catch {
-          await relay?.server.stop()
-          throw error
-        }
+    let options = CallStack.Options(http: session, grpc: settings, closing: .graceful, environment: context.environment)
+    try await CallStack.with(options) { stack in
+      let relay = try await grpcRelay(archive: archive, session: stack.grpc, context: context)
+      do {
+        try await serveRecording(into: archive, http: stack.session, relay: relay, context: context)
+      } catch {
         await relay?.server.stop()
+        throw error
       }
+      await relay?.server.stop()
     }
   }
 
   /// With `--grpc-upstream`: the gRPC proxy on `--grpc-port`, listening, and its address.
-  private func grpcRelay(archive: RecordingArchive, session: GRPCSession, context: Context) async throws
+  private func grpcRelay(archive: RecordingArchive, session: GRPCSession?, context: Context) async throws
     -> (server: GRPCRelayServer, url: String)?
   {
-    guard let grpcUpstream else { return nil }
+    guard let grpcUpstream, let session else { return nil }
     let proxy = try await GRPCRecordingProxy.connect(upstream: grpcUpstream, session: session, archive: archive)
     let relay = try await listeningGRPC {
       try await GRPCRelayServer.start(

@@ -81,15 +81,7 @@ struct MockCommand: ContextCommand {
       valueName: "URL"))
   var grpcUpstream: String?
 
-  @Flag(name: .customLong("insecure"), help: "--record: skip TLS certificate verification of an https/grpcs upstream.")
-  var insecure = false
-
-  @Option(
-    name: .customLong("cacert"),
-    help: ArgumentHelp(
-      "--record: trust the CA certificates in this PEM file for an https/grpcs upstream.", valueName: "FILE")
-  )
-  var cacert: String?
+  @OptionGroup(title: "Fetching") var fetch: FetchOptions
 
   @Option(
     name: .customLong("port"), parsing: .unconditional,
@@ -233,10 +225,10 @@ struct MockCommand: ContextCommand {
   /// The APIs to serve: the description's, the named ones, or every one the registry holds.
   func definitions(in context: Context) async throws -> [APIDefinition] {
     if let openapi {
+      fetch.warnIfInsecure(context)
       let report = try await ImportOpenAPICommand.importReport(
-        source: openapi, shown: openapi, apiName: nil, timeout: 30,
-        session: HTTPSessionOptions(trust: TrustStore.from(environment: context.environment)),
-        allowRemoteRefs: allowRemoteRefs)
+        source: openapi, shown: openapi, apiName: nil, timeout: fetch.timeout(default: 30),
+        session: try fetch.httpSession(context), allowRemoteRefs: allowRemoteRefs)
       for skip in report.skipped { context.warn("apx mock: not served: \(skip.item): \(skip.reason)") }
       return [report.api]
     }
@@ -290,13 +282,15 @@ struct MockCommand: ContextCommand {
     if let grpc {
       let url = Origin(scheme: "grpc", host: host, port: grpc.port).description
       // An API with HTTP endpoints keeps its name for its HTTP address.
-      for api in apis where api.endpoints.contains(where: { $0.kind == .grpc }) {
-        let served = api.endpoints.contains { !$0.kind.notMocked }
+      for api in apis where api.endpoints.contains(where: { !$0.kind.capabilities.servedOverHTTP }) {
+        let served = api.endpoints.contains { $0.kind.capabilities.servedOverHTTP }
         addresses.append((served ? api.name + ".grpc" : api.name, url))
       }
       // A gRPC-only API's HTTP port serves its request log and token endpoint: "API.http".
       for i in addresses.indices where !addresses[i].url.hasPrefix("grpc://") {
-        if apis.contains(where: { $0.name == addresses[i].api && !$0.endpoints.contains { !$0.kind.notMocked } }) {
+        if apis.contains(where: {
+          $0.name == addresses[i].api && !$0.endpoints.contains { $0.kind.capabilities.servedOverHTTP }
+        }) {
           addresses[i].api += ".http"
         }
       }

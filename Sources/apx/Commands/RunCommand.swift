@@ -168,41 +168,30 @@ struct RunCommand: ContextCommand {
       let journal = try setup.openJournal()
       if setup.resume != nil { context.warn("apx: resuming run \(setup.runID)") }
       return try await harOption.recording { har in
-        try await CookieSession.with(cookieSession.name, context) { jar in
-          let tls = try RegistryTLS.one(
-            of: targets.values.sorted { $0.api.name < $1.api.name }.map { ($0.api, $0.environmentName, $0.baseURL) })
-          var sessionOptions = try configured.sessionOptions(environment, tls: tls)
-          sessionOptions.cookies = jar
-          return try await HTTPSession.with(sessionOptions, closing: .atProcessExit) { session in
-            // One token manager per run: every step shares one token and one refresh.
-            // A server may echo a token in a body: it is masked like the run's other secrets.
-            let tokens = TokenManager(
-              session: session, environment: environment, store: TokenFileStore.standard(environment: environment),
-              timeout: configured.timeout,
-              onToken: { token in
-                for secret in [token.accessToken, token.refreshToken].compactMap({ $0 }) {
-                  journal.addSecret(secret)
-                  reporter.addSecret(secret)
-                }
-              }, warn: { context.warn($0) },
-              observe: har.map { har in
-                let record = har.tokenRequests()
-                return { event in
-                  record(event)
-                  tokenLog?(event)
-                }
-              } ?? tokenLog)
-            return try await GRPCSession.with(
-              configured.grpcSettings(environment, tls: tls), sharing: session, closing: .atProcessExit
-            ) { grpc in
-              var executor = Executor(session: session, grpc: grpc, environment: environment, tokens: tokens)
-              executor.har = har
-              let runner = RecipeRunner(
-                recipe: file.recipe, targets: targets, executor: executor, options: options, journal: journal,
-                observer: reporter, runID: setup.runID, resume: setup.resume, recipeDirectory: file.directory)
-              return await RecipeInterruption.run { await runner.run(inputs: setup.inputs) }
+        let tls = try RegistryTLS.one(
+          of: targets.values.sorted { $0.api.name < $1.api.name }.map { ($0.api, $0.environmentName, $0.baseURL) })
+        // One token manager per run: every step shares one token and one refresh.
+        // A server may echo a token in a body: it is masked like the run's other secrets.
+        return try await context.withCallStack(
+          configured, tls: tls, cookieSession: cookieSession.name, har: har,
+          onToken: { token in
+            for secret in [token.accessToken, token.refreshToken].compactMap({ $0 }) {
+              journal.addSecret(secret)
+              reporter.addSecret(secret)
             }
-          }
+          },
+          observe: har.map { har in
+            let record = har.tokenRequests()
+            return { event in
+              record(event)
+              tokenLog?(event)
+            }
+          } ?? tokenLog
+        ) { stack in
+          let runner = RecipeRunner(
+            recipe: file.recipe, targets: targets, executor: stack.executor, options: options, journal: journal,
+            observer: reporter, runID: setup.runID, resume: setup.resume, recipeDirectory: file.directory)
+          return await RecipeInterruption.run { await runner.run(inputs: setup.inputs) }
         }
       }
     }

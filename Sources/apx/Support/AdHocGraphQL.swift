@@ -32,7 +32,8 @@ enum AdHocGraphQL {
     // `n=2` for `$n: Int` goes as 2: the operation's declared types say what each item is.
     made.arguments = try operation.typing(made.arguments, origin: "--graphql")
     made.endpoint.headers.removeAll { $0.name.lowercased() == "accept" }
-    made.endpoint.options = .graphql(GraphQLOptions(document: document, operationName: call.graphQL.operation))
+    made.endpoint.options = .graphql(
+      made.endpoint.options.route, GraphQLOptions(document: document, operationName: call.graphQL.operation))
     return made
   }
 }

@@ -91,9 +91,11 @@ struct AdHocSave {
       baseURL = env.baseURL
       environmentName = env.name
     }
-    if endpoint.kind.isHTTPRequest {
-      let basePath = (try? AdHocURL(parsing: baseURL)).map { $0.path == "/" ? "" : $0.path } ?? ""
-      endpoint.path = String(url.pathAndQuery.dropFirst(basePath.hasSuffix("/") ? basePath.count - 1 : basePath.count))
+    // An HTTP request's path goes under the base URL's (gRPC has no route).
+    let basePath = (try? AdHocURL(parsing: baseURL)).map { $0.path == "/" ? "" : $0.path } ?? ""
+    let path = String(url.pathAndQuery.dropFirst(basePath.hasSuffix("/") ? basePath.count - 1 : basePath.count))
+    if let rerouted = endpoint.options.rerouted(HTTPRoute(method: endpoint.method, path: path)) {
+      endpoint.options = rerouted
     }
     let (saved, leftOut, valuesLeftOut) = try SavedEndpoint.make(
       name: self.endpoint, from: endpoint, values: values, headers: prepared.headers,

@@ -20,7 +20,7 @@ enum AdHocWebSocket {
       method: "GET", url: url, items: items, hasData: call.data != nil, form: false, match: match)
     made.endpoint.name = "\(url.path)"
     made.endpoint.headers.removeAll { $0.name.lowercased() == "accept" }
-    made.endpoint.options = .websocket(WebSocketOptions())
+    made.endpoint.options = .websocket(made.endpoint.options.route, WebSocketOptions())
     return made
   }
 }

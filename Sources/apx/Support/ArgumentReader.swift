@@ -70,11 +70,11 @@ enum ArgumentReader {
       throw APXError(
         .usage, "-d gives the whole body, and so do top-level array items ([]=…)", hint: "use one or the other")
     }
-    guard endpoint.kind == .rest || endpoint.kind == .sse else {
+    guard endpoint.kind.capabilities.takesArrayBody else {
       throw APXError(
         .usage,
         "top-level array items ([]=…) build an HTTP body, and a \(endpoint.kind.rawValue) request is not one",
-        hint: endpoint.kind == .grpc
+        hint: endpoint.kind.capabilities.defaultParamLocation == .message
           ? "a request message is an object: set its fields with name=value" : "give each param as name=value")
     }
     return .json(Array(array.compactJSON.utf8))

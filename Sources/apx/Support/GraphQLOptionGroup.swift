@@ -68,21 +68,18 @@ struct GraphQLOptionGroup: ParsableArguments {
   /// Puts the flags into a GraphQL endpoint's options, or refuses them on any other kind.
   func apply(to endpoint: inout Endpoint, target: String) throws(APXError) {
     try checkDocumentSize()
-    guard var options = endpoint.graphql else {
-      let given = [
-        (document != nil, "--graphql"), (operation != nil, "--operation"), (allowPartial, "--allow-partial"),
-        (rawResponse, "--raw-response"), (transport != nil, "--graphql-transport"),
-        (maxDocumentSize != nil, "--max-document-size"),
-      ].first { $0.0 }
-      if let flag = given?.1 {
-        throw APXError(
-          .usage, "\(flag) applies to GraphQL calls, and \(target) is \(endpoint.kind.withArticle) call",
-          hint: flag == "--graphql"
-            ? "give --graphql with an http:// or https:// URL"
-            : "call a GraphQL endpoint (--graphql DOCUMENT), or drop \(flag)")
-      }
-      return
+    let given: [(Bool, CallFlag)] = [
+      (document != nil, .graphql), (operation != nil, .operation), (allowPartial, .allowPartial),
+      (rawResponse, .rawResponse), (transport != nil, .graphqlTransport), (maxDocumentSize != nil, .maxDocumentSize),
+    ]
+    if let flag = given.first(where: { $0.0 && !endpoint.kind.takes($0.1) })?.1 {
+      throw APXError(
+        .usage, endpoint.kind.refused(flag, target: target),
+        hint: flag == .graphql
+          ? "give --graphql with an http:// or https:// URL"
+          : "call a GraphQL endpoint (--graphql DOCUMENT), or drop \(flag.rawValue)")
     }
+    guard case .graphql(let route, var options) = endpoint.options else { return }
     if let operation { options.operationName = operation }
     if let maxDocumentSize { options.maxDocumentSize = maxDocumentSize }
     if allowPartial { options.allowPartial = true }
@@ -95,6 +92,6 @@ struct GraphQLOptionGroup: ParsableArguments {
       }
       options.transport = chosen
     }
-    endpoint.graphql = options
+    endpoint.options = .graphql(route, options)
   }
 }

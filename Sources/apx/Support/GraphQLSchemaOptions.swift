@@ -55,15 +55,15 @@ struct GraphQLSchemaOptions: ParsableArguments {
       throw APXError(.usage, "--graphql needs an http:// or https:// URL, not \(target.scheme)://")
     }
     var made = try AdHocEndpoint.make(method: "POST", url: target, items: [], hasData: false, form: false)
-    made.endpoint.options = .graphql(GraphQLOptions(document: GraphQLIntrospection.query))
+    made.endpoint.options = .graphql(made.endpoint.options.route, GraphQLOptions(document: GraphQLIntrospection.query))
     var request = CallRequest(
       api: made.api, endpoint: made.endpoint, baseURL: made.baseURL, environmentName: made.environmentName,
       headers: headers + made.headers, timeout: timeout, maxAttemptsOverride: maxAttempts)
     request.targetIsURL = true
     let sink = BodyCollector()
     do {
-      try await HTTPSession.with(options, closing: .atProcessExit) { session in
-        _ = try await Executor(session: session, environment: environment).call(request, sink: sink)
+      try await CallStack.with(CallStack.Options(http: options, environment: environment)) { stack in
+        _ = try await stack.executor.call(request, sink: sink)
       }
     } catch var error as APXError where error.status == .graphqlError {
       error.hint = "the server may forbid introspection: give its schema with --schema FILE (SDL or introspection JSON)"

@@ -48,7 +48,7 @@ enum MockBackend {
       throw error
     }
     if let grpc {
-      for api in apis where api.endpoints.contains(where: { $0.kind == .grpc }) {
+      for api in apis where api.endpoints.contains(where: { !$0.kind.capabilities.servedOverHTTP }) {
         addresses.grpc[api.name] = "grpc://127.0.0.1:\(grpc.port)"
       }
     }

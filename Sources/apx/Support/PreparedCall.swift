@@ -17,6 +17,8 @@ struct PreparedCall {
   var note: String?
   /// The URL of an ad-hoc call.
   var url: AdHocURL?
+  /// `--until-event`: more event types that stop the call's event stream.
+  var untilEvent: [String] = []
 
   /// `API.ENDPOINT` from the registry; `Name:value` and `name==value` items go beside its parameters.
   static func registry(target: String, items: [RequestItem], registry: RegistryFiles) throws -> PreparedCall {

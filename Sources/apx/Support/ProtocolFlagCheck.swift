@@ -1,30 +1,16 @@
 import APXCore
 
-/// Flags that one protocol cannot use, refused (exit 2) instead of accepted and ignored.
+/// Connection flags that some kinds refuse (exit 2) instead of accepting and ignoring them; the
+/// capability table (`EndpointKind.capabilities`) says which kinds take each.
 enum ProtocolFlagCheck {
   /// The usage error for the flags `global` gives to a call of `kind`, or nil when it can use them all.
   static func problem(_ global: GlobalOptions, kind: EndpointKind) -> APXError? {
-    if kind == .grpc {
-      if global.http1Only {
-        return APXError(
-          .usage, "--http1.1 cannot apply to a gRPC call: gRPC runs over HTTP/2 only", hint: "drop --http1.1")
-      }
-      return nil
-    }
-    // A GraphQL call takes it for a subscription over WebSocket; GraphQLCall refuses it otherwise.
-    if global.maxMessageSize != nil, kind != .websocket, kind != .graphql {
-      return APXError(
-        .usage,
-        "--max-message-size applies to gRPC, WebSocket and GraphQL subscription calls, and this is \(kind.withArticle) call",
-        hint: "drop --max-message-size")
-    }
-    let grpcOnly: [(Bool, String)] = [
-      (global.authority != nil, "--authority"), (global.emitDefaults, "--emit-defaults"),
+    let given: [(Bool, CallFlag)] = [
+      (global.http1Only, .http1Only), (global.maxMessageSize != nil, .maxMessageSize),
+      (global.authority != nil, .authority), (global.emitDefaults, .emitDefaults),
     ]
-    if let flag = grpcOnly.first(where: \.0)?.1 {
-      return APXError(
-        .usage, "\(flag) applies to gRPC calls only, and this is \(kind.withArticle) call", hint: "drop \(flag)")
-    }
-    return nil
+    guard let flag = given.first(where: { $0.0 && !kind.takes($0.1) })?.1 else { return nil }
+    let hint = flag == .http1Only ? "gRPC runs over HTTP/2 only: drop --http1.1" : "drop \(flag.rawValue)"
+    return APXError(.usage, kind.refused(flag), hint: hint)
   }
 }

@@ -56,13 +56,16 @@ struct WebSocketOptionGroup: ParsableArguments {
   ///   - stdinLines: an ad-hoc call without a body whose stdin is not a terminal.
   ///   - maxMessageSize: `--max-message-size` (a connection option gRPC shares).
   func apply(to endpoint: inout Endpoint, target: String, stdinLines: Bool, maxMessageSize: Int?) throws {
-    if var graphQL = endpoint.graphql {
-      // A subscription stops as a WebSocket watch does; graphql-transport-ws is its only subprotocol.
-      if !subprotocols.isEmpty {
-        throw APXError(
-          .usage, "--subprotocol applies to WebSocket calls; a GraphQL subscription offers graphql-transport-ws",
-          hint: "drop --subprotocol; credentials travel in the connection_init message")
-      }
+    let given: [(Bool, CallFlag)] = [
+      (!subprotocols.isEmpty, .subprotocol), (maxMessages != nil, .maxMessages), (until != nil, .until),
+      (reconnectDelay != nil, .reconnectDelay),
+    ]
+    if let flag = given.first(where: { $0.0 && !endpoint.kind.takes($0.1) })?.1 {
+      throw APXError(.usage, endpoint.kind.refused(flag, target: target), hint: Self.hint(refusing: flag, on: endpoint))
+    }
+    switch endpoint.options {
+    case .graphql(let route, var graphQL):
+      // A subscription stops as a WebSocket watch does.
       if let maxMessages { graphQL.maxMessages = maxMessages }
       if let until { graphQL.until = try MessageCondition(parsing: until) }
       if let maxMessageSize { graphQL.maxMessageSize = maxMessageSize }
@@ -70,36 +73,33 @@ struct WebSocketOptionGroup: ParsableArguments {
         graphQL.reconnectDelay = reconnectDelay
         graphQL.reconnect.delays = ReconnectConfig.backoff(from: reconnectDelay)
       }
-      endpoint.graphql = graphQL
-      return
+      endpoint.options = .graphql(route, graphQL)
+    case .sse(let route, var sse):
+      if let reconnectDelay { sse.reconnect.delays = ReconnectConfig.backoff(from: reconnectDelay) }
+      endpoint.options = .sse(route, sse)
+    case .websocket(let route, var options):
+      options.subprotocols += subprotocols
+      if let maxMessages { options.maxMessages = maxMessages }
+      if let until { options.until = try MessageCondition(parsing: until) }
+      if let maxMessageSize { options.maxMessageSize = maxMessageSize }
+      if let reconnectDelay { options.reconnect.delays = ReconnectConfig.backoff(from: reconnectDelay) }
+      if stdinLines { options.sendStdinLines = true }
+      endpoint.options = .websocket(route, options)
+    case .rest, .grpc, .jsonrpc:
+      break
     }
-    if var sse = endpoint.sse, let reconnectDelay {
-      sse.reconnect.delays = ReconnectConfig.backoff(from: reconnectDelay)
-      endpoint.sse = sse
+  }
+
+  /// What to do instead of `flag`, which a call of `endpoint`'s kind refuses.
+  static func hint(refusing flag: CallFlag, on endpoint: Endpoint) -> String {
+    if endpoint.graphql != nil, flag == .subprotocol {
+      return "a GraphQL subscription offers graphql-transport-ws: drop --subprotocol; credentials travel in the "
+        + "connection_init message"
     }
-    guard var options = endpoint.websocket else {
-      let given = [
-        (!subprotocols.isEmpty, "--subprotocol"), (maxMessages != nil, "--max-messages"), (until != nil, "--until"),
-        (reconnectDelay != nil && endpoint.sse == nil, "--reconnect-delay"),
-      ].first { $0.0 }
-      if let flag = given?.1 {
-        throw APXError(
-          .usage,
-          "\(flag) applies to \(flag == "--reconnect-delay" ? "WebSocket, SSE and GraphQL subscription" : "WebSocket") "
-            + "calls, and \(target) is \(endpoint.kind.withArticle) call",
-          hint: flag == "--reconnect-delay"
-            ? "it applies to streams that reconnect: WebSocket, SSE (--sse on a URL) and GraphQL subscriptions"
-            : "call a ws:// or wss:// URL or a websocket endpoint, or drop \(flag)"
-              + (flag == "--max-messages" ? " (--max-events N stops other streams)" : ""))
-      }
-      return
+    if flag == .reconnectDelay {
+      return "it applies to streams that reconnect: WebSocket, SSE (--sse on a URL) and GraphQL subscriptions"
     }
-    options.subprotocols += subprotocols
-    if let maxMessages { options.maxMessages = maxMessages }
-    if let until { options.until = try MessageCondition(parsing: until) }
-    if let maxMessageSize { options.maxMessageSize = maxMessageSize }
-    if let reconnectDelay { options.reconnect.delays = ReconnectConfig.backoff(from: reconnectDelay) }
-    if stdinLines { options.sendStdinLines = true }
-    endpoint.websocket = options
+    return "call a ws:// or wss:// URL or a websocket endpoint, or drop \(flag.rawValue)"
+      + (flag == .maxMessages ? " (--max-events N stops other streams)" : "")
   }
 }

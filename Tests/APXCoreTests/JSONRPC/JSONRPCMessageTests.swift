@@ -6,7 +6,7 @@ import Testing
 struct JSONRPCMessageTests {
   static func endpoint(_ names: [String]) -> Endpoint {
     Endpoint(
-      name: "e", options: .jsonrpc(JSONRPCOptions(rpcMethod: "e")), method: "POST", path: "/",
+      name: "e", options: .jsonrpc(HTTPRoute(method: "POST", path: "/"), JSONRPCOptions(rpcMethod: "e")),
       params: names.map { Param(name: $0, location: .body) })
   }
 

@@ -51,7 +51,7 @@ import Testing
       ),
       (
         #"{"kind": "sse", "path": "/e", "pagination": {"style": "link"}}"#,
-        "pagination applies only to kinds \"rest\" and \"grpc\", and this endpoint is \"sse\""
+        "\"pagination\" applies only to kinds \"rest\" and \"grpc\""
       ),
       (
         #"{"kind": "grpc", "service": "a.S", "method": "L", "schema": {"protoset": "a.protoset"}, "pagination": {"style": "link"}}"#,

@@ -8,30 +8,27 @@ struct EndpointOptionsTests {
   static let grpcOptions = GRPCOptions(service: "a.v1.S", method: "Get", schema: .reflection)
 
   @Test func theKindIsTheOptions() {
-    #expect(Endpoint(name: "a", options: .rest()).kind == .rest)
-    #expect(Endpoint(name: "a", options: .sse(SSEOptions())).kind == .sse)
+    #expect(Endpoint(name: "a", options: .rest(HTTPRoute())).kind == .rest)
+    #expect(Endpoint(name: "a", options: .sse(HTTPRoute(), SSEOptions())).kind == .sse)
     #expect(Endpoint(name: "a", options: .grpc(Self.grpcOptions)).kind == .grpc)
-    #expect(Endpoint(name: "a", options: .jsonrpc(JSONRPCOptions(rpcMethod: "add"))).kind == .jsonrpc)
+    #expect(Endpoint(name: "a", options: .jsonrpc(HTTPRoute(), JSONRPCOptions(rpcMethod: "add"))).kind == .jsonrpc)
   }
 
-  @Test func anotherKindsOptionsAreNotTaken() {
-    var rest = Endpoint(name: "a", options: .rest())
-    rest.grpc = Self.grpcOptions
-    rest.jsonrpc = JSONRPCOptions(rpcMethod: "add")
-    #expect(rest.options == .rest())
-    var grpc = Endpoint(name: "a", options: .grpc(Self.grpcOptions))
-    grpc.sse = SSEOptions(untilEvent: ["done"])
-    #expect(grpc.options == .grpc(Self.grpcOptions))
-    grpc.grpc?.schema = .protoset(path: "a.protoset")
-    #expect(grpc.grpc?.schema == .protoset(path: "a.protoset"))
+  @Test func aGRPCEndpointHoldsNoHTTPRouteOfItsOwn() {
+    let grpc = Endpoint(name: "a", options: .grpc(Self.grpcOptions))
+    // Its method is stored once, in its options; on the wire it is POST /service/method.
+    #expect(grpc.method == "POST")
+    #expect(grpc.path == "/a.v1.S/Get")
+    #expect(grpc.options.rerouted(HTTPRoute(method: "PUT", path: "/x")) == nil)
+    #expect(grpc.sse == nil)
+    #expect(grpc.jsonrpc == nil)
   }
 
-  @Test func aRESTCallMayFollowAnAnswerThatIsAnEventStream() {
-    var rest = Endpoint(name: "a", options: .rest())
-    #expect(rest.sse == nil)
-    rest.sse = SSEOptions(untilEvent: ["done"])
-    #expect(rest.options == .rest(events: SSEOptions(untilEvent: ["done"])))
-    #expect(rest.kind == .rest)
+  @Test func anHTTPBorneEndpointKeepsItsOptionsWhenRerouted() {
+    let sse = EndpointOptions.sse(HTTPRoute(path: "/a"), SSEOptions(untilEvent: ["done"]))
+    let moved = sse.rerouted(HTTPRoute(method: "POST", path: "/b"))
+    #expect(moved == .sse(HTTPRoute(method: "POST", path: "/b"), SSEOptions(untilEvent: ["done"])))
+    #expect(Endpoint(name: "a", options: .rest(HTTPRoute(path: "/x"))).sse == nil)
   }
 
   @Test func theLoaderGivesEachKindItsOptions() throws {
@@ -45,9 +42,11 @@ struct EndpointOptionsTests {
           "add": {"kind": "jsonrpc", "rpc_method": "add"}
         }}
         """#.utf8), file: "a.json")
-    #expect(api.endpoint(named: "list")?.options == .rest())
-    #expect(api.endpoint(named: "watch")?.options == .sse(SSEOptions(untilEvent: ["done"])))
+    #expect(api.endpoint(named: "list")?.options == .rest(HTTPRoute(path: "/items")))
+    #expect(api.endpoint(named: "watch")?.options == .sse(HTTPRoute(path: "/events"), SSEOptions(untilEvent: ["done"])))
     #expect(api.endpoint(named: "get")?.options == .grpc(Self.grpcOptions))
-    #expect(api.endpoint(named: "add")?.options == .jsonrpc(JSONRPCOptions(rpcMethod: "add")))
+    #expect(
+      api.endpoint(named: "add")?.options
+        == .jsonrpc(HTTPRoute(method: "POST", path: "/"), JSONRPCOptions(rpcMethod: "add")))
   }
 }

@@ -478,10 +478,11 @@ import Testing
       ),
       (
         #"{ "kind": "grpc", "service": "s", "method": "M", "reconnect": {} }"#,
-        "\"reconnect\" applies only to kind \"sse\"", ".endpoints.e.reconnect", "{}"
+        "\"reconnect\" applies only to kinds \"sse\", \"websocket\" and \"graphql\"", ".endpoints.e.reconnect", "{}"
       ),
       (
-        #"{ "kind": "rest", "path": "/", "progress": {} }"#, "\"progress\" applies only to streaming endpoints",
+        #"{ "kind": "rest", "path": "/", "progress": {} }"#,
+        "\"progress\" applies only to kinds \"sse\", \"grpc\" and \"websocket\"",
         ".endpoints.e.progress", "{}"
       ),
       (

@@ -192,7 +192,9 @@ import Testing
     let api = try #require(api)
     let create = try #require(api.endpoint(named: "lessons.create"))
     #expect(create.kind == .grpc)
-    #expect(create.method == "CreateLesson")
+    // The gRPC method is stored once, in the options; on the wire the call is POST /service/method.
+    #expect(create.method == "POST")
+    #expect(create.path == "/classnotes.v1.ClassNotesAPI/CreateLesson")
     #expect(
       create.grpc
         == GRPCOptions(

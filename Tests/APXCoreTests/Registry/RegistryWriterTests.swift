@@ -66,7 +66,7 @@ import Testing
   }
 
   @Test func paginationIsWrittenWithoutItsDefaults() throws {
-    var e = Endpoint(name: "items.list", options: .rest(), path: "/items")
+    var e = Endpoint(name: "items.list", options: .rest(HTTPRoute(path: "/items")))
     e.params = [Param(name: "page", location: .query, type: .integer)]
     e.pagination = Pagination(
       style: .page(param: "page", start: 1, hasNext: nil), items: try JSONPath(parsing: ".data"))
@@ -99,7 +99,7 @@ import Testing
     api.environments = [NamedEnvironment(name: "local", baseURL: "http://127.0.0.1:8080")]
     api.auth = .bearer(token: "${env:DEMO_TOKEN}")
     api.retry = RetryConfig(maxAttempts: 3)
-    var e = Endpoint(name: "items.get", options: .rest(), method: "GET", path: "/items/{id}")
+    var e = Endpoint(name: "items.get", options: .rest(HTTPRoute(method: "GET", path: "/items/{id}")))
     e.params = [
       Param(name: "id", location: .path, required: true),
       Param(
@@ -160,9 +160,9 @@ import Testing
         untilEvent: ["done"], failOnEvent: ["error"], reconnect: ReconnectConfig(delays: [0.5, 2], maxFailures: 4),
         fallback: PollFallback(poll: "get", interval: 2.5, until: ".s", equals: [.string("ok")]),
         progress: ProgressFields(fraction: ".f"))
-      var sse = Endpoint(name: "watch", options: .sse(watching), path: "/w/{id}")
+      var sse = Endpoint(name: "watch", options: .sse(HTTPRoute(path: "/w/{id}"), watching))
       sse.params = [Param(name: "id", location: .path, required: true)]
-      var get = Endpoint(name: "get", options: .rest(), method: "POST", path: "/g", bodyEncoding: .multipart)
+      var get = Endpoint(name: "get", options: .rest(HTTPRoute(method: "POST", path: "/g")), bodyEncoding: .multipart)
       get.params = [
         Param(name: "file", location: .multipart, type: .file, required: true, contentType: "image/png"),
         Param(name: "n", location: .query, type: .integer, defaultValue: .number("18446744073709551616")),
@@ -180,7 +180,7 @@ import Testing
         options: .grpc(
           GRPCOptions(
             service: "a.v1.S", method: "Get", schema: .protoFiles(files: ["a.proto"], importPaths: ["protos"]),
-            retryableCodes: ["UNAVAILABLE"], progress: ProgressFields(done: ".n", total: ".of"))), method: "Get")
+            retryableCodes: ["UNAVAILABLE"], progress: ProgressFields(done: ".n", total: ".of"))))
       api.endpoints = [sse, get, rpc]
       let text = RegistryWriter.text(api)
       let back = try RegistryLoader.load(Array(text.utf8), file: "a.json")
@@ -195,7 +195,7 @@ import Testing
   @Test func addingAnEndpointKeepsTheRestOfTheTextAsItWas() throws {
     let url = Self.endpoints.appendingPathComponent("books.json")
     let text = try String(contentsOf: url, encoding: .utf8)
-    var e = Endpoint(name: "health.get", options: .rest(), method: "GET", path: "/healthz")
+    var e = Endpoint(name: "health.get", options: .rest(HTTPRoute(method: "GET", path: "/healthz")))
     e.params = [Param(name: "verbose", location: .query, type: .boolean)]
     let edited = try RegistryTextEditor.adding(e, to: text, file: "books.json")
     let api = try RegistryLoader.load(Array(edited.utf8), file: "books.json")
@@ -222,7 +222,7 @@ import Testing
 
   @Test func addingToAnEmptyEndpointsObjectAndRefusingDuplicates() throws {
     let text = "{\n  \"api\": \"x\",\n  \"endpoints\": {}\n}\n"
-    let e = Endpoint(name: "ping", options: .rest(), method: "GET", path: "/ping")
+    let e = Endpoint(name: "ping", options: .rest(HTTPRoute(method: "GET", path: "/ping")))
     let edited = try RegistryTextEditor.adding(e, to: text, file: "x.json")
     #expect(
       edited

@@ -201,11 +201,11 @@ import Testing
   }
 
   @Test func anAdHocFormTakesBracketKeysAsFieldNames() throws {
-    var e = Endpoint(name: "POST /x", options: .rest(), method: "POST", path: "/x", bodyEncoding: .form)
+    var e = Endpoint(name: "POST /x", options: .rest(HTTPRoute(method: "POST", path: "/x")), bodyEncoding: .form)
     let args = try apply(["metadata[foo]=bar", "items[0][price]=p"], to: &e, declareBody: true)
     #expect(args.map(\.name) == ["metadata[foo]", "items[0][price]"])
     #expect(e.params.map(\.name) == ["metadata[foo]", "items[0][price]"])
-    var json = Endpoint(name: "POST /x", options: .rest(), method: "POST", path: "/x")
+    var json = Endpoint(name: "POST /x", options: .rest(HTTPRoute(method: "POST", path: "/x")))
     let nested = try apply(["user[name]=Ann", "user[age]:=3", "[]:=1"], to: &json, declareBody: true)
     #expect(nested.map(\.name) == ["user", "user", ""])
     #expect(json.params.map(\.name) == ["user"])
@@ -215,7 +215,7 @@ import Testing
   }
 
   @Test func wholeAndPartsConflictBeforeAnythingIsDeclared() throws {
-    var e = Endpoint(name: "POST /x", options: .rest(), method: "POST", path: "/x")
+    var e = Endpoint(name: "POST /x", options: .rest(HTTPRoute(method: "POST", path: "/x")))
     let error = try #require(throws: APXError.self) {
       try apply(["user=x", "user[name]=Ann"], to: &e, declareBody: true)
     }

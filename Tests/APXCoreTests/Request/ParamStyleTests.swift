@@ -8,7 +8,7 @@ import Testing
   static let object: JSONValue = .object([JSONMember("R", .int(100)), JSONMember("G", .int(200))])
 
   func url(_ param: Param, _ value: JSONValue, path: String = "/x") throws -> String {
-    let endpoint = Endpoint(name: "e", options: .rest(), method: "GET", path: path, params: [param])
+    let endpoint = Endpoint(name: "e", options: .rest(HTTPRoute(method: "GET", path: path)), params: [param])
     let api = APIDefinition(name: "a", endpoints: [endpoint], sourceFile: "a.json")
     return try RequestBuilder(api: api, endpoint: endpoint, baseURL: "http://h").build(
       .init(values: [(param.name, .json(value))])
@@ -102,7 +102,7 @@ import Testing
 
   @Test func headersAndCookies() throws {
     let endpoint = Endpoint(
-      name: "e", options: .rest(), method: "GET", path: "/x",
+      name: "e", options: .rest(HTTPRoute(method: "GET", path: "/x")),
       params: [
         Param(name: "X-Ids", location: .header, type: .array),
         Param(name: "session", location: .cookie),

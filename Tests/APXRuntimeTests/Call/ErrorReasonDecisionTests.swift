@@ -63,7 +63,7 @@ struct ErrorReasonDecisionTests {
   }
 
   @Test func aPageFailureNamesItsRequestUnlessTheReasonSaysTheMessageDoes() {
-    let endpoint = Endpoint(name: "list", options: .rest(), path: "/books")
+    let endpoint = Endpoint(name: "list", options: .rest(HTTPRoute(path: "/books")))
     let request = CallRequest(
       api: APIDefinition(name: "books", endpoints: [endpoint], sourceFile: "books.json"), endpoint: endpoint,
       baseURL: "http://127.0.0.1:9", environmentName: "demo")

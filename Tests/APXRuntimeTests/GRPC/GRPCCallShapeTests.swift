@@ -77,12 +77,14 @@ struct GRPCCallShapeTests {
       #expect(kinds == Array(repeating: ["message", "progress"], count: 5).flatMap { $0 })
       // done/total paths are read too; a path that holds no number gives no event.
       let counted = try await h.call(
-        try h.endpoint("lessons.status") { $0.grpc?.progress = ProgressFields(done: ".sequence", total: ".nothing") },
+        try h.endpoint("lessons.status") {
+          $0.setGRPC(\.progress, ProgressFields(done: ".sequence", total: ".nothing"))
+        },
         values: [("lesson_id", .string("les_0001"))])
       let done = counted.all.compactMap { if case .progress(_, let d, _) = $0 { d } else { nil } }
       #expect(done == [1, 2, 3, 4])
       let none = try await h.call(
-        try h.endpoint("lessons.status") { $0.grpc?.progress = ProgressFields(fraction: ".message") },
+        try h.endpoint("lessons.status") { $0.setGRPC(\.progress, ProgressFields(fraction: ".message")) },
         values: [("lesson_id", .string("les_0001"))])
       #expect(!none.all.contains { if case .progress = $0 { true } else { false } })
     }
@@ -91,7 +93,7 @@ struct GRPCCallShapeTests {
   @Test func aBadProgressPathIsADefinitionError() async throws {
     try await GRPCHarness.run { h in
       let error = await h.failure(
-        try h.endpoint("lessons.status") { $0.grpc?.progress = ProgressFields(fraction: "progress[") },
+        try h.endpoint("lessons.status") { $0.setGRPC(\.progress, ProgressFields(fraction: "progress[")) },
         values: [("lesson_id", .string("les_0001"))])
       #expect(error?.status == .invalidDefinition, "\(String(describing: error))")
       #expect(error?.message.contains("progress path") == true, "\(String(describing: error))")

@@ -19,7 +19,7 @@ struct GRPCReflectionFaultTests {
   }
 
   static func viaReflection(_ h: GRPCHarness) throws -> APXCore.Endpoint {
-    try h.endpoint("lessons.get") { $0.grpc?.schema = .reflection }
+    try h.endpoint("lessons.get") { $0.setGRPC(\.schema, .reflection) }
   }
 
   /// The parts every such error shares.

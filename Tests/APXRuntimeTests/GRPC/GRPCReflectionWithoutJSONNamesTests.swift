@@ -54,7 +54,7 @@ struct GRPCReflectionWithoutJSONNamesTests {
 
   /// An endpoint of the classnotes registry switched to reflection.
   static func viaReflection(_ h: GRPCHarness, _ name: String) throws -> APXCore.Endpoint {
-    try h.endpoint(name) { $0.grpc?.schema = .reflection }
+    try h.endpoint(name) { $0.setGRPC(\.schema, .reflection) }
   }
 
   @Test func theServerReallyOmitsJSONNamesAndOnlyWhenAsked() async throws {

@@ -12,7 +12,7 @@ struct GRPCSchemaSourceTests {
     try await GRPCHarness.run { h in
       let viaProtoset = try await h.call(try h.endpoint("lessons.get"), values: [("id", .string("les_0002"))])
       let viaReflection = try await h.call(
-        try h.endpoint("lessons.get") { $0.grpc?.schema = .reflection }, values: [("id", .string("les_0002"))])
+        try h.endpoint("lessons.get") { $0.setGRPC(\.schema, .reflection) }, values: [("id", .string("les_0002"))])
       #expect(viaProtoset.messages == viaReflection.messages)
       #expect(!viaReflection.messages.isEmpty)
     }
@@ -25,7 +25,8 @@ struct GRPCSchemaSourceTests {
   func protoFilesCompiledWithProtoc() async throws {
     try await GRPCHarness.run { h in
       let endpoint = try h.endpoint("lessons.get") {
-        $0.grpc?.schema = .protoFiles(files: ["../Protos/classnotes/v1/classnotes.proto"], importPaths: ["../Protos"])
+        $0.setGRPC(
+          \.schema, .protoFiles(files: ["../Protos/classnotes/v1/classnotes.proto"], importPaths: ["../Protos"]))
       }
       let log = try await h.call(endpoint, values: [("id", .string("les_0001"))])
       #expect(log.messages.first?["id"] == .string("les_0001"))
@@ -35,7 +36,8 @@ struct GRPCSchemaSourceTests {
   @Test func protocMissingSaysHowToGetIt() async throws {
     try await GRPCHarness.run { h in
       let endpoint = try h.endpoint("lessons.get") {
-        $0.grpc?.schema = .protoFiles(files: ["../Protos/classnotes/v1/classnotes.proto"], importPaths: ["../Protos"])
+        $0.setGRPC(
+          \.schema, .protoFiles(files: ["../Protos/classnotes/v1/classnotes.proto"], importPaths: ["../Protos"]))
       }
       let error = await h.failure(
         endpoint, values: [("id", .string("les_0001"))], environment: ["PATH": "/nonexistent", "APX_PROTOC": ""])
@@ -47,7 +49,7 @@ struct GRPCSchemaSourceTests {
 
   @Test func aMissingProtosetNamesTheFileAndTheRegistry() async throws {
     try await GRPCHarness.run { h in
-      let endpoint = try h.endpoint("lessons.get") { $0.grpc?.schema = .protoset(path: "missing.protoset") }
+      let endpoint = try h.endpoint("lessons.get") { $0.setGRPC(\.schema, .protoset(path: "missing.protoset")) }
       let error = await h.failure(endpoint, values: [("id", .string("les_0001"))])
       #expect(error?.status == .invalidDefinition)
       #expect(error?.message.contains("missing.protoset") == true)
@@ -56,7 +58,7 @@ struct GRPCSchemaSourceTests {
 
   @Test func reflectionForAnUnknownServiceSaysSo() async throws {
     try await GRPCHarness.run { h in
-      let endpoint = try h.endpoint("lessons.create") { $0.grpc?.service = "classnotes.v1.NoSuchAPI" }
+      let endpoint = try h.endpoint("lessons.create") { $0.setGRPC(\.service, "classnotes.v1.NoSuchAPI") }
       let error = await h.failure(endpoint, values: [("title", .string("x"))])
       #expect(error?.status == .usage)
       #expect(error?.message.contains("NoSuchAPI") == true)

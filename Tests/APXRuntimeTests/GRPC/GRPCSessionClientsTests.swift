@@ -20,8 +20,8 @@ struct GRPCSessionClientsTests {
   /// (a request stream), a get.
   @Test func everyCallToATargetSharesOneClient() async throws {
     let counts = try await GRPCHarness.run { h in
-      let get = try h.endpoint("lessons.get") { $0.grpc?.schema = .reflection }
-      let upload = try h.endpoint("documents.upload") { $0.grpc?.schema = .reflection }
+      let get = try h.endpoint("lessons.get") { $0.setGRPC(\.schema, .reflection) }
+      let upload = try h.endpoint("documents.upload") { $0.setGRPC(\.schema, .reflection) }
       let chunks = #"[{"filename": "a.txt", "data": "aGVsbG8g"}, {"data": "d29ybGQ="}]"#
       return try await HTTPSession.with { http in
         try await GRPCSession.with(GRPCSettings()) { grpc in

@@ -111,7 +111,7 @@ import Testing
     #expect(count == 1)
     #expect(clock.sleeps.isEmpty)
     #expect(error?.status == .httpClientError)
-    #expect(error?.hint?.contains("not idempotent") == true)
+    #expect(error?.retryVerdict?.contains("not idempotent") == true)
   }
 
   @Test func anIdempotentPOSTIsRetried() async throws {

@@ -82,7 +82,7 @@ struct SSEWatchTests {
         (WatchHarness.reconnectBlock, #""reconnect": { "delays": [0.25, 0.5, 4], "max_failures": 4 }"#)
       ])
       var request = try h.watchRequest(api, jobID: try await h.createImport(rows: 3, query: "refuse_stream=1"))
-      request.endpoint.sse?.fallback = nil
+      request.endpoint.setSSE(\.fallback, nil)
       let sleeper = RecordingSleeper()
       let log = WatchEventLog()
       let error = await #expect(throws: APXError.self) {
@@ -106,7 +106,7 @@ struct SSEWatchTests {
       let job = try await h.createImport(rows: 20, query: "row_delay_ms=1&drop_every=3&ignore_last_event_id=1")
       // 60 s: four short connections, but the whole suite's load once stretched them past 20 s.
       var request = try h.watchRequest(api, jobID: job, timeout: 60)
-      request.endpoint.sse?.fallback = nil
+      request.endpoint.setSSE(\.fallback, nil)
       let sleeper = RecordingSleeper()
       let log = WatchEventLog()
       let error = await #expect(throws: APXError.self) {

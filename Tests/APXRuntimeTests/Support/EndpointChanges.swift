@@ -1,0 +1,24 @@
+import APXCore
+import Testing
+
+/// Changes to one kind's options, for tests that vary a registry endpoint. A change to an
+/// endpoint of another kind is a test's mistake, recorded as an issue.
+extension Endpoint {
+  mutating func setGRPC<Value>(_ field: WritableKeyPath<GRPCOptions, Value>, _ value: Value) {
+    guard case .grpc(var options) = options else {
+      Issue.record("\(name) is a \(kind.rawValue) endpoint, not gRPC")
+      return
+    }
+    options[keyPath: field] = value
+    self.options = .grpc(options)
+  }
+
+  mutating func setSSE<Value>(_ field: WritableKeyPath<SSEOptions, Value>, _ value: Value) {
+    guard case .sse(let route, var options) = options else {
+      Issue.record("\(name) is a \(kind.rawValue) endpoint, not SSE")
+      return
+    }
+    options[keyPath: field] = value
+    self.options = .sse(route, options)
+  }
+}
