@@ -116,8 +116,11 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        // TLSUserEvent: a WebSocket handshake through a proxy waits for TLS to check the certificate.
+        .product(name: "NIOTLS", package: "swift-nio"),
         .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-        // NIOHTTP1ProxyConnectHandler: the CONNECT tunnel of gRPC and WebSocket through a proxy (TunnelRelay).
+        // NIOHTTP1ProxyConnectHandler: the CONNECT tunnel of gRPC (TunnelRelay) and WebSocket
+        // (ProxyConnectPipeline) through a proxy.
         .product(name: "NIOExtras", package: "swift-nio-extras"),
         // GzipFile runs NIOHTTPCompression's decompressor in an EmbeddedChannel.
         .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -130,25 +130,12 @@ struct WebSocketConnection: Transport {
     let proxy = session.proxy(for: attempt.plan.url)
     if let proxy { try sink.receive(.proxy(mask.mask(proxy.display))) }
     let result: WebSocketHandshakeResult
-    var relay: RelaySocket?
     do {
       let tls = target.tls ? try session.tls.configuration() : nil
-      if let proxy {
-        let shown = (target.tls ? "wss://" : "ws://") + target.hostHeader
-        // Through the relay the connection's peer is a socket, so nothing would check a
-        // certificate against an IP address: TLS needs the server's name.
-        if target.tls, HostText.isIPAddress(target.host) {
-          throw APXError(
-            .usage, "\(shown) goes through a proxy, and over TLS apx then needs the server's name, not its IP address",
-            hint: "call wss://NAME with a name its certificate holds, or add \(target.host) to --noproxy")
-        }
-        relay = try await session.relays.tunnel(
-          to: .init(host: target.host, port: target.port, shown: shown, calls: "WebSocket connections"),
-          through: proxy, on: session.eventLoop)
-      }
+      let shown = (target.tls ? "wss://" : "ws://") + target.hostHeader
       result = try await WebSocketHandshake.open(
         target, headers: headers, eventLoop: session.eventLoop, tls: tls, maxMessageSize: options.maxMessageSize,
-        connectTimeout: .seconds(10), relay: relay?.socketPath)
+        connectTimeout: .seconds(10), proxy: proxy.map { ($0, shown) })
     } catch let error as APXError {
       throw AttemptFailure(error)
     } catch WebSocketHandshakeError.badUpgrade(let reason) {
@@ -160,14 +147,15 @@ struct WebSocketConnection: Transport {
     } catch WebSocketHandshakeError.closedBeforeAnswer {
       // Cancelled (the deadline, Ctrl-C): apx closed it, not the server.
       try Task.checkCancellation()
-      // The relay closes the connection when the proxy refused the tunnel.
-      if let failure = relay?.failure { throw AttemptFailure(failure) }
       throw interrupted(
         "the server closed the connection before answering the handshake",
         APXError(.network, "\(endpointName): the server closed the connection before answering the handshake"))
     } catch {
       try Task.checkCancellation()
-      if let failure = relay?.failure { throw AttemptFailure(failure) }
+      // A certificate that did not verify is said as the problem it is, as for https://.
+      let error =
+        await HTTPTLSFailure.diagnose(
+          error, url: attempt.plan.url, on: session.eventLoop, deadline: context.deadline, probe: proxy == nil) ?? error
       let mapped = NetworkErrorMapper.map(error, url: attempt.plan.url, timeout: nil)
       guard mapped.status != .usage, let outcome = NetworkErrorMapper.retryOutcome(of: error, mapped: mapped) else {
         throw AttemptFailure(mapped)

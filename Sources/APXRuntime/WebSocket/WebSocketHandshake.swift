@@ -1,8 +1,10 @@
 import APXCore
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import NIOTLS
 import NIOWebSocket
 
 /// How a WebSocket handshake ended.
@@ -63,11 +65,14 @@ enum WebSocketHandshake {
 
   /// Connects, sends the upgrade request with `headers`, and waits for the answer.
   ///
-  /// - Parameter relay: the unix-domain socket of a `TunnelRelay` to the target, when it is
-  ///   reached through a proxy; TLS and the handshake still go to the target.
+  /// - Parameter proxy: the HTTP proxy the target is reached through, with the target as its
+  ///   errors name it. The CONNECT tunnel opens at the front of this connection, and TLS and the
+  ///   handshake then run in it, end to end with the target. Through a tunnel the peer is the
+  ///   proxy, so a target given by IP address has its certificate held to that address by apx
+  ///   (`TunnelledAddressCheck`) before the request is sent, as curl does.
   static func open(
     _ target: Target, headers: [HeaderField], eventLoop: any EventLoop, tls: TLSConfiguration?, maxMessageSize: Int,
-    connectTimeout: TimeAmount, relay: String? = nil
+    connectTimeout: TimeAmount, proxy: (server: ProxyServer, shown: String)? = nil
   ) async throws -> WebSocketHandshakeResult {
     var requestHeaders = HTTPHeaders()
     requestHeaders.add(name: "Host", value: target.hostHeader)
@@ -75,55 +80,57 @@ enum WebSocketHandshake {
       requestHeaders.add(name: header.name, value: header.value)
     }
     let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target.pathAndQuery, headers: requestHeaders)
-    let sslContext = try target.tls ? NIOSSLContext(configuration: tls ?? .makeClientConfiguration()) : nil
+    var configuration = tls ?? .makeClientConfiguration()
+    let byAddress = HostText.isIPAddress(target.host)
+    let heldToAddress =
+      proxy != nil && target.tls && byAddress && configuration.certificateVerification == .fullVerification
+    if heldToAddress { configuration.certificateVerification = .noHostnameVerification }
+    let sslContext = try target.tls ? NIOSSLContext(configuration: configuration) : nil
     let promise = eventLoop.makePromise(of: WebSocketHandshakeResult.self)
-    let bootstrap = ClientBootstrap(group: eventLoop)
-      .connectTimeout(connectTimeout)
-      .channelInitializer { channel in
-        channel.eventLoop.makeCompletedFuture {
-          let sync = channel.pipeline.syncOperations
-          if let sslContext {
-            let serverName =
-              HostText.isIPAddress(target.host)
-              ? nil : target.host
-            try sync.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
-          }
-          try sync.addHandler(InactiveAfterUpgrade())
-          let encoder = HTTPRequestEncoder()
-          let decoder = ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .forwardBytes))
-          let observer = HandshakeObserver(head: head, promise: promise)
-          let upgrader = CheckedWebSocketUpgrader(
-            offered: offeredSubprotocols(headers), refusal: observer.refusal,
-            inner: NIOWebSocketClientUpgrader(
-              // One frame is at most one message: a single 3 KB frame must not pass a limit of 1,000.
-              // At least 125 bytes, the most a control frame (a ping) may carry.
-              maxFrameSize: max(125, min(maxMessageSize, Int(UInt32.max))), automaticErrorHandling: false
-            ) { channel, response in
-              channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.addHandler(
-                  NIOWebSocketFrameAggregator(
-                    minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1 << 20,
-                    maxAccumulatedFrameSize: maxMessageSize))
-                try channel.pipeline.syncOperations.addHandler(FrameBatcher())
-                let frames = try NIOAsyncChannel<[WebSocketFrame], WebSocketFrame>(
-                  wrappingChannelSynchronously: channel)
-                observer.finish(.success(.upgraded(frames, response)))
-              }
-            })
-          let upgradeHandler = NIOHTTPClientUpgradeHandler(
-            upgraders: [upgrader], httpHandlers: [encoder, decoder, observer], upgradeCompletionHandler: { _ in })
-          try sync.addHandler(encoder)
-          try sync.addHandler(decoder)
-          try sync.addHandler(upgradeHandler)
-          try sync.addHandler(observer)
-        }
+    let handshake: @Sendable (any Channel) throws -> Void = { channel in
+      let sync = channel.pipeline.syncOperations
+      if let sslContext {
+        try sync.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: byAddress ? nil : target.host))
       }
+      try sync.addHandler(InactiveAfterUpgrade())
+      let encoder = HTTPRequestEncoder()
+      let decoder = ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .forwardBytes))
+      let observer = HandshakeObserver(head: head, promise: promise, heldTo: heldToAddress ? target.host : nil)
+      let upgrader = CheckedWebSocketUpgrader(
+        offered: offeredSubprotocols(headers), refusal: observer.refusal,
+        inner: NIOWebSocketClientUpgrader(
+          // One frame is at most one message: a single 3 KB frame must not pass a limit of 1,000.
+          // At least 125 bytes, the most a control frame (a ping) may carry.
+          maxFrameSize: max(125, min(maxMessageSize, Int(UInt32.max))), automaticErrorHandling: false
+        ) { channel, response in
+          channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(
+              NIOWebSocketFrameAggregator(
+                minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1 << 20,
+                maxAccumulatedFrameSize: maxMessageSize))
+            try channel.pipeline.syncOperations.addHandler(FrameBatcher())
+            let frames = try NIOAsyncChannel<[WebSocketFrame], WebSocketFrame>(
+              wrappingChannelSynchronously: channel)
+            observer.finish(.success(.upgraded(frames, response)))
+          }
+        })
+      let upgradeHandler = NIOHTTPClientUpgradeHandler(
+        upgraders: [upgrader], httpHandlers: [encoder, decoder, observer], upgradeCompletionHandler: { _ in })
+      try sync.addHandler(encoder)
+      try sync.addHandler(decoder)
+      try sync.addHandler(upgradeHandler)
+      try sync.addHandler(observer)
+    }
     let channel: any Channel
     do {
-      if let relay {
-        channel = try await bootstrap.connect(unixDomainSocketPath: relay).get()
+      if let proxy {
+        channel = try await tunnel(to: target, through: proxy, on: eventLoop, connectTimeout: connectTimeout)
+        try await channel.eventLoop.submit { try handshake(channel) }.get()
       } else {
-        channel = try await bootstrap.connect(host: target.host, port: target.port).get()
+        channel = try await ClientBootstrap(group: eventLoop)
+          .connectTimeout(connectTimeout)
+          .channelInitializer { channel in channel.eventLoop.makeCompletedFuture { try handshake(channel) } }
+          .connect(host: target.host, port: target.port).get()
       }
     } catch {
       promise.fail(error)
@@ -134,6 +141,44 @@ enum WebSocketHandshake {
     } onCancel: {
       channel.close(promise: nil)
     }
+  }
+
+  /// A connection to `proxy` with a CONNECT tunnel to `target` open on it, its CONNECT
+  /// handlers gone; a proxy that refuses or cannot be reached is the proxy's error.
+  private static func tunnel(
+    to target: Target, through proxy: (server: ProxyServer, shown: String), on eventLoop: any EventLoop,
+    connectTimeout: TimeAmount
+  ) async throws -> any Channel {
+    try TunnelRelay.requireHTTP(proxy.server, for: "WebSocket connections")
+    let established = eventLoop.makePromise(of: Void.self)
+    let deadline = NIODeadline.now() + connectTimeout
+    let headers = ProxyConnectPipeline.headers(for: proxy.server)
+    let handlers = NIOLockedValueBox<ProxyConnectPipeline?>(nil)
+    let channel: any Channel
+    do {
+      channel = try await ClientBootstrap(group: eventLoop)
+        .connectTimeout(connectTimeout)
+        .channelInitializer { channel in
+          channel.eventLoop.makeCompletedFuture {
+            let added = try ProxyConnectPipeline.add(
+              to: channel, host: target.host, port: target.port, headers: headers, deadline: deadline,
+              promise: established)
+            handlers.withLockedValue { $0 = added }
+          }
+        }
+        .connect(host: proxy.server.host, port: proxy.server.port).get()
+    } catch {
+      established.fail(error)
+      throw TunnelRelay.describe(error, proxy: proxy.server, target: proxy.shown)
+    }
+    do {
+      try await established.futureResult.get()
+    } catch {
+      channel.close(promise: nil)
+      throw TunnelRelay.describe(error, proxy: proxy.server, target: proxy.shown)
+    }
+    try await channel.eventLoop.submit { handlers.withLockedValue { $0 }?.remove(from: channel) }.get()
+    return channel
   }
 }
 
@@ -148,15 +193,20 @@ private final class HandshakeObserver: ChannelInboundHandler, RemovableChannelHa
 
   let head: HTTPRequestHead
   let promise: EventLoopPromise<WebSocketHandshakeResult>
+  /// The IP address the server's certificate must name before the request goes out (a target
+  /// reached by address through a proxy); nil: the TLS handler checks the name itself.
+  let heldTo: String?
   /// Set by the upgrader when it refuses a 101 answer.
   let refusal = RefusalBox()
   private var done = false
+  private var sent = false
   private var response: HTTPResponseHead?
   private var body: [UInt8] = []
 
-  init(head: HTTPRequestHead, promise: EventLoopPromise<WebSocketHandshakeResult>) {
+  init(head: HTTPRequestHead, promise: EventLoopPromise<WebSocketHandshakeResult>, heldTo: String? = nil) {
     self.head = head
     self.promise = promise
+    self.heldTo = heldTo
   }
 
   func finish(_ result: Result<WebSocketHandshakeResult, any Error>) {
@@ -165,10 +215,40 @@ private final class HandshakeObserver: ChannelInboundHandler, RemovableChannelHa
     promise.completeWith(result)
   }
 
+  /// Added to a connection already open (a proxy's tunnel): the request goes now.
+  func handlerAdded(context: ChannelHandlerContext) {
+    if context.channel.isActive, heldTo == nil { send(context) }
+  }
+
   func channelActive(context: ChannelHandlerContext) {
+    if heldTo == nil { send(context) }
+    context.fireChannelActive()
+  }
+
+  /// With `heldTo`, the request waits for the TLS handshake, and goes only to a server whose
+  /// certificate names that address.
+  func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    if let heldTo, let tls = event as? TLSUserEvent, case .handshakeCompleted = tls {
+      do {
+        let handler = try context.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self)
+        guard let leaf = handler.peerCertificate else { throw NIOSSLError.noCertificateToValidate }
+        guard try TunnelledAddressCheck.names(heldTo, leaf.toDERBytes()) else {
+          throw NIOSSLExtraError.failedToValidateHostname
+        }
+        send(context)
+      } catch {
+        finish(.failure(error))
+        context.close(promise: nil)
+      }
+    }
+    context.fireUserInboundEventTriggered(event)
+  }
+
+  private func send(_ context: ChannelHandlerContext) {
+    guard !sent else { return }
+    sent = true
     context.write(wrapOutboundOut(.head(head)), promise: nil)
     context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-    context.fireChannelActive()
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {

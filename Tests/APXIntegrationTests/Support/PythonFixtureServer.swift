@@ -32,18 +32,26 @@ struct PythonFixtureServer: Sendable {
     var description: String { "\(script) did not start: \(stderr)" }
   }
 
-  /// Starts the server and runs `body` with its `SCHEME://127.0.0.1:PORT`; the server stops
+  /// Starts the server and runs `body` with its `SCHEME://HOST:PORT`; the server stops
   /// when `body` ends (SIGTERM), when its stdin closes, or after its own `--lifetime`.
-  func run(_ body: @escaping @Sendable (String) async throws -> Void) async throws {
+  ///
+  /// - Parameters:
+  ///   - arguments: more arguments for the script (`--host` is given from `host`).
+  ///   - host: the address the script is told to listen on, and the address handed to `body`.
+  func run(
+    arguments: [String] = [], host: String = "127.0.0.1", scheme: String? = nil,
+    _ body: @escaping @Sendable (String) async throws -> Void
+  ) async throws {
     let (portRead, portWrite) = try FileDescriptor.pipe()
     defer { try? portRead.close() }
     let (stdinRead, stdinWrite) = try FileDescriptor.pipe()
     defer { try? stdinWrite.close() }
     let started = Mutex(false)
     let path = APXProcess.packageRoot.appendingPathComponent(script).path
-    let scheme = self.scheme
+    let scheme = scheme ?? self.scheme
+    let hostArguments = host == "127.0.0.1" ? [] : ["--host", host]
     let server = try await ChildProcess.run(
-      "/usr/bin/env", ["python3", path, "--lifetime", ServerLifetime.argument],
+      "/usr/bin/env", ["python3", path, "--lifetime", ServerLifetime.argument] + hostArguments + arguments,
       environment: ProcessInfo.processInfo.environment, stdinFrom: stdinRead, stdoutTo: portWrite,
       timeout: ServerLifetime.seconds,
       bounded: false
@@ -52,7 +60,7 @@ struct PythonFixtureServer: Sendable {
       let line = await GRPCTLSTests.firstLine(FileHandle(fileDescriptor: portRead.rawValue, closeOnDealloc: false))
       guard let port = Int(line) else { return }
       started.withLock { $0 = true }
-      try await body("\(scheme)://127.0.0.1:\(port)")
+      try await body("\(scheme)://\(host):\(port)")
     }
     guard started.withLock({ $0 }) else {
       throw DidNotStart(script: script, stderr: String(decoding: server.stderr, as: UTF8.self))

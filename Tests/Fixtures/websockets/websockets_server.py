@@ -1,7 +1,8 @@
 """A WebSocket server apx did not write, for WebSocketPythonServerTests.
 
-Python's `websockets` on 127.0.0.1, port 0; prints the port on stdout and serves until stdin
-closes (or --lifetime seconds pass). Paths:
+Python's `websockets` on 127.0.0.1 (or --host), port 0; prints the port on stdout and serves
+until stdin closes (or --lifetime seconds pass). With --cert and --key it serves wss:// (TLS).
+Paths:
   /echo                  echoes every message; accepts the first subprotocol offered
   /progress?jobId=ID     needs the subprotocol "bookstrack-auth.<token>" (401 without it);
                          sends a snapshot, three progress messages, then {"type":"complete"}
@@ -15,6 +16,7 @@ closes (or --lifetime seconds pass). Paths:
 import argparse
 import asyncio
 import json
+import ssl
 import sys
 import threading
 
@@ -75,7 +77,14 @@ async def handler(websocket):
 async def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--lifetime", type=float, default=240)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--cert")
+    parser.add_argument("--key")
     args = parser.parse_args()
+    tls = None
+    if args.cert:
+        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        tls.load_cert_chain(args.cert, args.key)
     loop = asyncio.get_running_loop()
     stop = loop.create_future()
 
@@ -86,8 +95,8 @@ async def main():
     threading.Thread(target=wait_for_stdin, daemon=True).start()
     loop.call_later(args.lifetime, lambda: stop.done() or stop.set_result(None))
     select = lambda connection, offered: choose_subprotocol(connection, offered)
-    async with serve(handler, "127.0.0.1", 0, process_request=process_request,
-                     select_subprotocol=select) as server:
+    async with serve(handler, args.host, 0, process_request=process_request,
+                     select_subprotocol=select, ssl=tls) as server:
         port = server.sockets[0].getsockname()[1]
         print(port, flush=True)
         await stop

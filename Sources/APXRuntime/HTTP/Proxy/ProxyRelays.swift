@@ -2,16 +2,10 @@ import NIOCore
 import Synchronization
 
 /// A session's proxy relays, each started by the first request that needs it and kept for the
-/// rest of the run: an `AbsoluteFormRelay` per proxy and plain http:// origin, a `TunnelRelay`
-/// per proxy and WebSocket target.
+/// rest of the run: an `AbsoluteFormRelay` per proxy and plain http:// origin. (WebSocket
+/// connections open their CONNECT tunnel on their own channel; gRPC keeps its relay in its session.)
 final class ProxyRelays: Sendable {
   private struct Key: Hashable {
-    enum Kind: Hashable {
-      case absoluteForm
-      case tunnel
-    }
-
-    let kind: Kind
     let proxy: ProxyServer
     /// `host:port` (or the `Host` form of a plain http:// origin).
     let authority: String
@@ -30,18 +24,8 @@ final class ProxyRelays: Sendable {
     async throws -> RelaySocket
   {
     let connectTimeout = connectTimeout
-    return try await relay(Key(kind: .absoluteForm, proxy: proxy, authority: origin.authority)) {
+    return try await relay(Key(proxy: proxy, authority: origin.authority)) {
       try await AbsoluteFormRelay.start(proxy: proxy, origin: origin, connectTimeout: connectTimeout, on: eventLoop)
-    }
-  }
-
-  /// The relay that tunnels to `target` through `proxy`.
-  func tunnel(to target: TunnelRelay.Target, through proxy: ProxyServer, on eventLoop: any EventLoop)
-    async throws -> RelaySocket
-  {
-    let connectTimeout = connectTimeout
-    return try await relay(Key(kind: .tunnel, proxy: proxy, authority: "\(target.host):\(target.port)")) {
-      try await TunnelRelay.start(proxy: proxy, target: target, connectTimeout: connectTimeout, on: eventLoop)
     }
   }
 

@@ -26,14 +26,8 @@ enum TunnelRelay {
   static func start(
     proxy: ProxyServer, target: Target, connectTimeout: TimeAmount, on eventLoop: any EventLoop
   ) async throws -> RelaySocket {
-    guard proxy.kind == .http else {
-      throw APXError(
-        .usage, "\(target.calls) go through HTTP proxies only, and \(proxy.display) is a SOCKS proxy",
-        hint: "name an http:// proxy in --proxy or HTTPS_PROXY, or add the host to --noproxy")
-    }
-    var headers = HTTPHeaders()
-    if let authorization = proxy.basicAuthorization { headers.add(name: "Proxy-Authorization", value: authorization) }
-    let connectHeaders = headers
+    try requireHTTP(proxy, for: target.calls)
+    let connectHeaders = ProxyConnectPipeline.headers(for: proxy)
     return try await RelaySocket.open(for: proxy, needs: "\(target.calls) through a proxy", on: eventLoop) {
       inbound, report in
       Self.tunnel(
@@ -53,26 +47,14 @@ enum TunnelRelay {
       .connectTimeout(connectTimeout)
       .channelInitializer { upstream in
         upstream.eventLoop.makeCompletedFuture {
-          let encoder = HTTPRequestEncoder()
-          let decoder = ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .forwardBytes))
-          let connect = NIOHTTP1ProxyConnectHandler(
-            targetHost: target.host, targetPort: target.port, headers: headers, deadline: deadline,
+          let handlers = try ProxyConnectPipeline.add(
+            to: upstream, host: target.host, port: target.port, headers: headers, deadline: deadline,
             promise: established)
-          let splitter = TunnelHeadSplitter()
-          let pipeline = upstream.pipeline.syncOperations
-          try pipeline.addHandler(splitter)
-          try pipeline.addHandler(encoder)
-          try pipeline.addHandler(decoder)
-          try pipeline.addHandler(connect)
           // Once the tunnel is open the HTTP/1 handlers leave, and what the target sent after
           // the proxy's answer goes on to the relay behind them.
           established.futureResult.assumeIsolated().whenSuccess {
-            try? pipeline.addHandler(ChannelRelay(partner: inbound))
-            pipeline.removeHandler(connect, promise: nil)
-            pipeline.removeHandler(decoder, promise: nil)
-            pipeline.removeHandler(encoder, promise: nil)
-            // On the next tick: the decoder leaves once its read is over.
-            upstream.eventLoop.assumeIsolated().execute { pipeline.removeHandler(splitter, promise: nil) }
+            try? upstream.pipeline.syncOperations.addHandler(ChannelRelay(partner: inbound))
+            handlers.remove(from: upstream)
           }
         }
       }
@@ -104,6 +86,15 @@ enum TunnelRelay {
     }
   }
 
+  /// Refuses a SOCKS proxy for `calls`, which go through CONNECT tunnels of HTTP proxies only.
+  static func requireHTTP(_ proxy: ProxyServer, for calls: String) throws(APXError) {
+    guard proxy.kind == .http else {
+      throw APXError(
+        .usage, "\(calls) go through HTTP proxies only, and \(proxy.display) is a SOCKS proxy",
+        hint: "name an http:// proxy in --proxy or HTTPS_PROXY, or add the host to --noproxy")
+    }
+  }
+
   /// The proxy's failure, said as the proxy's.
   static func describe(_ error: any Error, proxy: ProxyServer, target: String) -> APXError {
     guard let e = error as? NIOHTTP1ProxyConnectHandler.Error else {
@@ -120,52 +111,5 @@ enum TunnelRelay {
         .refused
       }
     return ProxyFailure.error(kind, proxy: proxy, target: target)
-  }
-}
-
-/// Hands the HTTP decoder the proxy's answer to CONNECT and nothing after it, and holds what
-/// follows until the decoder has left. NIO's response decoder knows that a 2xx answer to
-/// CONNECT has no body, but not that the bytes after it are the tunnel's: a server that speaks
-/// first (an h2c gRPC server's SETTINGS), read with the answer, was parsed as a second answer.
-private final class TunnelHeadSplitter: ChannelInboundHandler, RemovableChannelHandler {
-  typealias InboundIn = ByteBuffer
-  typealias InboundOut = ByteBuffer
-
-  /// The last bytes of the answer read so far, to find its end across reads.
-  private var tail: [UInt8] = []
-  /// What came after the answer, once its end has been seen.
-  private var held: ByteBuffer?
-
-  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    var buffer = unwrapInboundIn(data)
-    if held != nil {
-      held!.writeBuffer(&buffer)
-      return
-    }
-    let bytes = buffer.readableBytesView
-    var end: Int?
-    var window = tail
-    for (offset, byte) in bytes.enumerated() {
-      window.append(byte)
-      if window.count > 4 { window.removeFirst() }
-      if window == [13, 10, 13, 10] {
-        end = offset + 1
-        break
-      }
-    }
-    tail = window
-    guard let end else {
-      context.fireChannelRead(wrapInboundOut(buffer))
-      return
-    }
-    let head = buffer.readSlice(length: end)!
-    held = buffer
-    context.fireChannelRead(wrapInboundOut(head))
-  }
-
-  func removeHandler(context: ChannelHandlerContext, removalToken: ChannelHandlerContext.RemovalToken) {
-    if let held, held.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(held)) }
-    held = nil
-    context.leavePipeline(removalToken: removalToken)
   }
 }
