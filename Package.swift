@@ -238,8 +238,12 @@ let package = Package(
         .product(name: "GRPCCore", package: "grpc-swift-2"),
         .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
         .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        // The proxy relays' handlers on embedded channels (ProxyRelayChannelTests).
+        .product(name: "NIOEmbedded", package: "swift-nio"),
       ]
     ),
+    // `apx mock`'s answering, validation, faults and state in memory (MockAPI, no sockets).
+    .testTarget(name: "APXMockTests", dependencies: ["APXMock", "APXCore"]),
     // Unit tests of the executable's own code (flag parsing, exit codes, curl lines).
     .testTarget(name: "APXCLITests", dependencies: ["apx"]),
     .testTarget(
