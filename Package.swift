@@ -2,8 +2,8 @@
 import PackageDescription
 
 // One package, Swift 6 language mode. Dependencies point down only:
-// apx -> APXRuntime -> (APXCore, APXProtobuf); APXDemoServer imports neither
-// APXCore nor APXProtobuf so that it behaves like an independent API.
+// apx -> APXRuntime -> (APXCore, APXProtobuf); APXDemoServer imports only APXServing (server
+// hosting), neither APXCore nor APXProtobuf, so that it behaves like an independent API.
 // scripts/check-imports.sh enforces this.
 // Members are visible only from modules a file imports itself (SE-0444): otherwise full
 // Foundation's String extensions leak in through dependencies that import it, and one such
@@ -141,16 +141,32 @@ let package = Package(
     .target(
       name: "APXGRPCMock",
       dependencies: [
-        "APXCore", "APXProtobuf", "APXDemoServer",
+        // The demo's server reflection (its generated reflection messages answer the mock's too).
+        "APXCore", "APXProtobuf", "APXServing", "APXDemoServer",
         .product(name: "GRPCCore", package: "grpc-swift-2"),
         .product(name: "SwiftProtobuf", package: "swift-protobuf"),
       ],
       swiftSettings: internalImports
     ),
-    // The embedded demo backend (REST, SSE, gRPC) with fault injection.
+    // Serving: a Hummingbird application or a grpc-swift server run, bound and stopped, for
+    // the demo backend and `apx mock` alike. It knows nothing of apx's client.
+    .target(
+      name: "APXServing",
+      dependencies: [
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+      ],
+      swiftSettings: internalImports
+    ),
+    // The embedded demo backend (REST, SSE, gRPC) with fault injection, on APXServing only.
     .target(
       name: "APXDemoServer",
       dependencies: [
+        "APXServing",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "GraphQL", package: "GraphQL"),
@@ -169,15 +185,15 @@ let package = Package(
       ],
       swiftSettings: ownImportsOnly
     ),
-    // `apx mock`: a registry (or an imported description) served as a fake backend, on the
-    // demo backend's Hummingbird plumbing (HTTPServerHost).
+    // `apx mock`: a registry (or an imported description) served as a fake backend, on
+    // APXServing's Hummingbird plumbing (HTTPServerHost).
     .target(
       name: "APXMock",
       dependencies: [
         "APXCore",
         // The operations of GraphQL documents, which pick the endpoint that answers a request.
         "APXGraphQL",
-        "APXDemoServer",
+        "APXServing",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "HTTPTypes", package: "swift-http-types"),

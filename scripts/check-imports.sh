@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fails when a target imports what the layering forbids:
 #   apx -> APXRuntime -> (APXCore, APXProtobuf, APXGraphQL -> APXCore); apx -> APXImport -> APXCore;
-#   APXDemoServer stands alone; apx -> APXGRPCMock -> (APXCore, APXProtobuf, APXDemoServer's gRPC plumbing).
+#   APXServing hosts servers and sees none of apx's modules; APXDemoServer -> APXServing only;
+#   apx -> APXMock -> (APXCore, APXGraphQL, APXServing);
+#   apx -> APXGRPCMock -> (APXCore, APXProtobuf, APXServing, APXDemoServer's server reflection).
 # APXCore is pure (no networking, no files, no environment); APXDemoServer must
 # not see apx's own modules, so it behaves like an independent API.
 set -euo pipefail
@@ -45,7 +47,8 @@ check APXProtobuf 'APXRuntime|APXDemoServer|ArgumentParser|AsyncHTTPClient|NIO[A
 check APXImport 'APXProtobuf|APXRuntime|APXDemoServer|ArgumentParser|AsyncHTTPClient|NIO[A-Za-z]*|GRPC[A-Za-z]*|Hummingbird[A-Za-z]*|Logging|Foundation|FoundationNetworking' "APXImport is pure: a description in, registry values out (LibYAML reads YAML)"
 check APXGraphQL 'APXProtobuf|APXRuntime|APXImport|APXDemoServer|ArgumentParser|AsyncHTTPClient|NIO[A-Za-z]*|GRPC[A-Za-z]*|Hummingbird[A-Za-z]*|Logging|Foundation|FoundationNetworking' "APXGraphQL is pure: GraphQLSwift's parser and schema types in, apx's values and errors out"
 check APXRuntime 'ArgumentParser|APXDemoServer|Hummingbird[A-Za-z]*' "the runtime never parses command lines or embeds the demo"
-check APXMock 'APXProtobuf|APXRuntime|APXImport|ArgumentParser|AsyncHTTPClient|GRPC[A-Za-z]*|Foundation|FoundationNetworking' "the mock serves registry values; the executable loads them"
+check APXMock 'APXProtobuf|APXRuntime|APXImport|APXDemoServer|ArgumentParser|AsyncHTTPClient|GRPC[A-Za-z]*|Foundation|FoundationNetworking' "the mock serves registry values on APXServing; the executable loads them"
+check APXServing 'APXCore|APXProtobuf|APXRuntime|APXImport|APXGraphQL|APXDemoServer|APXMock|APXGRPCMock|ArgumentParser|AsyncHTTPClient|Foundation|FoundationNetworking' "serving hosts a server and knows nothing of apx's client or its fakes"
 check APXDemoServer 'APXCore|APXProtobuf|APXRuntime|APXImport|ArgumentParser' "the demo backend is an independent API"
 check APXGRPCMock 'APXRuntime|APXImport|ArgumentParser|AsyncHTTPClient|Hummingbird[A-Za-z]*|Foundation|FoundationNetworking' "the gRPC mock serves descriptors: codec, server plumbing and values only"
 # Full Foundation links ICU's 34 MB of data into apx. GraphQLSwift brings it in for now, but

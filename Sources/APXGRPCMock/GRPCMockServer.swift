@@ -1,6 +1,7 @@
 import APXCore
 import APXDemoServer
 public import APXProtobuf
+import APXServing
 public import GRPCCore
 
 /// gRPC services served from their descriptors alone: every method answers with examples of its
@@ -63,7 +64,7 @@ public struct GRPCMockServer: Sendable {
     ]
     let interceptors: [any ServerInterceptor] = auth.isEmpty ? [] : [GRPCMockAuthInterceptor(byService: auth)]
     let started = try await GRPCServerHost.start(
-      host: host, port: port, tls: nil, services: rpcServices, interceptors: interceptors)
+      host: host, port: port, services: rpcServices, interceptors: interceptors)
     return GRPCMockServer(port: started.port, services: served, host: started)
   }
 

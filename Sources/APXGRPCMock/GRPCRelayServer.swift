@@ -1,5 +1,6 @@
 import APXCore
 import APXDemoServer
+import APXServing
 public import GRPCCore
 
 /// A gRPC server that hands every call of some methods, as bytes, to `forward`
@@ -28,7 +29,7 @@ public struct GRPCRelayServer: Sendable {
     }
     let responder = ReflectionResponder(index: index)
     let started = try await GRPCServerHost.start(
-      host: host, port: port, tls: nil,
+      host: host, port: port,
       services: [
         RelayedMethods(methods: methods, forward: forward), ServerReflectionV1Service(responder: responder),
         ServerReflectionV1AlphaService(responder: responder),

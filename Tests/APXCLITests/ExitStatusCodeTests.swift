@@ -51,4 +51,20 @@ struct ExitStatusCodeTests {
     #expect(Set(documented) == Set(Self.fixed.map(\.1)))
     #expect(section.contains("| 64+N | gRPC status N"))
   }
+
+  /// The README's first paragraph and its `--demo` line name every kind the code has, as the
+  /// root help does (`EndpointKind.allNamed`).
+  @Test func theREADMENamesEveryKind() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let intro = readme.components(separatedBy: "\n\n").prefix(2).joined(separator: " ")
+      .replacingOccurrences(of: "\n", with: " ")
+    let demo = try #require(readme.components(separatedBy: "\n\n").first { $0.hasPrefix("`--demo` starts") })
+      .replacingOccurrences(of: "\n", with: " ")
+    for kind in EndpointKind.allCases {
+      #expect(intro.contains(kind.displayName), "the README's intro lacks \(kind.displayName)")
+      #expect(demo.contains(kind.displayName), "the README's --demo line lacks \(kind.displayName)")
+    }
+  }
 }

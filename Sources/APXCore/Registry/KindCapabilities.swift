@@ -45,8 +45,27 @@ public struct KindCapabilities: Sendable {
 }
 
 extension EndpointKind {
-  /// This kind's row of the capability table.
+  /// This kind's row of the capability table (built once: the loader asks it for every key).
   public var capabilities: KindCapabilities {
+    switch self {
+    case .rest: Self.restRow
+    case .sse: Self.sseRow
+    case .grpc: Self.grpcRow
+    case .jsonrpc: Self.jsonrpcRow
+    case .websocket: Self.websocketRow
+    case .graphql: Self.graphqlRow
+    }
+  }
+
+  private static let restRow = EndpointKind.rest.row
+  private static let sseRow = EndpointKind.sse.row
+  private static let grpcRow = EndpointKind.grpc.row
+  private static let jsonrpcRow = EndpointKind.jsonrpc.row
+  private static let websocketRow = EndpointKind.websocket.row
+  private static let graphqlRow = EndpointKind.graphql.row
+
+  /// The row, as the table is written.
+  private var row: KindCapabilities {
     let events: Set<String> = ["until_event", "fail_on_event", "fallback", "reconnect", "progress"]
     let graphQLFlags: Set<CallFlag> = [
       .graphql, .operation, .allowPartial, .rawResponse, .graphqlTransport, .maxDocumentSize,

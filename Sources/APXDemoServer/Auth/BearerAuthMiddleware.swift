@@ -1,9 +1,10 @@
+import APXServing
 import HTTPTypes
 import Hummingbird
 
 /// Requires `Authorization: Bearer <token>` with a valid, unexpired token from `TokenStore`.
 struct BearerAuthMiddleware: RouterMiddleware {
-  typealias Context = DemoRequestContext
+  typealias Context = ServerRequestContext
   let tokens: TokenStore
   let stats: StatsRecorder
 

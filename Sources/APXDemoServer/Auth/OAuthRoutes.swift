@@ -1,3 +1,4 @@
+import APXServing
 import HTTPTypes
 import Hummingbird
 
@@ -19,7 +20,7 @@ struct OAuthRoutes: Sendable {
   let stats: StatsRecorder
 
   /// Adds the token route to `router`.
-  func register(on router: Router<DemoRequestContext>) {
+  func register(on router: Router<ServerRequestContext>) {
     router.post("oauth/token") { request, _ in await token(request) }
   }
 

@@ -1,3 +1,4 @@
+import APXServing
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -10,7 +11,7 @@ struct BenchRoutes: Sendable {
   static let chunkBytes = 64 * 1024
 
   /// Adds the routes under `/api/v2/bench` of `api`.
-  func register(on api: RouterGroup<DemoRequestContext>) {
+  func register(on api: RouterGroup<ServerRequestContext>) {
     api.get("bench/events") { request, _ in try events(request) }
     api.get("bench/json") { request, _ in try json(request) }
     api.get("bench/bytes") { request, _ in try bytes(request) }

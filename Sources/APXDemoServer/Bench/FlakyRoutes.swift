@@ -1,3 +1,4 @@
+import APXServing
 import HTTPTypes
 import Hummingbird
 
@@ -6,7 +7,7 @@ struct FlakyRoutes: Sendable {
   let stats: StatsRecorder
 
   /// Adds the route under `/api/v2` of `api`.
-  func register(on api: RouterGroup<DemoRequestContext>) {
+  func register(on api: RouterGroup<ServerRequestContext>) {
     api.get("flaky") { request, _ in try flaky(request) }
   }
 

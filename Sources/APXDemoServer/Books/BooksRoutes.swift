@@ -1,3 +1,4 @@
+import APXServing
 import HTTPTypes
 import Hummingbird
 
@@ -9,7 +10,7 @@ struct BooksRoutes: Sendable {
   let stopping: StopSignal
 
   /// Adds the routes under `/api/v2` of `api`.
-  func register(on api: RouterGroup<DemoRequestContext>) {
+  func register(on api: RouterGroup<ServerRequestContext>) {
     api.get("capabilities") { _, _ in capabilities() }
     api.post("imports") { request, _ in try await createImport(request) }
     api.get("imports/{id}") { _, context in
@@ -22,7 +23,7 @@ struct BooksRoutes: Sendable {
     }
   }
 
-  private func job(_ context: DemoRequestContext) throws -> ImportJob {
+  private func job(_ context: ServerRequestContext) throws -> ImportJob {
     let id = try context.parameters.require("id")
     guard let job = imports.job(id: id) else {
       throw DemoError.notFound("no import job with id '\(id)'")

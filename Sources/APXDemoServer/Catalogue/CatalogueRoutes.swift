@@ -1,3 +1,4 @@
+import APXServing
 import HTTPTypes
 import Hummingbird
 
@@ -20,7 +21,7 @@ struct CatalogueRoutes: Sendable {
   static let linkField = HTTPField.Name("Link")!
 
   /// Adds the routes under `/api/v2` of `api`.
-  func register(on api: RouterGroup<DemoRequestContext>) {
+  func register(on api: RouterGroup<ServerRequestContext>) {
     api.get("catalogue/link") { request, _ in try link(request) }
     api.get("catalogue/cursor") { request, _ in try cursor(request) }
     api.get("catalogue/pages") { request, _ in try pages(request) }

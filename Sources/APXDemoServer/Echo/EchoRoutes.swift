@@ -1,3 +1,4 @@
+import APXServing
 import Hummingbird
 import NIOCore
 
@@ -9,7 +10,7 @@ struct EchoRoutes: Sendable {
   static let maxBodyBytes = 1024 * 1024
 
   /// Adds the routes to `router`.
-  func register(on router: Router<DemoRequestContext>) {
+  func register(on router: Router<ServerRequestContext>) {
     for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete, .options] {
       for path in ["_demo/echo", "_demo/echo/**"] {
         router.on(RouterPath(path), method: method) { request, _ in try await Self.echo(request) }

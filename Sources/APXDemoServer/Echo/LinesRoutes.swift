@@ -1,3 +1,4 @@
+import APXServing
 import Hummingbird
 import NIOCore
 
@@ -5,7 +6,7 @@ import NIOCore
 /// each written on its own, with `application/x-ndjson` or `application/jsonl`.
 struct LinesRoutes: Sendable {
   /// Adds the route to `router`.
-  func register(on router: Router<DemoRequestContext>) {
+  func register(on router: Router<ServerRequestContext>) {
     router.get("_demo/lines") { request, _ in
       let count = try request.intQuery("n", in: 0...100_000, default: 3)
       let type = request.query("type") ?? "ndjson"

@@ -1,3 +1,4 @@
+import APXServing
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -36,7 +37,7 @@ struct TicksRoutes: Sendable {
   static let maxBodyBytes = 16 * 1024
 
   /// Adds the routes to `router`.
-  func register(on router: Router<DemoRequestContext>) {
+  func register(on router: Router<ServerRequestContext>) {
     router.get("_demo/ticks") { request, context in
       let stream: Bool? =
         switch request.query("stream") {

@@ -1,3 +1,4 @@
+import APXServing
 import GRPCCore
 import GRPCNIOTransportHTTP2
 
@@ -80,7 +81,8 @@ public struct DemoGRPCServer: Sendable {
     }
 
     let started = try await GRPCServerHost.start(
-      host: host, port: port, tls: tls, services: services, interceptors: interceptors)
+      host: host, port: port, security: tls?.transportSecurity ?? .plaintext, services: services,
+      interceptors: interceptors)
     return DemoGRPCServer(host: host, usesTLS: tls != nil, server: started)
   }
 

@@ -1,3 +1,4 @@
+import APXServing
 import HTTPTypes
 import Hummingbird
 
@@ -12,7 +13,7 @@ struct GifRoutes: Sendable {
   let stats: StatsRecorder
 
   /// Adds the routes to `router`.
-  func register(on router: Router<DemoRequestContext>) {
+  func register(on router: Router<ServerRequestContext>) {
     let gifs = router.group("api/v1/{api_key}/gifs")
     gifs.get("trending") { request, context in
       try checkKey(context)
@@ -43,13 +44,13 @@ struct GifRoutes: Sendable {
     }
   }
 
-  private func checkKey(_ context: DemoRequestContext) throws {
+  private func checkKey(_ context: ServerRequestContext) throws {
     guard context.parameters.get("api_key") == Self.demoKey else {
       throw GifError(status: .unauthorized, message: "invalid API key")
     }
   }
 
-  private func item(_ context: DemoRequestContext) throws -> GifCatalogue.Item {
+  private func item(_ context: ServerRequestContext) throws -> GifCatalogue.Item {
     let slug = context.parameters.get("slug") ?? ""
     guard let item = catalogue.item(slug: slug) else {
       throw GifError(status: .notFound, message: "no GIF with slug '\(slug)'")

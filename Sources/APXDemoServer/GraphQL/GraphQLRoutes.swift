@@ -1,3 +1,4 @@
+import APXServing
 import GraphQL
 import HTTPTypes
 import Hummingbird
@@ -27,7 +28,7 @@ struct GraphQLRoutes: Sendable {
     schema = try BooksGraphQLSchema.make(imports: imports, options: options)
   }
 
-  func register(on api: RouterGroup<DemoRequestContext>) {
+  func register(on api: RouterGroup<ServerRequestContext>) {
     api.post("graphql") { request, _ in await handle(request) }
   }
 

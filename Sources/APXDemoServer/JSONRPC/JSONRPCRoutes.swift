@@ -1,3 +1,4 @@
+import APXServing
 import HTTPTypes
 import Hummingbird
 import Synchronization
@@ -29,7 +30,7 @@ struct JSONRPCRoutes: Sendable {
 
   let logged = LogCounter()
 
-  func register(on router: Router<DemoRequestContext>) {
+  func register(on router: Router<ServerRequestContext>) {
     router.post("jsonrpc") { request, _ in await handle(request) }
   }
 

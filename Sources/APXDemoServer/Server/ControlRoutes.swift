@@ -1,3 +1,4 @@
+import APXServing
 import Hummingbird
 
 #if canImport(FoundationEssentials)
@@ -12,7 +13,7 @@ struct ControlRoutes: Sendable {
   let tokens: TokenStore
 
   /// Adds the routes to `router`.
-  func register(on router: Router<DemoRequestContext>) {
+  func register(on router: Router<ServerRequestContext>) {
     router.get("_demo/stats") { _, _ in
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

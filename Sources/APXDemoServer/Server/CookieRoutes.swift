@@ -1,3 +1,4 @@
+import APXServing
 import HTTPTypes
 import Hummingbird
 
@@ -10,7 +11,7 @@ struct CookieRoutes: Sendable {
   static let attributes: Set<String> = ["path", "max_age", "domain", "secure", "delay_ms"]
 
   /// Adds the routes to `router`.
-  func register(on router: Router<DemoRequestContext>) {
+  func register(on router: Router<ServerRequestContext>) {
     router.get("_demo/cookies/set") { request, _ in
       if let delay = request.uri.queryParameters["delay_ms"] {
         guard let ms = Int(delay), (0...10_000).contains(ms) else {

@@ -1,8 +1,9 @@
+import APXServing
 import Hummingbird
 
 /// Counts every request per route in the stats and turns thrown errors into JSON error bodies.
 struct DemoRouteMiddleware: RouterMiddleware {
-  typealias Context = DemoRequestContext
+  typealias Context = ServerRequestContext
   let stats: StatsRecorder
   /// The methods of every route, for 405 answers.
   let methods: RouteMethods

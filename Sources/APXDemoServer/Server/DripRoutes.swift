@@ -1,3 +1,4 @@
+import APXServing
 import Hummingbird
 import NIOCore
 
@@ -10,7 +11,7 @@ struct DripRoutes: Sendable {
   let stopping: StopSignal
 
   /// Adds the route to `router`.
-  func register(on router: Router<DemoRequestContext>) {
+  func register(on router: Router<ServerRequestContext>) {
     router.get("_demo/drip") { request, _ in try drip(request) }
   }
 

@@ -1,3 +1,4 @@
+import APXServing
 import Hummingbird
 
 /// `GET /openapi.json`: the demo backend describes its REST and SSE APIs
@@ -7,7 +8,7 @@ import Hummingbird
 /// client resolves it against wherever it fetched the document.
 struct OpenAPIRoutes: Sendable {
   /// Adds the route to `router`.
-  func register(on router: Router<DemoRequestContext>) {
+  func register(on router: Router<ServerRequestContext>) {
     router.get("openapi.json") { _, _ in
       DemoResponse.text(Self.document, contentType: "application/json; charset=utf-8")
     }

@@ -1,3 +1,4 @@
+import APXServing
 import HTTPTypes
 import Hummingbird
 
@@ -9,7 +10,7 @@ struct RedirectRoutes: Sendable {
   static let statuses: Set<Int> = [301, 302, 303, 307, 308]
 
   /// Adds the routes to `router`.
-  func register(on router: Router<DemoRequestContext>) {
+  func register(on router: Router<ServerRequestContext>) {
     for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] {
       router.on("_demo/redirect", method: method) { request, _ in try redirect(request) }
     }

@@ -1,3 +1,4 @@
+import APXServing
 import HTTPTypes
 import Hummingbird
 import Synchronization
@@ -9,7 +10,7 @@ final class RouteMethods: Sendable {
   private let routes = Mutex<[(path: RouterPath, method: HTTPRequest.Method)]>([])
 
   /// Records the routes of `router`.
-  func record(_ router: Router<DemoRequestContext>) {
+  func record(_ router: Router<ServerRequestContext>) {
     let described = router.routes.map { (path: $0.path, method: $0.method) }
     routes.withLock { $0 = described }
   }

@@ -1,3 +1,4 @@
+import APXServing
 import Hummingbird
 import NIOCore
 
@@ -13,7 +14,7 @@ struct StallRoutes: Sendable {
   let stopping: StopSignal
 
   /// Adds the route to `router`.
-  func register(on router: Router<DemoRequestContext>) {
+  func register(on router: Router<ServerRequestContext>) {
     router.get("_demo/stall") { request, _ in try await stall(request) }
   }
 

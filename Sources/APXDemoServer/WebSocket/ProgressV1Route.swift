@@ -1,3 +1,4 @@
+import APXServing
 import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
@@ -66,7 +67,7 @@ struct ProgressV1Route: Sendable {
     return (job, offered, dropEvery)
   }
 
-  func register(http router: Router<DemoRequestContext>, webSocket ws: Router<DemoWebSocketContext>) {
+  func register(http router: Router<ServerRequestContext>, webSocket ws: Router<DemoWebSocketContext>) {
     router.get(RouterPath(stringLiteral: Self.path)) { request, _ -> Response in
       _ = try check(request)
       throw WebSocketHandshake.upgradeRequired()

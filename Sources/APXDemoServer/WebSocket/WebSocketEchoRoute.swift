@@ -1,3 +1,4 @@
+import APXServing
 import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
@@ -41,7 +42,7 @@ struct WebSocketEchoRoute: Sendable {
     }
   }
 
-  func register(http router: Router<DemoRequestContext>, webSocket ws: Router<DemoWebSocketContext>) {
+  func register(http router: Router<ServerRequestContext>, webSocket ws: Router<DemoWebSocketContext>) {
     router.get(RouterPath(stringLiteral: Self.path)) { request, _ -> Response in
       _ = try Settings(request)
       throw WebSocketHandshake.upgradeRequired()

@@ -1,5 +1,5 @@
 import APXCore
-import APXDemoServer
+import APXServing
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -8,7 +8,7 @@ import NIOCore
 struct MockResponder: HTTPResponder {
   let mock: MockAPI
 
-  func respond(to request: Request, context: DemoRequestContext) async throws -> Response {
+  func respond(to request: Request, context: ServerRequestContext) async throws -> Response {
     var request = request
     let body = try await RequestBody.collect(&request, context: context)
     let incoming = MockRequest(

@@ -1,5 +1,5 @@
 public import APXCore
-import APXDemoServer
+import APXServing
 import Hummingbird
 import HummingbirdWebSocket
 

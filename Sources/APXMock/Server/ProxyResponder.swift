@@ -1,5 +1,5 @@
 import APXCore
-import APXDemoServer
+import APXServing
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -9,7 +9,7 @@ import NIOCore
 struct ProxyResponder: HTTPResponder {
   let forward: @Sendable (ProxiedRequest) async -> ProxiedResponse
 
-  func respond(to request: Request, context: DemoRequestContext) async throws -> Response {
+  func respond(to request: Request, context: ServerRequestContext) async throws -> Response {
     var request = request
     guard let body = try await RequestBody.collect(&request, context: context) else {
       return RequestBody.response(RequestBody.tooLargeAnswer(limit: context.maxUploadSize))

@@ -1,5 +1,5 @@
 import APXCore
-import APXDemoServer
+import APXServing
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -8,7 +8,7 @@ import NIOCore
 enum RequestBody {
   /// The body, or nil when it is over `context.maxUploadSize` (Hummingbird throws then; its
   /// router would answer 413, but a bare responder answered 500).
-  static func collect(_ request: inout Request, context: DemoRequestContext) async throws -> [UInt8]? {
+  static func collect(_ request: inout Request, context: ServerRequestContext) async throws -> [UInt8]? {
     do {
       return Array(try await request.collectBody(upTo: context.maxUploadSize).readableBytesView)
     } catch is NIOTooManyBytesError {

@@ -1,6 +1,6 @@
-import Hummingbird
-import Logging
-import NIOCore
+public import Hummingbird
+public import Logging
+public import NIOCore
 import ServiceLifecycle
 
 /// A Hummingbird application running in a task of its own: started, bound, then stopped
@@ -33,7 +33,7 @@ public final class HTTPServerHost: Sendable {
     let task = Task {
       do {
         try await group.run()
-        started.fail(DemoServerError.stoppedBeforeListening)
+        started.fail(ServerHostError.stoppedBeforeListening)
       } catch {
         started.fail(error)
         throw error

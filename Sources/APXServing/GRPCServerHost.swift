@@ -1,5 +1,5 @@
-import GRPCCore
-import GRPCNIOTransportHTTP2
+package import GRPCCore
+package import GRPCNIOTransportHTTP2
 
 /// A grpc-swift HTTP/2 server on one address, started and stopped: the demo's gRPC half and
 /// `apx mock`'s gRPC services run on it.
@@ -14,7 +14,8 @@ package struct GRPCServerHost: Sendable {
   /// or with `tls`, and returns once the server listens.
   /// - Throws: When the TLS files cannot be read or the address cannot be bound.
   package static func start(
-    host: String, port: Int, tls: DemoGRPCTLS?, services: [any RegistrableRPCService],
+    host: String, port: Int, security: HTTP2ServerTransport.Posix.TransportSecurity = .plaintext,
+    services: [any RegistrableRPCService],
     interceptors: [any ServerInterceptor]
   ) async throws -> GRPCServerHost {
     // Flushes at once, as grpc-go and grpcio servers do. grpc-swift-nio-transport's default holds
@@ -24,7 +25,7 @@ package struct GRPCServerHost: Sendable {
     config.connection.flushCoalescing = nil
     let transport = HTTP2ServerTransport.Posix(
       address: .ipv4(host: host, port: port),
-      transportSecurity: tls?.transportSecurity ?? .plaintext,
+      transportSecurity: security,
       config: config
     )
     let server = GRPCServer(transport: transport, services: services, interceptors: interceptors)
