@@ -46,9 +46,6 @@ extension EndpointKind {
   /// A call is one HTTP request that a dry run can show as method, URL, headers and body.
   public var isHTTPRequest: Bool { capabilities.isHTTPRequest }
 
-  /// An answer may be an event stream (`text/event-stream`), which `--until-event` can stop.
-  public var mayAnswerWithEvents: Bool { capabilities.mayAnswerWithEvents }
-
   /// With no parameters declared, any message field may be given: the fields come from the
   /// service's schema (gRPC reflection or descriptors).
   public var fieldsFromSchema: Bool { capabilities.fieldsFromSchema }

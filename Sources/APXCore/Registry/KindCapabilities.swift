@@ -17,8 +17,6 @@ public struct KindCapabilities: Sendable {
   public var isHTTPRequest: Bool
   /// Several calls travel in one request (a JSON-RPC batch).
   public var batches: Bool
-  /// An answer may be an event stream (`text/event-stream`).
-  public var mayAnswerWithEvents: Bool
   /// With no parameters declared, any message field may be given (from the service's schema).
   public var fieldsFromSchema: Bool
   /// `apx mock`'s HTTP servers answer it (gRPC has a server of its own).
@@ -74,7 +72,7 @@ extension EndpointKind {
     case .rest:
       return KindCapabilities(
         displayName: "REST", resultShape: EndpointResultShape(body: .responseBytes, stream: false),
-        isHTTPRequest: true, batches: false, mayAnswerWithEvents: true, fieldsFromSchema: false,
+        isHTTPRequest: true, batches: false, fieldsFromSchema: false,
         servedOverHTTP: true, defaultRoute: HTTPRoute(), followsLinkHeaders: true, takesArrayBody: true,
         writesDefaultMethod: true,
         registryKeys: ["path", "body", "accepts", "pagination"],
@@ -82,28 +80,28 @@ extension EndpointKind {
     case .sse:
       return KindCapabilities(
         displayName: "SSE", article: "an", resultShape: EndpointResultShape(body: nil, stream: true),
-        isHTTPRequest: true, batches: false, mayAnswerWithEvents: true, fieldsFromSchema: false,
+        isHTTPRequest: true, batches: false, fieldsFromSchema: false,
         servedOverHTTP: true, defaultRoute: HTTPRoute(), takesArrayBody: true,
         registryKeys: events.union(["path", "body", "accepts"]),
         callFlags: [.http1Only, .include, .untilEvent, .reconnectDelay])
     case .grpc:
       return KindCapabilities(
         displayName: "gRPC", resultShape: EndpointResultShape(body: .lastMessage, stream: true),
-        isHTTPRequest: false, batches: false, mayAnswerWithEvents: false, fieldsFromSchema: true,
+        isHTTPRequest: false, batches: false, fieldsFromSchema: true,
         servedOverHTTP: false, defaultRoute: nil, requiresPath: false, defaultParamLocation: .message,
         registryKeys: ["service", "schema", "retry_codes", "progress", "pagination"],
         callFlags: [.maxMessageSize, .authority, .emitDefaults])
     case .jsonrpc:
       return KindCapabilities(
         displayName: "JSON-RPC", resultShape: EndpointResultShape(body: .responseBytes, stream: false),
-        isHTTPRequest: true, batches: true, mayAnswerWithEvents: false, fieldsFromSchema: false,
+        isHTTPRequest: true, batches: true, fieldsFromSchema: false,
         servedOverHTTP: true, defaultRoute: HTTPRoute(method: "POST", path: "/"), requiresPath: false,
         defaultParamLocation: .body, registryKeys: ["path", "body", "rpc_method", "params_by", "notification"],
         callFlags: [.http1Only, .include])
     case .websocket:
       return KindCapabilities(
         displayName: "WebSocket", resultShape: EndpointResultShape(body: nil, stream: true),
-        isHTTPRequest: true, batches: false, mayAnswerWithEvents: false, fieldsFromSchema: false,
+        isHTTPRequest: true, batches: false, fieldsFromSchema: false,
         servedOverHTTP: true, defaultRoute: HTTPRoute(), servedFromWebSocketURL: true, writesDefaultMethod: true,
         registryKeys: [
           "path", "body", "reconnect", "progress", "subprotocols", "send", "until", "max_messages", "ping_interval",
@@ -115,7 +113,7 @@ extension EndpointKind {
     case .graphql:
       return KindCapabilities(
         displayName: "GraphQL", resultShape: EndpointResultShape(body: .responseBytes, stream: false),
-        isHTTPRequest: true, batches: false, mayAnswerWithEvents: false, fieldsFromSchema: false,
+        isHTTPRequest: true, batches: false, fieldsFromSchema: false,
         servedOverHTTP: true, defaultRoute: HTTPRoute(method: "POST", path: "/"), requiresPath: false,
         defaultParamLocation: .body,
         registryKeys: ["path", "body", "query", "operation_name", "transport", "reconnect"],

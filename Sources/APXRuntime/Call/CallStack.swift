@@ -1,5 +1,3 @@
-public import APXCore
-
 /// One run's call machinery, built in one place: the HTTP session (TLS, proxies, cookies), the
 /// token source, the gRPC session on the HTTP session's event loop, and the `Executor` over
 /// them. Commands, recipes and the explorer get it from `CallStack.with` and wire nothing by

@@ -1,5 +1,4 @@
 import APXCore
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -153,17 +152,15 @@ enum WebSocketHandshake {
     let established = eventLoop.makePromise(of: Void.self)
     let deadline = NIODeadline.now() + connectTimeout
     let headers = ProxyConnectPipeline.headers(for: proxy.server)
-    let handlers = NIOLockedValueBox<ProxyConnectPipeline?>(nil)
     let channel: any Channel
     do {
       channel = try await ClientBootstrap(group: eventLoop)
         .connectTimeout(connectTimeout)
         .channelInitializer { channel in
           channel.eventLoop.makeCompletedFuture {
-            let added = try ProxyConnectPipeline.add(
+            try ProxyConnectPipeline.add(
               to: channel, host: target.host, port: target.port, headers: headers, deadline: deadline,
               promise: established)
-            handlers.withLockedValue { $0 = added }
           }
         }
         .connect(host: proxy.server.host, port: proxy.server.port).get()
@@ -177,7 +174,7 @@ enum WebSocketHandshake {
       channel.close(promise: nil)
       throw TunnelRelay.describe(error, proxy: proxy.server, target: proxy.shown)
     }
-    try await channel.eventLoop.submit { handlers.withLockedValue { $0 }?.remove(from: channel) }.get()
+    try await channel.eventLoop.submit { ProxyConnectPipeline.remove(from: channel) }.get()
     return channel
   }
 }

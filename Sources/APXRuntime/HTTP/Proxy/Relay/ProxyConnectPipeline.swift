@@ -7,41 +7,41 @@ import NIOHTTP1
 /// client runs next (TLS, an HTTP/1.1 upgrade) goes end to end with the target on the same
 /// channel. The WebSocket handshake builds its connection this way; `TunnelRelay` does it for
 /// clients that dial a socket of their own (gRPC).
-struct ProxyConnectPipeline {
-  private let splitter: TunnelHeadSplitter
-  private let encoder: HTTPRequestEncoder
-  private let decoder: ByteToMessageHandler<HTTPResponseDecoder>
-  private let connect: NIOHTTP1ProxyConnectHandler
-
+enum ProxyConnectPipeline {
   /// Adds the handlers to `channel`'s pipeline (on its event loop): `promise` succeeds when the
   /// proxy answers CONNECT with 2xx, and fails with NIOExtras' error otherwise (its 407, a
   /// refusal, a timeout at `deadline`, or the connection closing).
   static func add(
     to channel: any Channel, host: String, port: Int, headers: HTTPHeaders, deadline: NIODeadline,
     promise: EventLoopPromise<Void>
-  ) throws -> ProxyConnectPipeline {
-    let handlers = ProxyConnectPipeline(
-      splitter: TunnelHeadSplitter(), encoder: HTTPRequestEncoder(),
-      decoder: ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .forwardBytes)),
-      connect: NIOHTTP1ProxyConnectHandler(
-        targetHost: host, targetPort: port, headers: headers, deadline: deadline, promise: promise))
+  ) throws {
     let pipeline = channel.pipeline.syncOperations
-    try pipeline.addHandler(handlers.splitter)
-    try pipeline.addHandler(handlers.encoder)
-    try pipeline.addHandler(handlers.decoder)
-    try pipeline.addHandler(handlers.connect)
-    return handlers
+    try pipeline.addHandler(TunnelHeadSplitter())
+    try pipeline.addHandler(HTTPRequestEncoder())
+    try pipeline.addHandler(ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .forwardBytes)))
+    try pipeline.addHandler(
+      NIOHTTP1ProxyConnectHandler(
+        targetHost: host, targetPort: port, headers: headers, deadline: deadline, promise: promise))
   }
 
   /// Takes the handlers away once the tunnel is open (on the channel's event loop); what the
-  /// target sent after the proxy's answer goes on to the handlers behind them.
-  func remove(from channel: any Channel) {
+  /// target sent after the proxy's answer goes on to the handlers behind them. (The CONNECT
+  /// handler may have left by itself already.)
+  static func remove(from channel: any Channel) {
     let pipeline = channel.pipeline.syncOperations
-    pipeline.removeHandler(connect, promise: nil)
-    pipeline.removeHandler(decoder, promise: nil)
-    pipeline.removeHandler(encoder, promise: nil)
+    if let connect = try? pipeline.handler(type: NIOHTTP1ProxyConnectHandler.self) {
+      pipeline.removeHandler(connect, promise: nil)
+    }
+    if let decoder = try? pipeline.handler(type: ByteToMessageHandler<HTTPResponseDecoder>.self) {
+      pipeline.removeHandler(decoder, promise: nil)
+    }
+    if let encoder = try? pipeline.handler(type: HTTPRequestEncoder.self) {
+      pipeline.removeHandler(encoder, promise: nil)
+    }
     // On the next tick: the decoder leaves once its read is over.
-    channel.eventLoop.assumeIsolated().execute { pipeline.removeHandler(splitter, promise: nil) }
+    if let splitter = try? pipeline.handler(type: TunnelHeadSplitter.self) {
+      channel.eventLoop.assumeIsolated().execute { pipeline.removeHandler(splitter, promise: nil) }
+    }
   }
 
   /// The `Proxy-Authorization` header the proxy URL's credentials make, if any.

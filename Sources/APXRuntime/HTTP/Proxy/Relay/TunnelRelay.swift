@@ -47,14 +47,14 @@ enum TunnelRelay {
       .connectTimeout(connectTimeout)
       .channelInitializer { upstream in
         upstream.eventLoop.makeCompletedFuture {
-          let handlers = try ProxyConnectPipeline.add(
+          try ProxyConnectPipeline.add(
             to: upstream, host: target.host, port: target.port, headers: headers, deadline: deadline,
             promise: established)
           // Once the tunnel is open the HTTP/1 handlers leave, and what the target sent after
           // the proxy's answer goes on to the relay behind them.
           established.futureResult.assumeIsolated().whenSuccess {
             try? upstream.pipeline.syncOperations.addHandler(ChannelRelay(partner: inbound))
-            handlers.remove(from: upstream)
+            ProxyConnectPipeline.remove(from: upstream)
           }
         }
       }
