@@ -1,10 +1,5 @@
 import APXDemoServer
-
-/// Where the in-process demo backend listens.
-struct DemoAddresses: Sendable {
-  var httpBaseURL: String
-  var grpcPort: Int
-}
+import APXRuntime
 
 /// `--demo`: runs the embedded demo backend in this process on free loopback
 /// ports for the duration of one command.

@@ -1,18 +1,41 @@
-import APXCore
-import APXRuntime
+public import APXCore
+
+/// Where a local backend that stands in for every API's environments listens (`--demo`).
+public struct DemoAddresses: Sendable {
+  /// `http://127.0.0.1:PORT` of its HTTP side.
+  public var httpBaseURL: String
+  /// The port of its gRPC side (0: none was started).
+  public var grpcPort: Int
+
+  public init(httpBaseURL: String, grpcPort: Int) {
+    self.httpBaseURL = httpBaseURL
+    self.grpcPort = grpcPort
+  }
+}
 
 /// Decides where a call goes: `--base-url`, else the demo backend under `--demo`,
-/// else the chosen environment's base URL (with `${env:NAME}` resolved).
-enum BaseURLResolver {
-  struct Resolved {
-    var baseURL: String
-    var environmentName: String
+/// else the chosen environment's base URL (with `${env:NAME}` resolved). The command line,
+/// recipes and the explorer share it.
+public enum BaseURLResolver {
+  /// Where the call goes, and the environment whose name it goes under (for stored tokens).
+  public struct Resolved: Sendable {
+    public var baseURL: String
+    public var environmentName: String
+
+    public init(baseURL: String, environmentName: String) {
+      self.baseURL = baseURL
+      self.environmentName = environmentName
+    }
   }
 
   /// The environment is `--env`, else `APX_ENV` when the API has it (one variable set for
   /// one API must not break calls to the others), else the config file's choice for this API,
   /// else the API's `default_environment`, else its first.
-  static func resolve(
+  ///
+  /// - Parameters:
+  ///   - environment: `--env`; `override`: `--base-url`; `demo`: the demo backend under `--demo`.
+  ///   - configured: the config file's environment for this API.
+  public static func resolve(
     api: APIDefinition, environment: String?, override: String?, demo: DemoAddresses?,
     processEnvironment: [String: String], configured: String? = nil
   ) throws -> Resolved {
