@@ -22,6 +22,14 @@ public struct JSONWriter: Sendable {
     bytes.reserveCapacity(capacity)
   }
 
+  /// A writer that continues `bytes` (a buffer whose text stays as it is), so a document of
+  /// many parts is written without copying each part.
+  public init(appendingTo bytes: [UInt8], style: JSONOutputStyle = .pretty, depth: Int = 0) {
+    self.style = style
+    self.baseDepth = depth
+    self.bytes = bytes
+  }
+
   /// Begins an object: members follow, then `endObject()`.
   public mutating func beginObject() { open(UInt8(ascii: "{")) }
 
@@ -47,6 +55,14 @@ public struct JSONWriter: Sendable {
   public mutating func string(_ text: String) {
     startValue()
     JSONStringEscaper.appendQuoted(text, to: &bytes)
+  }
+
+  /// Writes a string value from its UTF-8 bytes, which the caller has checked are valid.
+  public mutating func string(utf8 text: [UInt8]) {
+    startValue()
+    bytes.append(0x22)
+    text.withUnsafeBufferPointer { JSONStringEscaper.appendEscaped($0, to: &bytes) }
+    bytes.append(0x22)
   }
 
   /// Writes an integer value.

@@ -48,19 +48,21 @@ public final class HARLog: Sendable {
 
   /// Adds an entry: its JSON text, pretty, as it prints at `entryDepth`.
   func add(_ json: [UInt8], started: Double) {
-    add(started: started, size: json.count) { $0.raw(json) }
+    add(started: started, size: json.count) { $0.text(json[...]) }
   }
 
   /// Adds an entry that `write` writes straight into the archive's text, so that it needs no
   /// buffer of its own; `size` is about as many bytes as it will take (a text that does not fit
   /// the chunk's room makes the chunk grow, which costs a copy but loses nothing).
-  func add(started: Double, size: Int, _ write: (inout HAREntryText) -> Void) {
+  func add(started: Double, size: Int, _ write: (inout JSONWriter) -> Void) {
     entries.withLock { entries in
-      var text: HAREntryText
+      var text: JSONWriter
       if let last = entries.chunks.last, last.capacity - last.count >= size {
-        text = HAREntryText(appendingTo: entries.chunks.removeLast())
+        text = JSONWriter(appendingTo: entries.chunks.removeLast(), depth: Self.entryDepth)
       } else {
-        text = HAREntryText(capacity: max(Self.chunkSize, size))
+        var chunk: [UInt8] = []
+        chunk.reserveCapacity(max(Self.chunkSize, size))
+        text = JSONWriter(appendingTo: chunk, depth: Self.entryDepth)
       }
       let start = text.bytes.count
       write(&text)

@@ -136,80 +136,94 @@ public final class HARRecorder: Sendable {
   }
 
   /// The entry's JSON text, written straight from the exchange as it prints in the archive.
-  private static func entry(_ x: Exchange, into out: inout HAREntryText) {
+  private static func entry(_ x: Exchange, into out: inout JSONWriter) {
     let end = ContinuousClock.now
     let wait = x.headInstant.map { milliseconds($0 - x.startInstant) } ?? milliseconds(end - x.startInstant)
     let receive = x.headInstant.map { milliseconds(end - $0) } ?? 0
     let contentType = header("content-type", in: x.responseHeaders) ?? ""
     let isGRPC = contentType.lowercased().hasPrefix("application/grpc")
-    out.raw("{\n        \"startedDateTime\": ")
-    out.string(UTCTimestamp.iso8601(secondsSince1970: x.started))
-    out.raw(",\n        \"time\": ")
-    out.number(wait + receive)
+    out.beginObject()
+    out.member("startedDateTime", UTCTimestamp.iso8601(secondsSince1970: x.started))
+    out.key("time")
+    out.number(String(wait + receive))
 
-    out.raw(",\n        \"request\": {\n          \"method\": ")
-    out.string(x.method)
-    out.raw(",\n          \"url\": ")
-    out.string(x.url)
-    out.raw(",\n          \"httpVersion\": ")
-    out.string(x.version)
-    out.raw(",\n          \"cookies\": [],\n          \"headers\": ")
+    out.key("request")
+    out.beginObject()
+    out.member("method", x.method)
+    out.member("url", x.url)
+    out.member("httpVersion", x.version)
+    emptyList("cookies", &out)
+    out.key("headers")
     headers(x.requestHeaders, &out)
-    out.raw(",\n          \"queryString\": ")
+    out.key("queryString")
     queryString(x.url, &out)
-    out.raw(",\n          \"headersSize\": -1,\n          \"bodySize\": ")
-    out.int(x.requestBody?.size ?? (x.requestBody == nil ? 0 : -1))
+    out.member("headersSize", -1)
+    out.member("bodySize", x.requestBody?.size ?? (x.requestBody == nil ? 0 : -1))
     if let body = x.requestBody {
-      out.raw(",\n          \"postData\": {\n            \"mimeType\": ")
-      out.string(body.mimeType)
-      out.raw(",\n            \"text\": ")
-      out.string(body.text ?? "")
-      out.raw("\n          }")
+      out.key("postData")
+      out.beginObject()
+      out.member("mimeType", body.mimeType)
+      out.member("text", body.text ?? "")
+      out.endObject()
     }
+    out.endObject()
 
-    out.raw("\n        },\n        \"response\": {\n          \"status\": ")
-    out.int(x.status)
-    out.raw(",\n          \"statusText\": ")
-    out.string(x.status == 0 ? "" : HTTPResponseStatus(statusCode: x.status).reasonPhrase)
-    out.raw(",\n          \"httpVersion\": ")
-    out.string(x.version)
-    out.raw(",\n          \"cookies\": [],\n          \"headers\": ")
+    out.key("response")
+    out.beginObject()
+    out.member("status", x.status)
+    out.member("statusText", x.status == 0 ? "" : HTTPResponseStatus(statusCode: x.status).reasonPhrase)
+    out.member("httpVersion", x.version)
+    emptyList("cookies", &out)
+    out.key("headers")
     headers(x.responseHeaders, &out)
-    out.raw(",\n          \"content\": {\n            \"size\": ")
-    out.int(x.bodySize)
-    out.raw(",\n            \"mimeType\": ")
-    out.string(contentType.isEmpty ? "x-unknown" : contentType)
+    out.key("content")
+    out.beginObject()
+    out.member("size", x.bodySize)
+    out.member("mimeType", contentType.isEmpty ? "x-unknown" : contentType)
     if !x.isWebSocket { content(x, isGRPC: isGRPC, &out) }
-    out.raw("\n          },\n          \"redirectURL\": ")
-    out.string(header("location", in: x.responseHeaders) ?? "")
-    out.raw(",\n          \"headersSize\": -1,\n          \"bodySize\": ")
-    out.int(x.status == 0 ? -1 : x.bodySize)
+    out.endObject()
+    out.member("redirectURL", header("location", in: x.responseHeaders) ?? "")
+    out.member("headersSize", -1)
+    out.member("bodySize", x.status == 0 ? -1 : x.bodySize)
+    out.endObject()
 
-    out.raw(
-      "\n        },\n        \"cache\": {},\n        \"timings\": {\n          \"send\": 0,\n          \"wait\": ")
-    out.number(wait)
-    out.raw(",\n          \"receive\": ")
-    out.number(receive)
-    out.raw("\n        }")
+    out.key("cache")
+    out.beginObject()
+    out.endObject()
+    out.key("timings")
+    out.beginObject()
+    out.member("send", 0)
+    out.key("wait")
+    out.number(String(wait))
+    out.key("receive")
+    out.number(String(receive))
+    out.endObject()
     if x.isWebSocket {
-      out.raw(",\n        \"_resourceType\": \"websocket\",\n        \"_webSocketMessages\": ")
-      out.raw(webSocketMessages(x))
+      out.member("_resourceType", "websocket")
+      out.key("_webSocketMessages")
+      webSocketMessages(x, &out)
       if x.webSocketOmitted > 0 {
-        out.raw(",\n        \"comment\": ")
-        out.string(
+        out.member(
+          "comment",
           "the first \(x.webSocketMessages.count) of \(x.webSocketMessages.count + x.webSocketOmitted) messages")
       }
     } else if isGRPC || !x.messages.isEmpty {
-      out.raw(",\n        \"_apx\": ")
-      out.raw(apxField(x, isGRPC: isGRPC))
+      out.key("_apx")
+      apxField(x, isGRPC: isGRPC, &out)
     }
-    out.raw("\n      }")
+    out.endObject()
   }
 
-  /// The entry's `_apx` field, as it prints there: a gRPC call's messages and trailers, or when
-  /// each event of a stream arrived.
-  private static func apxField(_ x: Exchange, isGRPC: Bool) -> [UInt8] {
-    var out = JSONWriter(style: .pretty, depth: HARLog.entryDepth + 1)
+  /// `name: []`, a list HAR asks for that apx keeps empty.
+  private static func emptyList(_ name: String, _ out: inout JSONWriter) {
+    out.key(name)
+    out.beginArray()
+    out.endArray()
+  }
+
+  /// The entry's `_apx` field: a gRPC call's messages and trailers, or when each event of a
+  /// stream arrived.
+  private static func apxField(_ x: Exchange, isGRPC: Bool, _ out: inout JSONWriter) {
     out.beginObject()
     if isGRPC {
       // HAR has no place for gRPC messages: they go, as apx prints them, in a custom field
@@ -233,13 +247,11 @@ public final class HARRecorder: Sendable {
       eventTimes(x, &out)
     }
     out.endObject()
-    return out.bytes
   }
 
   /// `[{"type": "send"|"receive", "time": SECONDS, "opcode": 1|2, "data": ...}]`, as Chrome
   /// writes a WebSocket's messages: text as it is (masked), binary as base64 (masked first).
-  private static func webSocketMessages(_ x: Exchange) -> [UInt8] {
-    var out = JSONWriter(style: .pretty, depth: HARLog.entryDepth + 1)
+  private static func webSocketMessages(_ x: Exchange, _ out: inout JSONWriter) {
     out.beginArray()
     for message in x.webSocketMessages {
       out.beginObject()
@@ -255,7 +267,6 @@ public final class HARRecorder: Sendable {
       out.endObject()
     }
     out.endArray()
-    return out.bytes
   }
 
   /// The value of the first field named `name` (lower case), whatever the case of its name.
@@ -266,13 +277,12 @@ public final class HARRecorder: Sendable {
 
   /// The rest of `"content"` after its size and type: the answer's text (masked), base64 when
   /// it is not UTF-8.
-  private static func content(_ x: Exchange, isGRPC: Bool, _ out: inout HAREntryText) {
+  private static func content(_ x: Exchange, isGRPC: Bool, _ out: inout JSONWriter) {
     // An event stream's own bytes when they were recorded (a proxy sees them), else its events.
     if !x.messages.isEmpty, !isGRPC, x.body.isEmpty {
-      out.raw(",\n            \"text\": ")
-      out.string(x.mask.mask(eventText(x.messages)))
+      out.member("text", x.mask.mask(eventText(x.messages)))
     } else if !x.body.isEmpty {
-      out.raw(",\n            \"text\": ")
+      out.key("text")
       if !x.mask.masksText, isASCII(x.body) {
         // Nothing to mask and valid UTF-8 as it is: escaped straight from the bytes.
         out.string(utf8: x.body)
@@ -281,11 +291,10 @@ public final class HARRecorder: Sendable {
       } else {
         // Bytes that are not text may still hold a credential the server echoed.
         out.string(Data(x.mask.mask(bytes: x.body)).base64EncodedString())
-        out.raw(",\n            \"encoding\": \"base64\"")
+        out.member("encoding", "base64")
       }
       if x.bodySize > x.body.count {
-        out.raw(",\n            \"comment\": ")
-        out.string("the first \(x.body.count) of \(x.bodySize) bytes")
+        out.member("comment", "the first \(x.body.count) of \(x.bodySize) bytes")
       }
     }
   }
@@ -318,26 +327,34 @@ public final class HARRecorder: Sendable {
   }
 
   /// A request's or answer's `"headers"` value: `[{"name": ..., "value": ...}, ...]`.
-  private static func headers(_ fields: [HeaderField], _ out: inout HAREntryText) {
-    for (n, field) in fields.enumerated() { out.pair(field.name, field.value, first: n == 0) }
-    out.endPairs(any: !fields.isEmpty)
+  private static func headers(_ fields: [HeaderField], _ out: inout JSONWriter) {
+    out.beginArray()
+    for field in fields { pair(field.name, field.value, &out) }
+    out.endArray()
+  }
+
+  /// One `{"name": ..., "value": ...}` of a `headers` or `queryString` list.
+  private static func pair(_ name: String, _ value: String, _ out: inout JSONWriter) {
+    out.beginObject()
+    out.member("name", name)
+    out.member("value", value)
+    out.endObject()
   }
 
   /// A request's `"queryString"` value: the URL's query as HAR's name/value list
   /// (percent-decoded, as browsers show it).
-  private static func queryString(_ url: String, _ out: inout HAREntryText) {
-    var any = false
+  private static func queryString(_ url: String, _ out: inout JSONWriter) {
+    out.beginArray()
     if let question = url.utf8.firstIndex(of: UInt8(ascii: "?")) {
       let query = url[url.index(after: question)...].prefix { $0 != "#" }
-      for pair in query.split(separator: "&") {
-        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        out.pair(
+      for part in query.split(separator: "&") {
+        let parts = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        pair(
           PercentDecoding.decode(String(parts[0])), parts.count > 1 ? PercentDecoding.decode(String(parts[1])) : "",
-          first: !any)
-        any = true
+          &out)
       }
     }
-    out.endPairs(any: any)
+    out.endArray()
   }
 
   /// An event stream's events as `text/event-stream` text: `event:`, `id:` and `data:` lines.
