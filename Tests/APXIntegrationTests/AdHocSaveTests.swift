@@ -50,6 +50,29 @@ struct AdHocSaveTests {
     }
   }
 
+  /// `--until-event` stops the call, and the saved SSE endpoint keeps it, so the saved call stops
+  /// at the same event; saved as REST, where the registry has no place for it, it is said to be left out.
+  @Test func aSavedEventStreamKeepsItsStopEvent() async throws {
+    let dir = try Self.registry()
+    try await withDemoServer { server in
+      let env = ["APX_REGISTRY": dir]
+      let job = try await SSEWatchTests.createImport(server, rows: 3, [])
+      let stream = server.httpBaseURL + "/api/v2/imports/\(job)/stream"
+      let adhoc = try await APXProcess.run(
+        ["call", "--sse", stream, "--until-event", "complete", "--save", "imports.watch"], environment: env)
+      #expect(adhoc.status == 0, "\(adhoc.stderr)")
+      let file = try String(contentsOfFile: dir + "/imports.json", encoding: .utf8)
+      #expect(file.contains(#""until_event": ["complete"]"#), "\(file)")
+      let saved = try await APXProcess.run(["call", "imports.watch"], environment: env)
+      #expect(saved.status == 0, "\(saved.stderr)")
+      #expect(try SSEWatchTests.lines(saved.stdout).last?["event"] as? String == "complete", "\(saved.stdout)")
+      let rest = try await APXProcess.run(
+        ["call", stream, "--until-event", "complete", "--save", "imports.raw"], environment: env)
+      #expect(rest.status == 0, "\(rest.stderr)")
+      #expect(rest.stderr.contains("--until-event is not saved"), "\(rest.stderr)")
+    }
+  }
+
   @Test func aSavedRESTCallGivesTheSameAnswerAndKeepsPathParameters() async throws {
     let dir = try Self.registry()
     try await withDemoServer { server in

@@ -38,6 +38,21 @@ struct FetchOptionsTests {
   }
 }
 
+extension FetchOptionsTests {
+  /// A credential in the description's URL is masked wherever the mock names the source, as
+  /// `apx import` masks it.
+  @Test func mockMasksACredentialInItsOpenAPIURL() async throws {
+    try await withDemoServer { demo in
+      // The demo has no such file: its 404 is the error, naming the URL.
+      let url = demo.httpBaseURL + "/no-such-description.json?access_token=sekrit-4471"
+      let r = try await APXProcess.run(["mock", "--openapi", url, "--timeout", "5"])
+      #expect(r.status != 0, "\(r.stderr)")
+      #expect(r.stderr.contains("no-such-description.json"), "\(r.stderr)")
+      #expect(!r.stderr.contains("sekrit-4471"), "\(r.stderr)")
+    }
+  }
+}
+
 extension TinyproxyTests {
   @Test func mockFetchesItsOpenAPIURLThroughTheProxy() async throws {
     try await withDemoServer { demo in

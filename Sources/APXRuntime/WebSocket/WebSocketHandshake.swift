@@ -123,8 +123,14 @@ enum WebSocketHandshake {
     let channel: any Channel
     do {
       if let proxy {
-        channel = try await tunnel(to: target, through: proxy, on: eventLoop, connectTimeout: connectTimeout)
-        try await channel.eventLoop.submit { try handshake(channel) }.get()
+        let tunnelled = try await tunnel(to: target, through: proxy, on: eventLoop, connectTimeout: connectTimeout)
+        do {
+          try await tunnelled.eventLoop.submit { try handshake(tunnelled) }.get()
+        } catch {
+          tunnelled.close(promise: nil)
+          throw error
+        }
+        channel = tunnelled
       } else {
         channel = try await ClientBootstrap(group: eventLoop)
           .connectTimeout(connectTimeout)

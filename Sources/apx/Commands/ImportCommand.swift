@@ -152,16 +152,22 @@ struct ImportOpenAPICommand: ContextCommand {
   }
 
   func run(in context: Context) async throws {
-    // A URL's credentials (`?access_token=...`, `user:password@`) follow the rule of a call's.
-    var mask = SecretMask(secrets: CredentialParams.values(inURL: source))
-    if let info = URLUserInfo.range(in: source), let colon = source[info].firstIndex(of: ":") {
-      mask.add(String(source[source.index(after: colon)..<info.upperBound]))
-    }
+    let mask = Self.sourceMask(source)
     do {
       try await run(shown: mask.mask(source), in: context)
     } catch let error as APXError {
       throw RecipeSecrets.masked(error, with: mask)
     }
+  }
+
+  /// The credentials a description's URL carries (`?access_token=...`, `user:password@`), which
+  /// follow the rule of a call's: masked wherever the source is named.
+  static func sourceMask(_ source: String) -> SecretMask {
+    var mask = SecretMask(secrets: CredentialParams.values(inURL: source))
+    if let info = URLUserInfo.range(in: source), let colon = source[info].firstIndex(of: ":") {
+      mask.add(String(source[source.index(after: colon)..<info.upperBound]))
+    }
+    return mask
   }
 
   /// The import, with `shown` (the source, credentials masked) wherever the source is named.

@@ -226,9 +226,16 @@ struct MockCommand: ContextCommand {
   func definitions(in context: Context) async throws -> [APIDefinition] {
     if let openapi {
       fetch.warnIfInsecure(context)
-      let report = try await ImportOpenAPICommand.importReport(
-        source: openapi, shown: openapi, apiName: nil, timeout: fetch.timeout(default: 30),
-        session: try fetch.httpSession(context), allowRemoteRefs: allowRemoteRefs)
+      // Credentials in the description's URL are masked wherever it is named, as for apx import.
+      let mask = ImportOpenAPICommand.sourceMask(openapi)
+      let report: ImportReport
+      do {
+        report = try await ImportOpenAPICommand.importReport(
+          source: openapi, shown: mask.mask(openapi), apiName: nil, timeout: fetch.timeout(default: 30),
+          session: try fetch.httpSession(context), allowRemoteRefs: allowRemoteRefs)
+      } catch let error as APXError {
+        throw RecipeSecrets.masked(error, with: mask)
+      }
       for skip in report.skipped { context.warn("apx mock: not served: \(skip.item): \(skip.reason)") }
       return [report.api]
     }

@@ -60,6 +60,18 @@ struct AdHocSave {
         .usage, "--save writes an ad-hoc call (a URL) into the registry; \(api).\(endpoint) is already there")
     }
     var endpoint = prepared.endpoint
+    // `--until-event` is the call's: a saved SSE endpoint keeps it, so the saved call stops where
+    // this one did; a registry REST endpoint has no until_event to keep it in.
+    if !prepared.untilEvent.isEmpty {
+      if case .sse(let route, var sse) = endpoint.options {
+        sse.untilEvent += prepared.untilEvent
+        endpoint.options = .sse(route, sse)
+      } else {
+        context.warn(
+          "apx: --save: --until-event is not saved: a \(endpoint.kind.rawValue) endpoint has no until_event "
+            + "(give --sse to save the URL as an SSE endpoint)")
+      }
+    }
     var values = values
     if let data {
       // A -d JSON object is saved as one parameter per member, so each can be changed later.

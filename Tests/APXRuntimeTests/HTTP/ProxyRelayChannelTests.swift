@@ -39,6 +39,22 @@ struct ProxyRelayChannelTests {
     _ = try channel.finish()
   }
 
+  /// The CONNECT request a tunnel opens with: an IPv6 target in brackets (authority form), a
+  /// name or IPv4 address as it is.
+  @Test(arguments: [("::1", "[::1]:443"), ("127.0.0.1", "127.0.0.1:443"), ("api.example", "api.example:443")])
+  func theConnectRequestNamesTheTargetInAuthorityForm(host: String, authority: String) throws {
+    let channel = EmbeddedChannel()
+    let established = channel.eventLoop.makePromise(of: Void.self)
+    try ProxyConnectPipeline.add(
+      to: channel, host: host, port: 443, headers: [:], deadline: .now() + .seconds(60), promise: established)
+    try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 3128)).wait()
+    var sent = ""
+    while let part = try channel.readOutbound(as: ByteBuffer.self) { sent += String(buffer: part) }
+    #expect(sent.hasPrefix("CONNECT \(authority) HTTP/1.1\r\n"), "\(sent)")
+    established.fail(ChannelError.ioOnClosedChannel)
+    _ = try? channel.finish()
+  }
+
   /// Counts the reads a relay lets through to its channel.
   final class ReadCounter: ChannelOutboundHandler, @unchecked Sendable {
     typealias OutboundIn = NIOAny

@@ -1,3 +1,4 @@
+import APXCore
 import NIOCore
 import NIOExtras
 import NIOHTTP1
@@ -20,8 +21,9 @@ enum ProxyConnectPipeline {
     try pipeline.addHandler(HTTPRequestEncoder())
     try pipeline.addHandler(ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .forwardBytes)))
     try pipeline.addHandler(
+      // CONNECT names the target in authority form: an IPv6 address in brackets (RFC 9110, 9.3.6).
       NIOHTTP1ProxyConnectHandler(
-        targetHost: host, targetPort: port, headers: headers, deadline: deadline, promise: promise))
+        targetHost: Origin.hostInURL(host), targetPort: port, headers: headers, deadline: deadline, promise: promise))
   }
 
   /// Takes the handlers away once the tunnel is open (on the channel's event loop); what the
