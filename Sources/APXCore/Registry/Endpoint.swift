@@ -28,9 +28,6 @@ public struct Endpoint: Sendable {
   public var bodyExample: JSONValue?
   /// A JSON Schema of the JSON request body (`apx mock` checks requests against it).
   public var bodySchema: JSONValue?
-  /// Other request bodies the server takes (REST, SSE), judged by `apx mock`; calls send the
-  /// body the params describe.
-  public var accepts: [AcceptedBody] = []
   /// The answers the endpoint declares (`apx mock` serves them), in declaration order.
   public var responses: [EndpointResponse] = []
   /// Overrides the API's auth; `.none` switches auth off for this endpoint.
@@ -43,9 +40,6 @@ public struct Endpoint: Sendable {
   public var idempotencyKey: Bool
   /// Per-call timeout in seconds.
   public var timeout: Double?
-  /// How answers come in pages (`--all` follows them); nil: one answer.
-  public var pagination: Pagination?
-
   /// How `--all` follows this endpoint's pages: its declared `pagination`, else, for REST,
   /// `Link: rel="next"` headers (`Pagination.undeclared`); nil when it has no pages to follow.
   public var pagesToFollow: Pagination? {
@@ -209,16 +203,19 @@ public struct GRPCOptions: Sendable, Hashable {
   public var retryableCodes: [String]?
   /// Where progress lives in each response message (jq-style paths into its JSON), as for SSE.
   public var progress: ProgressFields?
+  /// How answers come in pages (a page token in the request and the response).
+  public var pagination: Pagination?
 
   public init(
     service: String, method: String, schema: SchemaSource, retryableCodes: [String]? = nil,
-    progress: ProgressFields? = nil
+    progress: ProgressFields? = nil, pagination: Pagination? = nil
   ) {
     self.service = service
     self.method = method
     self.schema = schema
     self.retryableCodes = retryableCodes
     self.progress = progress
+    self.pagination = pagination
   }
 }
 

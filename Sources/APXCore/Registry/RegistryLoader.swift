@@ -342,8 +342,9 @@ public enum RegistryLoader {
     }
     e.bodyExample = f.first(where: { $0.key == "body_example" })?.value
     e.bodySchema = optionalSchema(f, "body_schema", at: p, &r)
-    if let accepts = f.first(where: { $0.key == "accepts" })?.value, kind.accepts(registryKey: "accepts") {
-      e.accepts = decodeAccepts(accepts, at: p + [.key("accepts")], &r)
+    if let accepts = f.first(where: { $0.key == "accepts" })?.value, case .http(let route, var o) = e.options {
+      o.accepts = decodeAccepts(accepts, at: p + [.key("accepts")], &r)
+      e.options = .http(route, o)
     }
     if let responses = f.first(where: { $0.key == "responses" })?.value {
       e.responses = decodeResponses(responses, at: p + [.key("responses")], &r)
@@ -367,12 +368,13 @@ public enum RegistryLoader {
     e.idempotencyKey = r.optionalBool(f, "idempotency_key", at: p) ?? false
     e.timeout = r.optionalNumber(f, "timeout", at: p, range: 0.001...86_400)
     if kind == .sse {
-      e.options = .sse(route, SSEOptionsDecoder.decode(f, at: p, &r))
+      e.options = .sse(route, SSEOptionsDecoder.decode(f, at: p, &r), accepts: e.accepts)
     } else if kind == .websocket {
       e.options = .websocket(route, WebSocketOptionsDecoder.decode(f, at: p, &r))
     }
     if let pagination = f.first(where: { $0.key == "pagination" })?.value, kind.accepts(registryKey: "pagination") {
-      e.pagination = decodePagination(pagination, endpoint: e, at: p + [.key("pagination")], &r)
+      let pages = decodePagination(pagination, endpoint: e, at: p + [.key("pagination")], &r)
+      e.options = e.options.paged(pages) ?? e.options
     }
     checkBody(e, at: p, &r)
     return e

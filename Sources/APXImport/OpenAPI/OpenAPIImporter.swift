@@ -278,19 +278,21 @@ public struct OpenAPIImporter {
     endpoint.bodyExample = body.example
     endpoint.bodySchema = bodySchema.map { inliner.copy($0) }
     var acceptedTypes = Set<String>()
+    var accepts: [AcceptedBody] = []
     for other in body.others {
       let accepted = AcceptedBody(contentType: other.type, schema: other.schema.map { inliner.copy($0) })
       // A wildcard (`*/*`, `image/*`) names no type a request is sent with.
       guard !accepted.mediaType.contains("*"), acceptedTypes.insert(accepted.mediaType).inserted else { continue }
-      endpoint.accepts.append(accepted)
+      accepts.append(accepted)
     }
+    endpoint.options = .rest(endpoint.options.route, accepts: accepts)
     let produces = (op["produces"] ?? root["produces"])?.arrayValue?.compactMap(\.stringValue) ?? []
     endpoint.responses = ResponseMapping(resolver: resolver, swagger2: swagger2)
       .responses(of: op, produces: produces, inliner: &inliner)
     if let type = body.contentType { endpoint.headers.append(HeaderField("Content-Type", type)) }
     switch streaming(op) {
     case .events:
-      endpoint.options = .sse(endpoint.options.route, SSEOptions())
+      endpoint.options = .sse(endpoint.options.route, SSEOptions(), accepts: endpoint.accepts)
     case .eventsOrOther(let types):
       // A REST call reads the answer by its Content-Type (events as SSE); the Accept header
       // lists what the document says the operation answers, as strict SSE servers require.

@@ -26,7 +26,7 @@ enum EventStreamPlan {
         events.append(MockEvent(id: i + 1, type: nil, data: generator.value(for: schema).compactJSON))
       }
     }
-    if case .sse(_, let options) = endpoint.options, let last = options.untilEvent.first,
+    if let last = endpoint.sse?.untilEvent.first,
       events.last?.type != last
     {
       events.append(MockEvent(id: events.count + 1, type: last, data: "{}"))

@@ -63,10 +63,7 @@ struct AdHocSave {
     // `--until-event` is the call's: a saved SSE endpoint keeps it, so the saved call stops where
     // this one did; a registry REST endpoint has no until_event to keep it in.
     if !prepared.untilEvent.isEmpty {
-      if case .sse(let route, var sse) = endpoint.options {
-        sse.untilEvent += prepared.untilEvent
-        endpoint.options = .sse(route, sse)
-      } else {
+      if !endpoint.options.updateEvents({ $0.untilEvent += prepared.untilEvent }) {
         context.warn(
           "apx: --save: --until-event is not saved: a \(endpoint.kind.rawValue) endpoint has no until_event "
             + "(give --sse to save the URL as an SSE endpoint)")

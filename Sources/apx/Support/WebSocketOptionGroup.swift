@@ -74,9 +74,11 @@ struct WebSocketOptionGroup: ParsableArguments {
         graphQL.reconnect.delays = ReconnectConfig.backoff(from: reconnectDelay)
       }
       endpoint.options = .graphql(route, graphQL)
-    case .sse(let route, var sse):
-      if let reconnectDelay { sse.reconnect.delays = ReconnectConfig.backoff(from: reconnectDelay) }
-      endpoint.options = .sse(route, sse)
+    case .http:
+      // The flag check above let --reconnect-delay through only to an event stream.
+      if let reconnectDelay {
+        _ = endpoint.options.updateEvents { $0.reconnect.delays = ReconnectConfig.backoff(from: reconnectDelay) }
+      }
     case .websocket(let route, var options):
       options.subprotocols += subprotocols
       if let maxMessages { options.maxMessages = maxMessages }
@@ -85,7 +87,7 @@ struct WebSocketOptionGroup: ParsableArguments {
       if let reconnectDelay { options.reconnect.delays = ReconnectConfig.backoff(from: reconnectDelay) }
       if stdinLines { options.sendStdinLines = true }
       endpoint.options = .websocket(route, options)
-    case .rest, .grpc, .jsonrpc:
+    case .grpc, .jsonrpc:
       break
     }
   }

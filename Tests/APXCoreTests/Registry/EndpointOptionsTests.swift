@@ -49,4 +49,27 @@ struct EndpointOptionsTests {
       api.endpoint(named: "add")?.options
         == .jsonrpc(HTTPRoute(method: "POST", path: "/"), JSONRPCOptions(rpcMethod: "add")))
   }
+
+  @Test func restAndSSEAreOneHTTPWireWhoseAnswerIsABodyOrEvents() throws {
+    let form = AcceptedBody(contentType: "application/x-www-form-urlencoded", schema: nil)
+    let pages = Pagination(style: .page(param: "page", start: 1, hasNext: nil))
+    var rest = EndpointOptions.rest(HTTPRoute(path: "/a"), accepts: [form], pagination: pages)
+    var sse = EndpointOptions.sse(HTTPRoute(path: "/a"), SSEOptions(), accepts: [form])
+    // An event stream has no pages, and a body no events: neither state can be built.
+    #expect(sse.paged(pages) == nil)
+    #expect(rest.updateEvents { $0.untilEvent = ["done"] } == false)
+    #expect(rest.kind == .rest)
+    #expect(sse.updateEvents { $0.untilEvent = ["done"] })
+    #expect(Endpoint(name: "w", options: sse).sse?.untilEvent == ["done"])
+    #expect(Endpoint(name: "w", options: sse).accepts == [form])
+    #expect(Endpoint(name: "l", options: rest).pagination == pages)
+    rest = try #require(rest.paged(nil))
+    #expect(Endpoint(name: "l", options: rest).pagination == nil)
+    #expect(Endpoint(name: "l", options: rest).accepts == [form])
+    // gRPC pages are its own option; JSON-RPC has none.
+    #expect(
+      Endpoint(name: "g", options: try #require(EndpointOptions.grpc(Self.grpcOptions).paged(pages))).pagination
+        == pages)
+    #expect(EndpointOptions.jsonrpc(HTTPRoute(), JSONRPCOptions(rpcMethod: "add")).paged(pages) == nil)
+  }
 }

@@ -68,15 +68,18 @@ import Testing
   @Test func paginationIsWrittenWithoutItsDefaults() throws {
     var e = Endpoint(name: "items.list", options: .rest(HTTPRoute(path: "/items")))
     e.params = [Param(name: "page", location: .query, type: .integer)]
-    e.pagination = Pagination(
-      style: .page(param: "page", start: 1, hasNext: nil), items: try JSONPath(parsing: ".data"))
+    e.options = .rest(
+      e.options.route,
+      pagination: Pagination(style: .page(param: "page", start: 1, hasNext: nil), items: try JSONPath(parsing: ".data"))
+    )
     #expect(
       RegistryWriter.endpoint(e)["pagination"]
         == .object([
           JSONMember("style", .string("page")), JSONMember("items", .string(".data")),
           JSONMember("page_param", .string("page")),
         ]))
-    e.pagination = Pagination(style: .page(param: "page", start: 0, hasNext: nil), maxPages: 5)
+    e.options = .rest(
+      e.options.route, pagination: Pagination(style: .page(param: "page", start: 0, hasNext: nil), maxPages: 5))
     var api = APIDefinition(name: "demo", sourceFile: "demo.json")
     api.environments = [NamedEnvironment(name: "local", baseURL: "http://127.0.0.1:8080")]
     api.endpoints = [e]

@@ -14,11 +14,8 @@ extension Endpoint {
   }
 
   mutating func setSSE<Value>(_ field: WritableKeyPath<SSEOptions, Value>, _ value: Value) {
-    guard case .sse(let route, var options) = options else {
+    if !options.updateEvents({ $0[keyPath: field] = value }) {
       Issue.record("\(name) is a \(kind.rawValue) endpoint, not SSE")
-      return
     }
-    options[keyPath: field] = value
-    self.options = .sse(route, options)
   }
 }
