@@ -143,6 +143,8 @@ let package = Package(
       dependencies: [
         // The demo's server reflection (its generated reflection messages answer the mock's too).
         "APXCore", "APXProtobuf", "APXServing", "APXDemoServer",
+        // Replayed HAR exchanges (APXMock/Replay), which answer recorded gRPC calls too.
+        "APXMock",
         .product(name: "GRPCCore", package: "grpc-swift-2"),
         .product(name: "SwiftProtobuf", package: "swift-protobuf"),
       ],
@@ -236,7 +238,10 @@ let package = Package(
     // APXGraphQL's tests live here too: its fuzz tests share Fuzz/FuzzSupport.swift.
     .testTarget(
       name: "APXCoreTests",
-      dependencies: ["APXCore", "APXGraphQL", .product(name: "PropertyBased", package: "swift-property-based")]),
+      // APXMock: the HAR reader is fuzzed with the other parsers of what a server or a file hands apx.
+      dependencies: [
+        "APXCore", "APXGraphQL", "APXMock", .product(name: "PropertyBased", package: "swift-property-based"),
+      ]),
     .testTarget(
       name: "APXProtobufTests",
       dependencies: ["APXProtobuf", "APXCore", .product(name: "PropertyBased", package: "swift-property-based")],
@@ -265,7 +270,7 @@ let package = Package(
     .testTarget(
       name: "APXIntegrationTests",
       dependencies: [
-        "APXDemoServer", "APXGRPCMock", "APXProtobuf", "APXCore", "APXTestSupport",
+        "APXDemoServer", "APXGRPCMock", "APXMock", "APXProtobuf", "APXCore", "APXTestSupport",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "Subprocess", package: "swift-subprocess"),
         // The hostile HTTP test server (Support/HostileHTTPServer.swift).

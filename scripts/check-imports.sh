@@ -3,7 +3,7 @@
 #   apx -> APXRuntime -> (APXCore, APXProtobuf, APXGraphQL -> APXCore); apx -> APXImport -> APXCore;
 #   APXServing hosts servers and sees none of apx's modules; APXDemoServer -> APXServing only;
 #   apx -> APXMock -> (APXCore, APXGraphQL, APXServing);
-#   apx -> APXGRPCMock -> (APXCore, APXProtobuf, APXServing, APXDemoServer's server reflection).
+#   apx -> APXGRPCMock -> (APXCore, APXProtobuf, APXServing, APXMock's replay, APXDemoServer's server reflection).
 # APXCore is pure (no networking, no files, no environment); APXDemoServer must
 # not see apx's own modules, so it behaves like an independent API.
 set -euo pipefail

@@ -1,4 +1,5 @@
 public import APXCore
+public import APXMock
 import APXProtobuf
 public import GRPCCore
 

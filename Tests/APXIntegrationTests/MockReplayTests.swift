@@ -1,4 +1,5 @@
 import APXCore
+import APXMock
 import APXTestSupport
 import Foundation
 import Testing

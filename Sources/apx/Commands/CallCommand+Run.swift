@@ -68,8 +68,18 @@ extension CallCommand {
     if let array = bound.body {
       body = try ArgumentReader.arrayBody(array, endpoint: prepared.endpoint, hasData: body != nil)
     }
-    let savePlan = try save.map {
-      try AdHocSave($0).plan(prepared, values: values, data: body, registry: registry, context: context)
+    let savePlan = try save.map { target in
+      let save = try AdHocSave(target)
+      guard let url = prepared.url else {
+        throw APXError(
+          .usage, "--save writes an ad-hoc call (a URL) into the registry; \(target) is already there")
+      }
+      let call = AdHocSave.Call(
+        endpoint: prepared.endpoint, url: url, fixedBaseURL: prepared.fixedBaseURL, headers: prepared.headers,
+        untilEvent: prepared.untilEvent)
+      let plan = try save.plan(call, values: values, data: body, registry: registry)
+      plan.warnings.forEach(context.warn)
+      return plan
     }
     if let problem = ProtocolFlagCheck.problem(global, kind: prepared.endpoint.kind) { throw problem }
     if include, !prepared.endpoint.kind.takes(.include) {

@@ -8,6 +8,9 @@ import APXRuntime
 #endif
 #if canImport(Glibc)
   import Glibc
+  // `struct stat`'s fields live in the CoreFoundation clang module under MemberImportVisibility
+  // (see FileBytes); importing it links nothing.
+  import CoreFoundation
 #elseif canImport(Musl)
   import Musl
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 import APXCore
+import APXMock
 import Foundation
 import PropertyBased
 import Testing

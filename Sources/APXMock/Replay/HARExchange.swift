@@ -1,3 +1,5 @@
+public import APXCore
+
 /// One request and its answer, as an HTTP archive (HAR 1.2) entry holds them.
 public struct HARExchange: Sendable, Hashable {
   /// The request method, upper case.

@@ -1,5 +1,4 @@
-import APXCore
-import APXRuntime
+public import APXCore
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -7,12 +6,13 @@ import APXRuntime
   import Foundation
 #endif
 
-/// Reads what `name=@file`, `name:=@file`, `name=@-.path` and `-d` point to,
-/// turning parsed arguments into bound values.
-enum ArgumentReader {
+/// Reads what `name=@file`, `name:=@file`, `name=@-.path` and `-d` point to, turning parsed
+/// arguments into bound values: item binding for every front end (a call, a recipe, the
+/// explorer), apart from the command line's parsing.
+public enum ArgumentReader {
   /// Binds arguments for `endpoint`; file parameters stay as paths to stream. Nested items
   /// (`user[name]=Ann`) are folded into their root's value; `[]` items build `body`, the whole body.
-  static func bind(_ arguments: [ParamArgument], endpoint: Endpoint?, stdin: inout StdinDocument) throws
+  public static func bind(_ arguments: [ParamArgument], endpoint: Endpoint?, stdin: inout StdinDocument) throws
     -> NestedItems.Assembled
   {
     var out: [(name: String, nested: NestedPath?, value: BoundValue)] = []
@@ -63,7 +63,7 @@ enum ArgumentReader {
   }
 
   /// The body `[]:=1 []:=2` items build: a JSON array sent as `-d` would send it.
-  static func arrayBody(_ array: JSONValue, endpoint: Endpoint, hasData: Bool) throws(APXError)
+  public static func arrayBody(_ array: JSONValue, endpoint: Endpoint, hasData: Bool) throws(APXError)
     -> RequestBuilder.DataBody
   {
     guard !hasData else {
@@ -81,7 +81,7 @@ enum ArgumentReader {
   }
 
   /// `-d TEXT`, `-d @file`, `-d @-`.
-  static func dataBody(_ text: String) throws(APXError) -> RequestBuilder.DataBody {
+  public static func dataBody(_ text: String) throws(APXError) -> RequestBuilder.DataBody {
     if text == "@-" { return .stdin }
     if text.hasPrefix("@") { return .file(path: String(text.dropFirst())) }
     do {
@@ -92,27 +92,5 @@ enum ArgumentReader {
         hint: "quote it for the shell: -d '{\"name\": \"value\"}', or send a file with -d @file")
     }
     return .json(Array(text.utf8))
-  }
-}
-
-/// The JSON document on stdin, read once on first use (for `name=@-.path`).
-struct StdinDocument {
-  private var cached: JSONValue?
-
-  mutating func read() throws -> JSONValue {
-    if let cached { return cached }
-    let data = try StandardInput.readAll()
-    do {
-      let value = try JSONParser.parse(data)
-      cached = value
-      return value
-    } catch {
-      throw APXError(
-        .usage,
-        data.isEmpty
-          ? "name=@-.path needs a JSON document on stdin, but stdin was empty"
-          : "stdin is not valid JSON: \(error.message) at \(error.location)",
-        hint: "pipe the output of another apx call: apx call a.b | apx call c.d id=@-.id")
-    }
   }
 }

@@ -1,3 +1,4 @@
+public import APXCore
 import Synchronization
 
 /// Recorded exchanges answered back by request (`apx mock --replay`).

@@ -1,4 +1,5 @@
 import APXCore
+import APXMock
 import Testing
 
 @Suite("HAR replay")

@@ -1,3 +1,5 @@
+public import APXCore
+
 /// An event stream's recorded bytes cut into what a replay sends at once: each piece ends with
 /// an event (a block with a `data` field and the blank line after it), and is due when that
 /// event arrived in the recording. Blocks without data (`retry:`, comments) go with the next

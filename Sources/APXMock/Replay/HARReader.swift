@@ -1,3 +1,5 @@
+public import APXCore
+
 /// Reads the exchanges of an HTTP archive (HAR 1.2): the ones apx writes with `--har`, and the
 /// ones browsers' devtools, Insomnia and Postman export.
 public enum HARReader {

@@ -1,5 +1,4 @@
-import APXCore
-import APXRuntime
+public import APXCore
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -10,25 +9,55 @@ import APXRuntime
 /// `--save API.ENDPOINT`: writes an ad-hoc call into the API's registry file with the
 /// registry writer, creating the file or adding the endpoint to it without touching
 /// what is there. The new text is made and loaded (checked) before the call; it is
-/// written, atomically, once the call has succeeded.
-struct AdHocSave {
-  let api: String
-  let endpoint: String
+/// written, atomically, once the call has succeeded. It prints nothing: what it cannot keep
+/// comes back in the plan's `warnings`, for the front end to show.
+public struct AdHocSave: Sendable {
+  /// The API the call is saved under.
+  public let api: String
+  /// The endpoint's name in that API.
+  public let endpoint: String
 
   /// What to write where.
-  struct Plan {
-    var path: String
-    var text: String
+  public struct Plan: Sendable {
+    public var path: String
+    public var text: String
     /// The folder to create first (a new file in a registry folder that does not exist yet).
-    var folder: String?
+    public var folder: String?
+    /// What is not saved, and why (credentials, `--until-event` on a REST endpoint).
+    public var warnings: [String] = []
+  }
+
+  /// The ad-hoc call to save, as it was sent.
+  public struct Call: Sendable {
+    /// The endpoint made from the URL and the items.
+    public var endpoint: Endpoint
+    /// The URL called.
+    public var url: AdHocURL
+    /// The base URL the call went to, when the URL matched no API's.
+    public var fixedBaseURL: String?
+    /// The headers from the items.
+    public var headers: [HeaderField]
+    /// `--until-event`: event types that stopped the call's stream.
+    public var untilEvent: [String]
+
+    public init(
+      endpoint: Endpoint, url: AdHocURL, fixedBaseURL: String?, headers: [HeaderField], untilEvent: [String]
+    ) {
+      self.endpoint = endpoint
+      self.url = url
+      self.fixedBaseURL = fixedBaseURL
+      self.headers = headers
+      self.untilEvent = untilEvent
+    }
   }
 
   /// The longest API name `--save` takes: its file, `API.json`, must fit in a file name
   /// (255 bytes on Linux and macOS). Longer, the write failed after the call with a hint
   /// about the folder's permissions.
-  static let maxAPINameLength = 250
+  public static let maxAPINameLength = 250
 
-  init(_ text: String) throws {
+  /// Reads `API.ENDPOINT`; exit 2 when it is not one.
+  public init(_ text: String) throws {
     guard let dot = text.firstIndex(of: "."), dot != text.startIndex, text.index(after: dot) != text.endIndex else {
       throw APXError(.usage, "--save needs API.ENDPOINT, got \"\(text)\"", hint: "e.g. --save myapi.users.get")
     }
@@ -50,21 +79,19 @@ struct AdHocSave {
     }
   }
 
-  /// The file and text for the call `prepared` (bound to `values`, with the `-d` body `data`).
-  func plan(
-    _ prepared: PreparedCall, values: [(name: String, value: BoundValue)], data: RequestBuilder.DataBody?,
-    registry: RegistryFiles, context: Context
+  /// The file and text for `call` (bound to `values`, with the `-d` body `data`).
+  public func plan(
+    _ call: Call, values: [(name: String, value: BoundValue)], data: RequestBuilder.DataBody?,
+    registry: RegistryFiles
   ) throws -> Plan {
-    guard let url = prepared.url else {
-      throw APXError(
-        .usage, "--save writes an ad-hoc call (a URL) into the registry; \(api).\(endpoint) is already there")
-    }
-    var endpoint = prepared.endpoint
+    let url = call.url
+    var warnings: [String] = []
+    var endpoint = call.endpoint
     // `--until-event` is the call's: a saved SSE endpoint keeps it, so the saved call stops where
     // this one did; a registry REST endpoint has no until_event to keep it in.
-    if !prepared.untilEvent.isEmpty {
-      if !endpoint.options.updateEvents({ $0.untilEvent += prepared.untilEvent }) {
-        context.warn(
+    if !call.untilEvent.isEmpty {
+      if !endpoint.options.updateEvents({ $0.untilEvent += call.untilEvent }) {
+        warnings.append(
           "apx: --save: --until-event is not saved: a \(endpoint.kind.rawValue) endpoint has no until_event "
             + "(give --sse to save the URL as an SSE endpoint)")
       }
@@ -85,7 +112,7 @@ struct AdHocSave {
       AdHocEndpoint.settleTypes(&endpoint, values: values)
     }
     let existing = try? registry.path(of: api)
-    var baseURL = prepared.fixedBaseURL ?? url.origin
+    var baseURL = call.fixedBaseURL ?? url.origin
     var environmentName = "default"
     if let existing {
       let current = try RegistryFiles.load(path: existing)
@@ -107,13 +134,14 @@ struct AdHocSave {
       endpoint.options = rerouted
     }
     let (saved, leftOut, valuesLeftOut) = try SavedEndpoint.make(
-      name: self.endpoint, from: endpoint, values: values, headers: prepared.headers,
+      name: self.endpoint, from: endpoint, values: values, headers: call.headers,
       isSecret: { CredentialHeaders.isCredential($0) })
     for name in leftOut {
-      context.warn("apx: --save: the header \(name) is not saved (credentials belong in the API's auth, not in a file)")
+      warnings.append(
+        "apx: --save: the header \(name) is not saved (credentials belong in the API's auth, not in a file)")
     }
     for name in valuesLeftOut {
-      context.warn(
+      warnings.append(
         "apx: --save: the value of \(name) is not saved (a credential); the saved call asks for it: \(name)=...")
     }
     var plan: Plan
@@ -133,11 +161,12 @@ struct AdHocSave {
     guard loaded.name == api, loaded.endpoint(named: self.endpoint) != nil else {
       throw APXError(.internalFailure, "--save: the written registry text does not define \(api).\(self.endpoint)")
     }
+    plan.warnings = warnings
     return plan
   }
 
   /// Writes the planned file (atomically: a reader never sees half of it).
-  static func write(_ plan: Plan) throws {
+  public static func write(_ plan: Plan) throws {
     do {
       if let folder = plan.folder {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
