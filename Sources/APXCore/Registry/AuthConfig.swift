@@ -7,6 +7,9 @@ public indirect enum AuthConfig: Sendable, Hashable {
   case apiKey(location: APIKeyLocation, name: String, value: String)
   case basic(username: String, password: String)
   case oauth2ClientCredentials(OAuth2Config)
+  /// A user's login (`oauth2_authorization_code`, `oauth2_device_code`): `apx auth login` runs
+  /// it once, and calls refresh its token silently.
+  case oauth2Login(OAuth2LoginConfig)
   /// Runs `command` and uses its output (trimmed) as a bearer token.
   case tokenCommand(command: [String], lifetime: Double?)
   /// The token of `token` (a bearer, OAuth2 or `token_command` token, or an API key) offered
@@ -28,8 +31,19 @@ public indirect enum AuthConfig: Sendable, Hashable {
     case .apiKey: "api_key"
     case .basic: "basic"
     case .oauth2ClientCredentials: "oauth2_client_credentials"
+    case .oauth2Login(let c): c.grant.typeName
     case .tokenCommand: "token_command"
     case .subprotocol(_, let token): token.typeName
+    }
+  }
+
+  /// Whether this is a user's login (`oauth2_authorization_code`, `oauth2_device_code`), which
+  /// only `apx auth login` starts.
+  public var isUserLogin: Bool {
+    switch self {
+    case .oauth2Login: true
+    case .subprotocol(_, let token): token.isUserLogin
+    default: false
     }
   }
 
@@ -68,6 +82,62 @@ public struct OAuth2Config: Sendable, Hashable {
     self.scopes = scopes
     self.audience = audience
     self.extraFields = extraFields
+    self.clientAuth = clientAuth
+  }
+}
+
+/// How a user logs in: in a browser, or on another device with a code.
+public enum OAuth2LoginGrant: Sendable, Hashable {
+  /// RFC 6749 §4.1 with PKCE (RFC 7636), redirected to a listener on 127.0.0.1 (RFC 8252).
+  /// `redirectPort` fixes the listener's port (a client registered with one exact redirect
+  /// URI); nil takes a free one. `redirectPath` is the redirect URI's path.
+  case authorizationCode(authorizeURL: String?, redirectPort: Int?, redirectPath: String)
+  /// RFC 8628: the user enters a code at the server's verification page.
+  case deviceCode(deviceAuthorizationURL: String?)
+
+  /// The registry's `type` string.
+  public var typeName: String {
+    switch self {
+    case .authorizationCode: "oauth2_authorization_code"
+    case .deviceCode: "oauth2_device_code"
+    }
+  }
+}
+
+/// The settings of a user's OAuth2 login. Endpoints not given are read from the `issuer`'s
+/// OpenID Connect discovery document; string fields may hold `${env:NAME}`.
+public struct OAuth2LoginConfig: Sendable, Hashable {
+  public var grant: OAuth2LoginGrant
+  /// The OpenID Connect issuer, whose `/.well-known/openid-configuration` fills in endpoints.
+  public var issuer: String?
+  /// Absolute, or relative to the environment's base URL; nil: from discovery.
+  public var tokenURL: String?
+  /// RFC 7009 revocation endpoint for `apx auth logout`; nil: from discovery, else none.
+  public var revocationURL: String?
+  public var clientID: String
+  /// A confidential client's secret; nil for a public client (a native app's usual case).
+  public var clientSecret: String?
+  public var scopes: [String]
+  public var audience: String?
+  /// Extra parameters of the authorization (or device authorization) request.
+  public var extraParams: [HeaderField]
+  /// How a confidential client authenticates to the token endpoint.
+  public var clientAuth: OAuth2ClientAuth
+
+  public init(
+    grant: OAuth2LoginGrant, issuer: String? = nil, tokenURL: String? = nil, revocationURL: String? = nil,
+    clientID: String, clientSecret: String? = nil, scopes: [String] = [], audience: String? = nil,
+    extraParams: [HeaderField] = [], clientAuth: OAuth2ClientAuth = .body
+  ) {
+    self.grant = grant
+    self.issuer = issuer
+    self.tokenURL = tokenURL
+    self.revocationURL = revocationURL
+    self.clientID = clientID
+    self.clientSecret = clientSecret
+    self.scopes = scopes
+    self.audience = audience
+    self.extraParams = extraParams
     self.clientAuth = clientAuth
   }
 }

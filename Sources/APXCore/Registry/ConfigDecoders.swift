@@ -1,7 +1,10 @@
 /// Decodes the `auth` block of a registry file or endpoint.
 enum AuthConfigDecoder {
   /// Types whose token may travel in a WebSocket subprotocol (`"in": "subprotocol"`).
-  static let subprotocolTypes = ["bearer", "api_key", "oauth2_client_credentials", "token_command"]
+  static let subprotocolTypes = [
+    "bearer", "api_key", "oauth2_client_credentials", "oauth2_authorization_code", "oauth2_device_code",
+    "token_command",
+  ]
 
   static func decode(_ value: JSONValue, at p: [JSONPathComponent], _ r: inout DocumentReader) -> AuthConfig? {
     guard case .object(var f) = value else {
@@ -41,7 +44,10 @@ enum AuthConfigDecoder {
       return nil
     }
     guard let type = r.requiredString(f, "type", at: p) else { return nil }
-    let types = ["none", "bearer", "api_key", "basic", "oauth2_client_credentials", "token_command"]
+    let types = [
+      "none", "bearer", "api_key", "basic", "oauth2_client_credentials", "oauth2_authorization_code",
+      "oauth2_device_code", "token_command",
+    ]
     switch type {
     case "none":
       _ = r.object(value, at: p, allowed: ["type"])
@@ -77,21 +83,13 @@ enum AuthConfigDecoder {
       guard let url = r.requiredString(f, "token_url", at: p), let id = r.requiredString(f, "client_id", at: p),
         let secret = r.requiredString(f, "client_secret", at: p)
       else { return nil }
-      var clientAuth = OAuth2ClientAuth.body
-      if let text = r.optionalString(f, "client_auth", at: p) {
-        if let parsed = OAuth2ClientAuth(rawValue: text) {
-          clientAuth = parsed
-        } else {
-          r.fail(
-            p + [.key("client_auth")], "unknown client_auth \"\(text)\"",
-            hint: "use \"body\" (client_id and client_secret as form fields) or \"basic\" (Authorization: Basic)")
-        }
-      }
       return .oauth2ClientCredentials(
         OAuth2Config(
           tokenURL: url, clientID: id, clientSecret: secret, scopes: r.optionalStrings(f, "scopes", at: p) ?? [],
           audience: r.optionalString(f, "audience", at: p),
-          extraFields: r.optionalStringMap(f, "extra_fields", at: p) ?? [], clientAuth: clientAuth))
+          extraFields: r.optionalStringMap(f, "extra_fields", at: p) ?? [], clientAuth: clientAuth(f, at: p, &r)))
+    case "oauth2_authorization_code", "oauth2_device_code":
+      return OAuth2LoginDecoder.decode(type, value, f, at: p, &r).map { .oauth2Login($0) }
     case "token_command":
       _ = r.object(value, at: p, allowed: ["type", "command", "lifetime"])
       guard let command = r.optionalStrings(f, "command", at: p), !command.isEmpty else {
@@ -105,6 +103,20 @@ enum AuthConfigDecoder {
         hint: Suggestions.hint(for: type, in: types) ?? "use one of \(types.joined(separator: ", "))")
       return nil
     }
+  }
+}
+
+extension AuthConfigDecoder {
+  /// `client_auth`: `body` (the default) or `basic`.
+  static func clientAuth(_ f: [JSONMember], at p: [JSONPathComponent], _ r: inout DocumentReader)
+    -> OAuth2ClientAuth
+  {
+    guard let text = r.optionalString(f, "client_auth", at: p) else { return .body }
+    if let parsed = OAuth2ClientAuth(rawValue: text) { return parsed }
+    r.fail(
+      p + [.key("client_auth")], "unknown client_auth \"\(text)\"",
+      hint: "use \"body\" (client_id and client_secret as form fields) or \"basic\" (Authorization: Basic)")
+    return .body
   }
 }
 

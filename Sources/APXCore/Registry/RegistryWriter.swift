@@ -201,6 +201,23 @@ public enum RegistryWriter {
       if !c.scopes.isEmpty { m.append(JSONMember("scopes", .array(c.scopes.map(JSONValue.string)))) }
       if let a = c.audience { m.append(JSONMember("audience", .string(a))) }
       if !c.extraFields.isEmpty { m.append(JSONMember("extra_fields", headers(c.extraFields))) }
+    case .oauth2Login(let c):
+      switch c.grant {
+      case .authorizationCode(let url, let port, let path):
+        if let url { m.append(JSONMember("authorize_url", .string(url))) }
+        if let port { m.append(JSONMember("redirect_port", .int(port))) }
+        if path != "/callback" { m.append(JSONMember("redirect_path", .string(path))) }
+      case .deviceCode(let url):
+        if let url { m.append(JSONMember("device_authorization_url", .string(url))) }
+      }
+      let optional: [(String, String?)] = [
+        ("issuer", c.issuer), ("token_url", c.tokenURL), ("revocation_url", c.revocationURL),
+        ("client_id", c.clientID), ("client_secret", c.clientSecret), ("audience", c.audience),
+      ]
+      m += optional.compactMap { key, value in value.map { JSONMember(key, .string($0)) } }
+      if !c.scopes.isEmpty { m.append(JSONMember("scopes", .array(c.scopes.map(JSONValue.string)))) }
+      if !c.extraParams.isEmpty { m.append(JSONMember("extra_params", headers(c.extraParams))) }
+      if c.clientAuth != .body { m.append(JSONMember("client_auth", .string(c.clientAuth.rawValue))) }
     case .tokenCommand(let command, let lifetime):
       m.append(JSONMember("command", .array(command.map(JSONValue.string))))
       if let l = lifetime { m.append(JSONMember("lifetime", .double(l))) }

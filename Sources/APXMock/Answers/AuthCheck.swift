@@ -12,7 +12,7 @@ enum AuthCheck {
     case .subprotocol(let prefix, _):
       return request.offeredSubprotocols.contains { $0.hasPrefix(prefix) && $0.count > prefix.count }
         ? nil : "the subprotocol \(prefix)<token> (Sec-WebSocket-Protocol)"
-    case .bearer, .oauth2ClientCredentials, .tokenCommand:
+    case .bearer, .oauth2ClientCredentials, .oauth2Login, .tokenCommand:
       return has(authorization, scheme: "bearer") ? nil : "an Authorization: Bearer token"
     case .basic:
       return has(authorization, scheme: "basic") ? nil : "an Authorization: Basic credential"

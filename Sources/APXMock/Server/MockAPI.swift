@@ -338,7 +338,7 @@ final class MockAPI: Sendable {
   func expiredToken(_ request: MockRequest, _ endpoint: Endpoint) -> MockAnswer? {
     let auth = endpoint.auth ?? api.auth
     switch auth {
-    case .bearer?, .oauth2ClientCredentials?, .tokenCommand?, .subprotocol?: break
+    case .bearer?, .oauth2ClientCredentials?, .oauth2Login?, .tokenCommand?, .subprotocol?: break
     default: return nil
     }
     guard let token = TokenEndpoint.bearer(request, subprotocolPrefix: auth?.subprotocolPrefix),

@@ -32,7 +32,7 @@ public struct AuthApplier: Sendable {
   /// Whether this auth can be refreshed and the call replayed after a 401 / UNAUTHENTICATED.
   public static func isRefreshable(_ auth: AuthConfig) -> Bool {
     switch auth {
-    case .oauth2ClientCredentials, .tokenCommand: true
+    case .oauth2ClientCredentials, .oauth2Login, .tokenCommand: true
     case .subprotocol(_, let token): isRefreshable(token)
     default: false
     }
@@ -132,7 +132,7 @@ public struct AuthApplier: Sendable {
       guard let token = Self.bearerToken(in: carrier) else { return }
       try WebSocketSubprotocolCredential.checkToken(token)
       plan.setHeader(WebSocketSubprotocolCredential.header, prefix + token)
-    case .oauth2ClientCredentials, .tokenCommand:
+    case .oauth2ClientCredentials, .oauth2Login, .tokenCommand:
       guard let tokens else {
         throw APXError(
           .auth, "\(auth.typeName) auth is not available in this build", hint: "use a bearer token with --token-stdin")

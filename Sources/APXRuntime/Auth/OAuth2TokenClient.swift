@@ -36,6 +36,10 @@ struct OAuth2TokenClient: Sendable {
     var environmentName: String
     var file: String
     var environment: [String: String]
+    /// The registry type a token from these settings is stored under.
+    var storedType = "oauth2_client_credentials"
+    /// The origin stored with its tokens, when not `origin` (a login's is its registry settings').
+    var storedOrigin: String?
 
     /// What identifies these settings in the token store: a change of any of them (the
     /// secret and extra field values included, as a digest) fetches a new token.
@@ -109,7 +113,9 @@ struct OAuth2TokenClient: Sendable {
     settings.mask.add(refreshToken)
     let fields = [HeaderField("grant_type", "refresh_token"), HeaderField("refresh_token", refreshToken)]
     switch try await request(fields, settings) {
-    case .granted(let token):
+    case .granted(var token):
+      // RFC 6749 §6: a server may issue a new refresh token (rotation); else the old one stays.
+      token.refreshToken = token.refreshToken ?? refreshToken
       return token
     case .refused(let status, let code, let description):
       // A refused refresh is normal (rotated, revoked, expired): start over. A bad client is not.
@@ -123,11 +129,26 @@ struct OAuth2TokenClient: Sendable {
     case refused(status: Int, code: String?, description: String?)
   }
 
-  /// Posts the form, with the client's credentials as `client_auth` says, and reads the answer (at most 1 MiB).
-  private func request(_ fields: [HeaderField], _ settings: Settings) async throws -> Answer {
+  /// Posts the form to the token endpoint and reads the answer as a token.
+  func request(_ fields: [HeaderField], _ settings: Settings) async throws -> Answer {
+    let (status, json, text, obtainedAt) = try await post(fields, to: settings.tokenURL, settings)
+    guard (200..<300).contains(status) else {
+      return .refused(
+        status: status, code: json?["error"]?.stringValue, description: json?["error_description"]?.stringValue ?? text)
+    }
+    return .granted(try token(from: json, status: status, obtainedAt: obtainedAt, settings))
+  }
+
+  /// Posts the form to `url`, with the client's credentials as `client_auth` says (a public
+  /// client, with no secret, sends only its `client_id`), and reads the answer (at most 1 MiB).
+  func post(_ fields: [HeaderField], to url: String, _ settings: Settings) async throws
+    -> (status: Int, json: JSONValue?, text: String, obtainedAt: Double)
+  {
     var fields = fields
     var headers: [HeaderField] = []
     switch settings.config.clientAuth {
+    case _ where settings.clientSecret.isEmpty:
+      fields.append(HeaderField("client_id", settings.clientID))
     case .body:
       fields += [HeaderField("client_id", settings.clientID), HeaderField("client_secret", settings.clientSecret)]
     case .basic:
@@ -141,7 +162,7 @@ struct OAuth2TokenClient: Sendable {
     // (RFC 6749 §4.4.2; token endpoints answer 400 invalid_request without it).
     let formType = "application/x-www-form-urlencoded"
     let plan = HTTPRequestPlan(
-      method: "POST", url: settings.tokenURL,
+      method: "POST", url: url,
       headers: [HeaderField("Content-Type", formType), HeaderField("Accept", "application/json")] + headers,
       body: .bytes(Array(form.utf8), contentType: formType))
     let obtainedAt = clock.now()
@@ -161,19 +182,18 @@ struct OAuth2TokenClient: Sendable {
           headers: mask.mask(response.headers.map { HeaderField($0.name, $0.value) })))
       body = try await response.body.collect(upTo: 1 << 20)
     } catch {
-      var mapped = NetworkErrorMapper.map(error, url: settings.tokenURL, timeout: timeout)
+      var mapped = NetworkErrorMapper.map(error, url: url, timeout: timeout)
       mapped.message =
-        "cannot get a token for the API \"\(settings.apiName)\" from \(settings.mask.mask(NetworkErrorMapper.endpoint(settings.tokenURL))): "
+        "cannot get a token for the API \"\(settings.apiName)\" from \(settings.mask.mask(NetworkErrorMapper.endpoint(url))): "
         + settings.mask.mask(mapped.message)
       mapped.cause = mapped.cause.map(settings.mask.mask)
       throw mapped
     }
-    let json = try? JSONParser.parse(Array(body.readableBytesView))
-    guard (200..<300).contains(status) else {
-      return .refused(
-        status: status, code: json?["error"]?.stringValue,
-        description: json?["error_description"]?.stringValue ?? String(buffer: body))
-    }
+    return (status, try? JSONParser.parse(Array(body.readableBytesView)), String(buffer: body), obtainedAt)
+  }
+
+  /// The token a 2xx answer holds; an answer without an access token is an error naming the URL.
+  func token(from json: JSONValue?, status: Int, obtainedAt: Double, _ settings: Settings) throws -> StoredToken {
     guard let accessToken = json?["access_token"]?.stringValue, !accessToken.isEmpty else {
       throw APXError(
         .auth,
@@ -181,13 +201,14 @@ struct OAuth2TokenClient: Sendable {
         hint: "check token_url in \(settings.file): it should point at the OAuth2 token endpoint")
     }
     let expiresIn = json?["expires_in"].flatMap { $0.doubleValue ?? $0.stringValue.flatMap(Double.init) }
-    return .granted(
-      StoredToken(
-        api: settings.apiName, environment: settings.environmentName, type: "oauth2_client_credentials",
-        accessToken: accessToken, tokenType: json?["token_type"]?.stringValue ?? "Bearer",
-        refreshToken: json?["refresh_token"]?.stringValue, obtainedAt: obtainedAt,
-        expiresAt: expiresIn.flatMap { $0.isFinite && $0 > 0 ? obtainedAt + $0 : nil },
-        scope: json?["scope"]?.stringValue, subject: settings.clientID, origin: settings.origin))
+    var token = StoredToken(
+      api: settings.apiName, environment: settings.environmentName, type: settings.storedType,
+      accessToken: accessToken, tokenType: json?["token_type"]?.stringValue ?? "Bearer",
+      refreshToken: json?["refresh_token"]?.stringValue, obtainedAt: obtainedAt,
+      expiresAt: expiresIn.flatMap { $0.isFinite && $0 > 0 ? obtainedAt + $0 : nil },
+      scope: json?["scope"]?.stringValue, subject: settings.clientID, origin: settings.storedOrigin ?? settings.origin)
+    token.idToken = json?["id_token"]?.stringValue
+    return token
   }
 
   /// RFC 6749 §2.3.1: the id and the secret are each form-encoded (Appendix B), joined by a

@@ -26,6 +26,9 @@ public struct StoredToken: Sendable, Codable, Hashable {
   public var expiresAt: Double?
   /// The scopes granted, as the server reported them.
   public var scope: String?
+  /// The OpenID Connect ID token a login gave, when the server sent one: secret. Its claims
+  /// (subject, issuer, audience, expiry) are shown by `apx auth status`, unverified.
+  public var idToken: String?
   /// Who the token is for (the OAuth2 client id, or the command's program): not secret.
   public var subject: String?
   /// What produced it (token URL + client id, or the command line): a stored token made
@@ -56,6 +59,7 @@ public struct StoredToken: Sendable, Codable, Hashable {
     case accessToken = "access_token"
     case tokenType = "token_type"
     case refreshToken = "refresh_token"
+    case idToken = "id_token"
     case obtainedAt = "obtained_at"
     case expiresAt = "expires_at"
   }

@@ -112,10 +112,14 @@ public actor TokenManager: TokenSource {
 
   /// Runs the flow now and stores the new token (`apx auth login`).
   /// - Throws: `.auth` when the token cannot be stored: a login is for later processes.
-  public func login(_ auth: AuthConfig, api: APIDefinition, environment: String, baseURL: String) async throws
-    -> StoredToken
-  {
-    let token = try await obtain(auth, api: api, environment: environment, baseURL: baseURL, need: .fresh)
+  /// - Parameter interaction: how a user's login (`oauth2_authorization_code`,
+  ///   `oauth2_device_code`) shows its URL or code; other flows need none.
+  public func login(
+    _ auth: AuthConfig, api: APIDefinition, environment: String, baseURL: String,
+    interaction: LoginInteraction? = nil
+  ) async throws -> StoredToken {
+    let token = try await obtain(
+      auth, api: api, environment: environment, baseURL: baseURL, need: .fresh, interaction: interaction)
     if let storeFailure {
       throw APXError(
         .auth, "cannot save the token in \(storeFailure.directory): \(storeFailure.reason)",
@@ -161,10 +165,28 @@ public actor TokenManager: TokenSource {
     } || inMemory
   }
 
+  /// Revokes the stored token of a user's login at the server's revocation endpoint (RFC
+  /// 7009), then forgets it. `revoked` is nil when there was nothing to revoke there (another
+  /// auth type, no revocation endpoint, no token). A refused revocation keeps the token.
+  public func logout(
+    _ auth: AuthConfig, api: APIDefinition, environment: String, baseURL: String, revoke: Bool
+  ) async throws -> (removed: Bool, revoked: Bool?) {
+    var revoked: Bool?
+    if revoke, case .oauth2Login(let config) = auth, let token = stored(api: api.name, environment: environment) {
+      let settings = try OAuth2LoginSettings.resolve(
+        config, api: api, environmentName: environment, baseURL: baseURL, environment: self.environment)
+      let login = OAuth2Login(
+        client: OAuth2TokenClient(session: session, clock: clock, timeout: timeout, observe: observe))
+      revoked = try await login.revoke(token, settings) ? true : nil
+    }
+    return (try await logout(api: api.name, environment: environment), revoked)
+  }
+
   /// The token for `need`: from memory, else from an in-flight fetch, else a new fetch.
-  func obtain(_ auth: AuthConfig, api: APIDefinition, environment: String, baseURL: String, need: Need) async throws
-    -> StoredToken
-  {
+  func obtain(
+    _ auth: AuthConfig, api: APIDefinition, environment: String, baseURL: String, need: Need,
+    interaction: LoginInteraction? = nil
+  ) async throws -> StoredToken {
     let key = Key(api: api.name, environment: environment)
     let flow = try Flow.make(
       auth, api: api, environmentName: environment, baseURL: baseURL, environment: self.environment)
@@ -180,7 +202,7 @@ public actor TokenManager: TokenSource {
         [store = storeFailure == nil ? store : nil, session, clock, timeout, environment = self.environment, observe] in
         try await Self.fetch(
           flow, need: need, store: store, session: session, clock: clock, timeout: timeout, environment: environment,
-          api: api, observe: observe)
+          api: api, observe: observe, interaction: interaction)
       }
       inFlight[key] = task
       let result: Result<(StoredToken, TokenStoreFailure?), any Error> = await task.result
@@ -203,7 +225,8 @@ public actor TokenManager: TokenSource {
   /// (once) and returned with the `TokenStoreFailure`, for this process to use and warn about.
   static func fetch(
     _ flow: Flow, need: Need, store: TokenFileStore?, session: HTTPSession, clock: any RetryClock, timeout: Double?,
-    environment: [String: String], api: APIDefinition, observe: (@Sendable (CallEvent) -> Void)? = nil
+    environment: [String: String], api: APIDefinition, observe: (@Sendable (CallEvent) -> Void)? = nil,
+    interaction: LoginInteraction? = nil
   ) async throws -> (StoredToken, TokenStoreFailure?) {
     let work = { (writable: Bool) async throws -> (StoredToken, TokenStoreFailure?) in
       let stored = store?.read(api: flow.apiName, environment: flow.environmentName)
@@ -211,7 +234,7 @@ public actor TokenManager: TokenSource {
       let previous = stored.flatMap { $0.origin == flow.origin ? $0 : nil }
       let token = try await flow.run(
         previous: previous, session: session, clock: clock, timeout: timeout, environment: environment, api: api,
-        observe: observe)
+        observe: observe, interaction: interaction)
       guard let store, writable, flow.persists(token) else { return (token, nil) }
       do {
         try store.write(token)
@@ -237,6 +260,8 @@ public actor TokenManager: TokenSource {
 struct Flow: Sendable {
   enum Kind: Sendable {
     case oauth2(OAuth2TokenClient.Settings)
+    /// A user's login: run by `apx auth login`, refreshed by calls.
+    case login(OAuth2LoginSettings)
     case command([String], lifetime: Double?)
   }
 
@@ -254,6 +279,10 @@ struct Flow: Sendable {
       let settings = try OAuth2TokenClient.settings(
         config, api: api, environmentName: environmentName, baseURL: baseURL, environment: environment)
       return Flow(kind: .oauth2(settings), apiName: api.name, environmentName: environmentName, origin: settings.origin)
+    case .oauth2Login(let config):
+      let settings = try OAuth2LoginSettings.resolve(
+        config, api: api, environmentName: environmentName, baseURL: baseURL, environment: environment)
+      return Flow(kind: .login(settings), apiName: api.name, environmentName: environmentName, origin: settings.origin)
     case .tokenCommand(let command, let lifetime):
       // The command as written, plus a digest of its arguments as resolved: a changed
       // `${env:...}` in them runs it again.
@@ -267,7 +296,8 @@ struct Flow: Sendable {
     default:
       throw APXError(
         .usage, "the API \"\(api.name)\" uses \(auth.typeName) auth, which has no token to fetch",
-        hint: "token management applies to oauth2_client_credentials and token_command auth")
+        hint: "token management applies to oauth2_client_credentials, oauth2_authorization_code, "
+          + "oauth2_device_code and token_command auth")
     }
   }
 
@@ -280,9 +310,17 @@ struct Flow: Sendable {
   /// Gets a new token: refresh grant first when `previous` has a refresh token, else client credentials.
   func run(
     previous: StoredToken?, session: HTTPSession, clock: any RetryClock, timeout: Double?,
-    environment: [String: String], api: APIDefinition, observe: (@Sendable (CallEvent) -> Void)? = nil
+    environment: [String: String], api: APIDefinition, observe: (@Sendable (CallEvent) -> Void)? = nil,
+    interaction: LoginInteraction? = nil
   ) async throws -> StoredToken {
     switch kind {
+    case .login(let settings):
+      let login = OAuth2Login(
+        client: OAuth2TokenClient(session: session, clock: clock, timeout: timeout, observe: observe))
+      // Only `apx auth login` brings an interaction: a call refreshes, or says to log in.
+      if let interaction { return try await login.login(settings, interaction: interaction) }
+      guard let previous else { throw OAuth2Login.loginAgain(settings, "no login is stored") }
+      return try await login.refresh(previous, settings)
     case .oauth2(let settings):
       let client = OAuth2TokenClient(session: session, clock: clock, timeout: timeout, observe: observe)
       if let refreshToken = previous?.refreshToken, let token = try await client.refresh(refreshToken, settings) {

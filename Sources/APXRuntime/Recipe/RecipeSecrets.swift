@@ -25,6 +25,7 @@ public enum RecipeSecrets {
       case .apiKey(_, _, let value)?: texts.append(.string(value))
       case .basic(_, let password)?: texts.append(.string(password))
       case .oauth2ClientCredentials(let c)?: texts.append(.string(c.clientSecret))
+      case .oauth2Login(let c)?: if let secret = c.clientSecret { texts.append(.string(secret)) }
       default: break
       }
     }

@@ -14,11 +14,13 @@ import ArgumentParser
 struct AuthCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "auth",
-    abstract: "Manage stored tokens (OAuth2 client credentials, token commands).",
+    abstract: "Log in and manage stored tokens (OAuth2 user login, client credentials, token commands).",
     discussion: """
       Tokens are kept per API and environment in the state folder ($APX_STATE_DIR, else \
       $XDG_STATE_HOME/apx, else ~/.local/state/apx; `apx config` names it), \
       in files only you can read (mode 0600). `apx call` fetches, reuses and refreshes them by itself.
+
+      An API whose auth is oauth2_authorization_code or oauth2_device_code is a user's login:       `apx auth login API` runs it once (in the browser, or with a code on another device), and       calls then refresh its token silently. When the refresh is refused, a call stops with exit       8 and says to log in again; it never opens a browser.
 
       Only `apx auth token` ever prints a token.
       """,
@@ -29,9 +31,14 @@ struct AuthCommand: AsyncParsableCommand {
 /// `apx auth login API`: runs the API's token flow now and stores the token.
 struct AuthLogin: ContextCommand {
   static let configuration = CommandConfiguration(
-    commandName: "login", abstract: "Get a new token for an API now and store it (prints a summary, not the token).")
+    commandName: "login", abstract: "Get a new token for an API now and store it (prints a summary, not the token).",
+    discussion: """
+      For oauth2_authorization_code, apx listens on 127.0.0.1 for the redirect and opens the       authorization page with $BROWSER, else \(LoginPrompt.defaultOpener); it waits --timeout seconds       (default 300) for the browser to come back. For oauth2_device_code it prints the code and the       page to enter it on, and polls until the login is finished or the code expires.
+      """)
 
   @OptionGroup var global: GlobalOptions
+  @Flag(help: "Print the authorization page's URL instead of opening a browser.")
+  var noBrowser = false
   @Argument(
     help: ArgumentHelp("The API (see `apx list`).", valueName: "API"), completion: .custom(APICompletion.complete))
   var api: String
@@ -39,8 +46,27 @@ struct AuthLogin: ContextCommand {
   func run(in context: Context) async throws {
     try await AuthTarget.with(api, global: global, context: context) { target, tokens in
       let auth = try target.tokenAuth()
-      let token = try await tokens.login(
-        auth, api: target.api, environment: target.environment, baseURL: target.baseURL)
+      if noBrowser, case .oauth2Login(let config) = auth, case .deviceCode = config.grant {
+        throw APXError(
+          .usage, "--no-browser applies to oauth2_authorization_code; the device flow opens no browser",
+          hint: "drop --no-browser")
+      } else if noBrowser, !auth.isUserLogin {
+        throw APXError(
+          .usage, "--no-browser applies to a user's login, and \(target.api.name) uses \(auth.typeName) auth",
+          hint: "drop --no-browser")
+      }
+      let interaction = LoginPrompt.interaction(
+        api: target.api.name, openBrowser: !noBrowser, timeout: global.timeout, context: context)
+      let token: StoredToken
+      do {
+        token = try await tokens.login(
+          auth, api: target.api, environment: target.environment, baseURL: target.baseURL,
+          interaction: auth.isUserLogin ? interaction : nil)
+        LoginPrompt.finish(context: context)
+      } catch {
+        LoginPrompt.finish(context: context)
+        throw error
+      }
       try ValuePrinter.print(
         AuthSummary.json(target: target, token: token, now: Date().timeIntervalSince1970), global: global,
         context: context)
@@ -121,24 +147,37 @@ struct AuthToken: ContextCommand {
   }
 }
 
-/// `apx auth logout API`: deletes the stored token.
+/// `apx auth logout API`: revokes a login's tokens where the server can, then deletes them.
 struct AuthLogout: ContextCommand {
   static let configuration = CommandConfiguration(
-    commandName: "logout", abstract: "Delete the stored token of an API (in --env, or its default environment).")
+    commandName: "logout",
+    abstract: "Delete the stored token of an API (in --env, or its default environment).",
+    discussion: """
+      A user's login (oauth2_authorization_code, oauth2_device_code) is first revoked at the       server's revocation endpoint (revocation_url, or the issuer's revocation_endpoint), refresh       token then access token. When the server refuses, the tokens stay stored and the exit is 8.
+      """)
 
   @OptionGroup var global: GlobalOptions
+  @Flag(help: "Delete the stored token without revoking it at the server.")
+  var noRevoke = false
   @Argument(
     help: ArgumentHelp("The API (see `apx list`).", valueName: "API"), completion: .custom(APICompletion.complete))
   var api: String
 
   func run(in context: Context) async throws {
     try await AuthTarget.with(api, global: global, context: context) { target, tokens in
-      let removed = try await tokens.logout(api: target.api.name, environment: target.environment)
-      try ValuePrinter.print(
-        .object([
-          JSONMember("api", .string(target.api.name)), JSONMember("environment", .string(target.environment)),
-          JSONMember("logged_out", .bool(removed)),
-        ]), global: global, context: context)
+      if noRevoke, !target.auth.isUserLogin {
+        throw APXError(
+          .usage, "--no-revoke applies to a user's login, and \(target.api.name) uses \(target.auth.typeName) auth",
+          hint: "drop --no-revoke: this auth's tokens are never revoked at the server")
+      }
+      let (removed, revoked) = try await tokens.logout(
+        target.auth, api: target.api, environment: target.environment, baseURL: target.baseURL, revoke: !noRevoke)
+      var members = [
+        JSONMember("api", .string(target.api.name)), JSONMember("environment", .string(target.environment)),
+        JSONMember("logged_out", .bool(removed)),
+      ]
+      if target.auth.isUserLogin { members.append(JSONMember("revoked", .bool(revoked == true))) }
+      try ValuePrinter.print(.object(members), global: global, context: context)
     }
   }
 }
@@ -185,12 +224,13 @@ struct AuthTarget {
   /// The auth, when it is one with tokens to manage.
   func tokenAuth() throws -> AuthConfig {
     switch auth {
-    case .oauth2ClientCredentials, .tokenCommand:
+    case .oauth2ClientCredentials, .oauth2Login, .tokenCommand:
       return auth
     default:
       throw APXError(
         .usage, "the API \"\(api.name)\" uses \(auth.typeName) auth, which has no token to manage",
-        hint: "apx auth applies to oauth2_client_credentials and token_command auth (see \(api.sourceFile))")
+        hint: "apx auth applies to oauth2_authorization_code, oauth2_device_code, oauth2_client_credentials "
+          + "and token_command auth (see \(api.sourceFile))")
     }
   }
 }
@@ -234,6 +274,6 @@ enum AuthSummary {
       JSONMember("expired", .bool(expiresIn.map { $0 <= 0 } ?? false)),
       JSONMember("has_refresh_token", .bool(token.refreshToken != nil)),
       JSONMember("scope", token.scope.map(JSONValue.string) ?? .null),
-    ]
+    ] + (token.idToken.map { [JSONMember("id_token", IDTokenClaims.summary($0, now: now))] } ?? [])
   }
 }

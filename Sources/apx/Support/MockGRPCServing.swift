@@ -105,7 +105,7 @@ enum MockGRPCServing {
   /// What a registry auth asks of a gRPC call's metadata; nil for auths gRPC cannot carry.
   static func auth(_ config: AuthConfig?) -> GRPCMockAuth? {
     switch config {
-    case .bearer?, .oauth2ClientCredentials?, .tokenCommand?:
+    case .bearer?, .oauth2ClientCredentials?, .oauth2Login?, .tokenCommand?:
       GRPCMockAuth(metadataName: "authorization", scheme: "Bearer")
     case .basic?: GRPCMockAuth(metadataName: "authorization", scheme: "Basic")
     case .apiKey(.header, let name, _)?: GRPCMockAuth(metadataName: name)
