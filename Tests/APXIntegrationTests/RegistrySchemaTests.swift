@@ -371,6 +371,43 @@ enum SchemaCorpus {
       json: doc(
         endpoint: rest, top: #""auth": {"type": "oauth2_client_credentials", "token_url": "/t", "client_id": "i"}"#)),
     Case(
+      name: "authorization-code-by-issuer", valid: true,
+      json: doc(
+        endpoint: rest,
+        top:
+          #""auth": {"type": "oauth2_authorization_code", "issuer": "https://id.example.com", "client_id": "c", "scopes": ["openid"], "redirect_port": 8765, "redirect_path": "/cb", "extra_params": {"prompt": "consent"}}"#
+      )),
+    Case(
+      name: "authorization-code-by-endpoints", valid: true,
+      json: doc(
+        endpoint: rest,
+        top:
+          #""auth": {"type": "oauth2_authorization_code", "authorize_url": "https://id/a", "token_url": "https://id/t", "client_id": "c", "client_secret": "${env:S}", "client_auth": "basic", "audience": "api", "revocation_url": "https://id/r"}"#
+      )),
+    Case(
+      name: "authorization-code-without-endpoints", valid: false,
+      json: doc(
+        endpoint: rest, top: #""auth": {"type": "oauth2_authorization_code", "token_url": "/t", "client_id": "c"}"#)),
+    Case(
+      name: "authorization-code-port-out-of-range", valid: false,
+      json: doc(
+        endpoint: rest,
+        top:
+          #""auth": {"type": "oauth2_authorization_code", "issuer": "https://id", "client_id": "c", "redirect_port": 70000}"#
+      )),
+    Case(
+      name: "device-code-by-issuer", valid: true,
+      json: doc(
+        endpoint: rest, top: #""auth": {"type": "oauth2_device_code", "issuer": "https://id", "client_id": "c"}"#)),
+    Case(
+      name: "device-code-with-a-redirect-port", valid: false,
+      json: doc(
+        endpoint: rest,
+        top: #""auth": {"type": "oauth2_device_code", "issuer": "https://id", "client_id": "c", "redirect_port": 1}"#)),
+    Case(
+      name: "device-code-without-client", valid: false,
+      json: doc(endpoint: rest, top: #""auth": {"type": "oauth2_device_code", "issuer": "https://id"}"#)),
+    Case(
       name: "token-command-empty", valid: false,
       json: doc(endpoint: rest, top: #""auth": {"type": "token_command", "command": []}"#)),
     Case(

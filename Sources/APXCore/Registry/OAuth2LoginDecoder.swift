@@ -8,7 +8,8 @@ enum OAuth2LoginDecoder {
   static func decode(
     _ type: String, _ value: JSONValue, _ f: [JSONMember], at p: [JSONPathComponent], _ r: inout DocumentReader
   ) -> OAuth2LoginConfig? {
-    let own = type == "oauth2_device_code" ? ["device_authorization_url"] : ["authorize_url", "redirect_port", "redirect_path"]
+    let own =
+      type == "oauth2_device_code" ? ["device_authorization_url"] : ["authorize_url", "redirect_port", "redirect_path"]
     _ = r.object(value, at: p, allowed: sharedKeys + own)
     guard let clientID = r.requiredString(f, "client_id", at: p) else { return nil }
     let issuer = r.optionalString(f, "issuer", at: p)

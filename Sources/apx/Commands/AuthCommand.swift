@@ -20,7 +20,10 @@ struct AuthCommand: AsyncParsableCommand {
       $XDG_STATE_HOME/apx, else ~/.local/state/apx; `apx config` names it), \
       in files only you can read (mode 0600). `apx call` fetches, reuses and refreshes them by itself.
 
-      An API whose auth is oauth2_authorization_code or oauth2_device_code is a user's login:       `apx auth login API` runs it once (in the browser, or with a code on another device), and       calls then refresh its token silently. When the refresh is refused, a call stops with exit       8 and says to log in again; it never opens a browser.
+      An API whose auth is oauth2_authorization_code or oauth2_device_code is a user's login: \
+      `apx auth login API` runs it once (in the browser, or with a code on another device), and \
+      calls then refresh its token silently. When the refresh is refused, a call stops with exit \
+      8 and says to log in again; it never opens a browser.
 
       Only `apx auth token` ever prints a token.
       """,
@@ -33,7 +36,10 @@ struct AuthLogin: ContextCommand {
   static let configuration = CommandConfiguration(
     commandName: "login", abstract: "Get a new token for an API now and store it (prints a summary, not the token).",
     discussion: """
-      For oauth2_authorization_code, apx listens on 127.0.0.1 for the redirect and opens the       authorization page with $BROWSER, else \(LoginPrompt.defaultOpener); it waits --timeout seconds       (default 300) for the browser to come back. For oauth2_device_code it prints the code and the       page to enter it on, and polls until the login is finished or the code expires.
+      For oauth2_authorization_code, apx listens on 127.0.0.1 for the redirect and opens the \
+      authorization page with $BROWSER, else \(LoginPrompt.defaultOpener); it waits --timeout seconds \
+      (default 300) for the browser to come back. For oauth2_device_code it prints the code and the \
+      page to enter it on, and polls until the login is finished or the code expires.
       """)
 
   @OptionGroup var global: GlobalOptions
@@ -153,7 +159,9 @@ struct AuthLogout: ContextCommand {
     commandName: "logout",
     abstract: "Delete the stored token of an API (in --env, or its default environment).",
     discussion: """
-      A user's login (oauth2_authorization_code, oauth2_device_code) is first revoked at the       server's revocation endpoint (revocation_url, or the issuer's revocation_endpoint), refresh       token then access token. When the server refuses, the tokens stay stored and the exit is 8.
+      A user's login (oauth2_authorization_code, oauth2_device_code) is first revoked at the \
+      server's revocation endpoint (revocation_url, or the issuer's revocation_endpoint), refresh \
+      token then access token. When the server refuses, the tokens stay stored and the exit is 8.
       """)
 
   @OptionGroup var global: GlobalOptions

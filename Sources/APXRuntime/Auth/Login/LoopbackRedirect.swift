@@ -84,7 +84,8 @@ final class LoopbackRedirect: Sendable {
           let matched = requestPath == path && head.method == .GET
           let text =
             !matched
-            ? "Not found." : query["code"] != nil
+            ? "Not found."
+            : query["code"] != nil
               ? "apx received the login. You can close this window and return to the terminal."
               : "apx received the answer: \(query["error"] ?? "no code"). Return to the terminal to see it."
           let body = Array("<!doctype html><title>apx</title><p>\(HTMLText.escape(text))</p>\n".utf8)

@@ -73,7 +73,8 @@ struct OAuth2Login: Sendable {
         throw APXError(
           .auth,
           "the revocation endpoint \(NetworkErrorMapper.endpoint(url)) of \(settings.whereText) refused to revoke the \(hint.replacing("_", with: " ")) (HTTP \(answer.status))",
-          hint: "the tokens are still stored: try again, or forget them without revoking: apx auth logout \(settings.apiName) --no-revoke",
+          hint:
+            "the tokens are still stored: try again, or forget them without revoking: apx auth logout \(settings.apiName) --no-revoke",
           cause: answer.json?["error"]?.stringValue)
       }
     }
@@ -181,7 +182,8 @@ struct OAuth2Login: Sendable {
       throw APXError(
         .auth,
         "the device authorization endpoint \(NetworkErrorMapper.endpoint(deviceURL)) of \(settings.whereText) gave no device code (HTTP \(answer.status))",
-        hint: "check client_id, scopes and device_authorization_url in \(settings.file); the client must allow the device flow",
+        hint:
+          "check client_id, scopes and device_authorization_url in \(settings.file); the client must allow the device flow",
         cause: said.isEmpty ? nil : tokenSettings.mask.mask(said))
     }
     tokenSettings.mask.add(deviceCode)

@@ -18,7 +18,8 @@ struct OpenIDEndpoints: Sendable, Hashable {
   ) async throws -> OpenIDEndpoints {
     let trimmed = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
     let url = trimmed + "/.well-known/openid-configuration"
-    let plan = HTTPRequestPlan(method: "GET", url: url, headers: [HeaderField("Accept", "application/json")], body: .none)
+    let plan = HTTPRequestPlan(
+      method: "GET", url: url, headers: [HeaderField("Accept", "application/json")], body: .none)
     let deadline: NIODeadline =
       timeout.map { .now() + .milliseconds(DurationConversion.milliseconds($0)) } ?? .now() + .seconds(30)
     let status: Int
