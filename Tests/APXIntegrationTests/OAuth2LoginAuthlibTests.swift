@@ -189,11 +189,13 @@ struct OAuth2LoginAuthlibTests {
     try await Self.with(["--interval", "0", "--slow-down-first", "1"], auth: #""type": "oauth2_device_code""#) {
       setup in
       let login = Task { try await setup.apx(["auth", "login", "me"]) }
-      // Approve once the device authorization is there, as the user would on the page.
+      // Approve once apx has polled and been told to slow down, as the user would on the page
+      // (the server judges the pace only while the login is pending).
       var approved = false
       for _ in 0..<100 where !approved {
         try await Task.sleep(for: .milliseconds(100))
-        approved = try await setup.post("/_test/approve_device", form: "").status == 200
+        let slowed = try await setup.log().contains { $0["error"] as? String == "slow_down" }
+        if slowed { approved = try await setup.post("/_test/approve_device", form: "").status == 200 }
       }
       #expect(approved)
       let result = try await login.value

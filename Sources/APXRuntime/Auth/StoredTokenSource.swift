@@ -16,12 +16,12 @@ public final class StoredTokenSource: TokenSource {
   /// What stands in for a token that is not stored (never a secret: it is not masked).
   public static let placeholder = "<no stored token>"
 
-  let store: TokenFileStore?
+  let store: TokenStore?
   let environment: [String: String]
   private let missingTokens = Mutex<[(api: String, environment: String)]>([])
 
   /// A source that reads `store` (nil: nothing is stored, every token is missing).
-  public init(store: TokenFileStore?, environment: [String: String]) {
+  public init(store: TokenStore?, environment: [String: String]) {
     self.store = store
     self.environment = environment
   }
@@ -35,7 +35,8 @@ public final class StoredTokenSource: TokenSource {
     // The same origin check as a real call: a token stored for other settings is not used.
     let flow = try Flow.make(
       auth, api: api, environmentName: environment, baseURL: baseURL, environment: self.environment)
-    if !forceRefresh, let token = store?.read(api: api.name, environment: environment), token.origin == flow.origin,
+    if !forceRefresh, let token = try await store?.read(api: api.name, environment: environment),
+      token.origin == flow.origin,
       token.isUsable(at: Date().timeIntervalSince1970)
     {
       return token.accessToken

@@ -21,7 +21,7 @@ public import APXCore
 ///   configured `lifetime`; without either, for this run only.
 public actor TokenManager: TokenSource {
   /// Where tokens persist between runs; nil keeps them in memory only.
-  public nonisolated let store: TokenFileStore?
+  public nonisolated let store: TokenStore?
   let session: HTTPSession
   let environment: [String: String]
   let clock: any RetryClock
@@ -70,7 +70,7 @@ public actor TokenManager: TokenSource {
   /// - Parameters:
   ///   - session: the HTTP session token requests go through.
   ///   - environment: the process environment (`${env:...}` in auth fields, PATH for commands).
-  ///   - store: the token store (`TokenFileStore.standard(environment:)`), or nil for memory only.
+  ///   - store: the token store (`TokenStore.standard(environment:)`), or nil for memory only.
   ///   - clock: decides when tokens count as expired.
   ///   - timeout: seconds one token request or token command may take (`--timeout`).
   ///   - warn: gets a one-line warning when the store's folder cannot be written (read-only,
@@ -80,7 +80,7 @@ public actor TokenManager: TokenSource {
   ///   - observe: told of each OAuth2 token request (`.requestSent`) and its answer's head
   ///     (`.responseHead`), secrets masked, for `-v`; never of the answer's body.
   public init(
-    session: HTTPSession, environment: [String: String], store: TokenFileStore?,
+    session: HTTPSession, environment: [String: String], store: TokenStore?,
     clock: any RetryClock = SystemRetryClock(), timeout: Double? = nil,
     onToken: (@Sendable (StoredToken) -> Void)? = nil, warn: (@Sendable (String) -> Void)? = nil,
     observe: (@Sendable (CallEvent) -> Void)? = nil
@@ -140,19 +140,20 @@ public actor TokenManager: TokenSource {
   /// API's current auth settings and not about to expire; nil otherwise (`apx auth status`).
   /// - Throws: when the settings do not resolve (a secret's variable is unset), as `current` would.
   public func usableStored(_ auth: AuthConfig, api: APIDefinition, environment: String, baseURL: String)
-    throws(APXError) -> StoredToken?
+    async throws(APXError) -> StoredToken?
   {
     let flow = try Flow.make(
       auth, api: api, environmentName: environment, baseURL: baseURL, environment: self.environment)
-    guard let token = stored(api: api.name, environment: environment),
+    guard let token = try await stored(api: api.name, environment: environment),
       Need.reuse.accepts(token, origin: flow.origin, now: clock.now())
     else { return nil }
     return token
   }
 
   /// The stored token of `api` in `environment`, without fetching anything.
-  public func stored(api: String, environment: String) -> StoredToken? {
-    memory[Key(api: api, environment: environment)] ?? store?.read(api: api, environment: environment)
+  public func stored(api: String, environment: String) async throws(APXError) -> StoredToken? {
+    if let token = memory[Key(api: api, environment: environment)] { return token }
+    return try await store?.read(api: api, environment: environment)
   }
 
   /// Forgets the token of `api` in `environment`; true when one was stored.
@@ -161,7 +162,7 @@ public actor TokenManager: TokenSource {
     let inMemory = memory.removeValue(forKey: key) != nil
     guard let store else { return inMemory }
     return try await store.withLock(api: api, environment: environment) {
-      try store.delete(api: api, environment: environment)
+      try await store.delete(api: api, environment: environment)
     } || inMemory
   }
 
@@ -172,7 +173,9 @@ public actor TokenManager: TokenSource {
     _ auth: AuthConfig, api: APIDefinition, environment: String, baseURL: String, revoke: Bool
   ) async throws -> (removed: Bool, revoked: Bool?) {
     var revoked: Bool?
-    if revoke, case .oauth2Login(let config) = auth, let token = stored(api: api.name, environment: environment) {
+    if revoke, case .oauth2Login(let config) = auth,
+      let token = try await stored(api: api.name, environment: environment)
+    {
       let settings = try OAuth2LoginSettings.resolve(
         config, api: api, environmentName: environment, baseURL: baseURL, environment: self.environment)
       let login = OAuth2Login(
@@ -224,12 +227,12 @@ public actor TokenManager: TokenSource {
   /// A store whose folder cannot be written does not stop the call: the token is fetched
   /// (once) and returned with the `TokenStoreFailure`, for this process to use and warn about.
   static func fetch(
-    _ flow: Flow, need: Need, store: TokenFileStore?, session: HTTPSession, clock: any RetryClock, timeout: Double?,
+    _ flow: Flow, need: Need, store: TokenStore?, session: HTTPSession, clock: any RetryClock, timeout: Double?,
     environment: [String: String], api: APIDefinition, observe: (@Sendable (CallEvent) -> Void)? = nil,
     interaction: LoginInteraction? = nil
   ) async throws -> (StoredToken, TokenStoreFailure?) {
     let work = { (writable: Bool) async throws -> (StoredToken, TokenStoreFailure?) in
-      let stored = store?.read(api: flow.apiName, environment: flow.environmentName)
+      let stored = try await store?.read(api: flow.apiName, environment: flow.environmentName)
       if let stored, need.accepts(stored, origin: flow.origin, now: clock.now()) { return (stored, nil) }
       let previous = stored.flatMap { $0.origin == flow.origin ? $0 : nil }
       let token = try await flow.run(
@@ -237,7 +240,7 @@ public actor TokenManager: TokenSource {
         observe: observe, interaction: interaction)
       guard let store, writable, flow.persists(token) else { return (token, nil) }
       do {
-        try store.write(token)
+        try await store.write(token)
       } catch let error as APXError {
         guard let failure = error.underlying as? TokenStoreFailure else { throw error }
         return (token, failure)

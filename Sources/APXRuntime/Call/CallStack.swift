@@ -14,7 +14,7 @@ public struct CallStack: Sendable {
   public enum Tokens: Sendable {
     /// Fetched and refreshed as the auth says, and kept in `store` (nil: in memory for the run).
     case fetched(
-      store: TokenFileStore?, timeout: Double? = nil, onToken: (@Sendable (StoredToken) -> Void)? = nil,
+      store: TokenStore?, timeout: Double? = nil, onToken: (@Sendable (StoredToken) -> Void)? = nil,
       warn: (@Sendable (String) -> Void)? = nil, observe: (@Sendable (CallEvent) -> Void)? = nil)
     /// From this source only (a preview reads stored tokens and fetches none).
     case source(any TokenSource)

@@ -27,8 +27,8 @@ enum ChildProcessFailure: Error, Sendable {
   case timedOut
 }
 
-/// Runs a program (never through a shell) with stdin from /dev/null and collects what it
-/// prints, within a time limit. For `token_command` and `protoc`.
+/// Runs a program (never through a shell) with stdin from /dev/null (or given bytes) and
+/// collects what it prints, within a time limit. For `token_command`, `protoc` and `secret-tool`.
 ///
 /// swift-subprocess rather than Foundation's `Process`: its pipes are close-on-exec and it
 /// closes every other descriptor in the child with `close_range`, where `Process` on Linux
@@ -43,8 +43,11 @@ struct ChildProcessRunner: Sendable {
   /// Runs `executable` with `arguments`. The child leads a process group of its own; at
   /// `timeout` seconds the group gets SIGTERM, then SIGKILL 2 s later (a child that ignores
   /// SIGTERM, or a grandchild holding its pipes open), and the run ends with `.timedOut`.
-  func run(_ executable: String, _ arguments: [String], timeout: Double) async throws(ChildProcessFailure)
-    -> ChildProcessOutput
+  ///
+  /// - Parameter input: the child's stdin (a secret for `secret-tool`, never an argument);
+  ///   nil: /dev/null.
+  func run(_ executable: String, _ arguments: [String], timeout: Double, input: [UInt8]? = nil)
+    async throws(ChildProcessFailure) -> ChildProcessOutput
   {
     var options = PlatformOptions()
     options.processGroupID = 0
@@ -61,8 +64,14 @@ struct ChildProcessRunner: Sendable {
     do {
       return try await withThrowingTaskGroup(of: ChildProcessOutput?.self) { group in
         group.addTask {
-          let result = try await Subprocess.run(
-            configuration, input: .none, output: .bytes(limit: limit), error: .bytes(limit: limit))
+          let result =
+            if let input {
+              try await Subprocess.run(
+                configuration, input: .array(input), output: .bytes(limit: limit), error: .bytes(limit: limit))
+            } else {
+              try await Subprocess.run(
+                configuration, input: .none, output: .bytes(limit: limit), error: .bytes(limit: limit))
+            }
           let ending: ChildProcessOutput.Ending
           switch result.terminationStatus {
           case .exited(let code): ending = .exited(code)

@@ -95,8 +95,9 @@ struct AuthStatus: ContextCommand {
     let now = Date().timeIntervalSince1970
     if let api {
       try await AuthTarget.with(api, global: global, context: context) { target, tokens in
-        let token = await tokens.stored(api: target.api.name, environment: target.environment)
-        var summary = AuthSummary.json(target: target, token: token, now: now)
+        let token = try await tokens.stored(api: target.api.name, environment: target.environment)
+        var summary = AuthSummary.withStore(
+          AuthSummary.json(target: target, token: token, now: now), tokens.store)
         if let token, let auth = try? target.tokenAuth() {
           // Logged in means `apx auth token` prints this token as it is: same settings, not expired.
           var unusable: String?
@@ -118,9 +119,11 @@ struct AuthStatus: ContextCommand {
       }
       return
     }
-    let stored = TokenFileStore.standard(environment: context.environment)?.all() ?? []
+    let store = try TokenStore.standard(environment: context.environment)
+    let stored = try await store?.all() ?? []
     try ValuePrinter.print(
-      .array(stored.map { AuthSummary.json(token: $0, now: now) }), global: global, context: context)
+      .array(stored.map { AuthSummary.withStore(AuthSummary.json(token: $0, now: now), store) }), global: global,
+      context: context)
   }
 }
 
@@ -210,7 +213,7 @@ struct AuthTarget {
         api: api, environment: global.environment, override: global.baseURL, demo: demo,
         processEnvironment: context.environment,
         configured: context.configuredEnvironment(for: api.name))
-      guard let store = TokenFileStore.standard(environment: context.environment) else {
+      guard let store = try TokenStore.standard(environment: context.environment) else {
         throw APXError(
           .auth, "there is no folder to keep tokens in: HOME is not set",
           hint: "set APX_STATE_DIR (or XDG_STATE_HOME) to a folder of your own")
@@ -262,6 +265,15 @@ enum AuthSummary {
         JSONMember("api", .string(token.api)), JSONMember("environment", .string(token.environment)),
         JSONMember("type", .string(token.type)),
       ] + details(token, now: now))
+  }
+
+  /// The status with the store that holds tokens (`file`, `secret-service`, `keychain`), and
+  /// why a keychain was left for the files when it was.
+  static func withStore(_ summary: JSONValue, _ store: TokenStore?) -> JSONValue {
+    guard case .object(var members) = summary, let store else { return summary }
+    members.append(JSONMember("store", .string(store.storeName)))
+    if let fallback = store.fallback { members.append(JSONMember("store_fallback", .string(fallback))) }
+    return .object(members)
   }
 
   /// A status whose stored token `apx auth token` would not print as it is: not logged in, and why.

@@ -54,7 +54,7 @@ extension CallCommand {
     _ requests: [CallRequest], mode: PreviewMode, global: GlobalOptions, context: Context, tokenOverride: String?
   ) async throws {
     let tokens = StoredTokenSource(
-      store: TokenFileStore.standard(environment: context.environment), environment: context.environment)
+      store: try TokenStore.standard(environment: context.environment), environment: context.environment)
     // The executor wants a session (JSON-RPC's transport holds one); nothing goes through it.
     let options = CallStack.Options(
       http: try global.sessionOptions(context.environment), closing: .graceful, environment: context.environment,

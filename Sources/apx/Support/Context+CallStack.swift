@@ -20,7 +20,7 @@ extension Context {
       var http = try global.sessionOptions(environment, tls: tls)
       http.cookies = jar
       let tokens = CallStack.Tokens.fetched(
-        store: TokenFileStore.standard(environment: environment), timeout: global.timeout, onToken: onToken,
+        store: try TokenStore.standard(environment: environment), timeout: global.timeout, onToken: onToken,
         warn: { self.warn($0) }, observe: observe)
       let options = CallStack.Options(
         http: http, grpc: try global.grpcSettings(environment, tls: tls), environment: environment, tokens: tokens,

@@ -317,7 +317,9 @@ import Testing
     expectError(
       RegistryFixture.document(top: #""auth": { "type": "kerberos" }"#, endpoints: ""),
       message: "unknown auth type \"kerberos\"", path: ".auth.type", at: "\"kerberos\"",
-      hint: "use one of none, bearer, api_key, basic, oauth2_client_credentials, token_command")
+      hint:
+        "use one of none, bearer, api_key, basic, oauth2_client_credentials, oauth2_authorization_code, oauth2_device_code, token_command"
+    )
     expectError(
       RegistryFixture.document(top: #""auth": { "token": "x" }"#, endpoints: ""),
       message: "missing required key \"type\"", path: ".auth", at: "{ \"token\"")

@@ -62,6 +62,9 @@ enum APXProcess {
     env["APX_STATE_DIR"] =
       TestScratch.root.appendingPathComponent("apx-state-\(UUID().uuidString)").path
     env["APX_REGISTRY"] = endpoints
+    // Tokens stay in the run's state folder, never in the keychain of the machine running the
+    // tests; the keychain tests choose theirs.
+    env["APX_TOKEN_STORE"] = "file"
     env.removeValue(forKey: "NO_COLOR")
     // A proxy of the machine running the tests would stand between apx and the loopback servers.
     for name in ["http_proxy", "https_proxy", "all_proxy", "no_proxy"] {

@@ -25,8 +25,8 @@ enum AuthFixture {
     """
 
   /// A new, empty token folder.
-  static func store() -> TokenFileStore {
-    TokenFileStore(
+  static func store() -> TokenStore {
+    TokenStore(
       directory: TestScratch.root.appendingPathComponent("apx-tokens-\(UUID().uuidString)").path)
   }
 

@@ -9,7 +9,7 @@ import Testing
 /// tokens are fetched once, shared, stored, refreshed and replayed.
 @Suite struct OAuth2TokenTests {
   func executor(
-    _ session: HTTPSession, store: TokenFileStore?, clock: ManualClock = ManualClock(),
+    _ session: HTTPSession, store: TokenStore?, clock: ManualClock = ManualClock(),
     environment: [String: String] = [:]
   ) -> (Executor, TokenManager) {
     let tokens = TokenManager(session: session, environment: environment, store: store, clock: clock)
@@ -135,7 +135,7 @@ import Testing
     #expect(try AuthFixture.permissions(store.directory) == 0o700)
     let names = try FileManager.default.contentsOfDirectory(atPath: store.directory)
     #expect(!names.contains { $0.contains(".tmp-") })
-    let token = try #require(store.read(api: "books", environment: "demo"))
+    let token = try #require(try await store.read(api: "books", environment: "demo"))
     #expect(token.refreshToken != nil)
     #expect(token.subject == "demo-client")
     #expect(token.expiresAt != nil)
@@ -172,10 +172,10 @@ import Testing
       #expect(first.accessToken != again.accessToken)
       // The first refresh token was spent by the second login (the demo rotates them).
       #expect(first.refreshToken != again.refreshToken)
-      #expect(store.read(api: "books", environment: "demo")?.accessToken == again.accessToken)
+      #expect(try await store.read(api: "books", environment: "demo")?.accessToken == again.accessToken)
       #expect(try await tokens.logout(api: "books", environment: "demo"))
-      #expect(store.read(api: "books", environment: "demo") == nil)
-      #expect(await tokens.stored(api: "books", environment: "demo") == nil)
+      #expect(try await store.read(api: "books", environment: "demo") == nil)
+      #expect(try await tokens.stored(api: "books", environment: "demo") == nil)
       #expect(try await tokens.logout(api: "books", environment: "demo") == false)
     }
   }

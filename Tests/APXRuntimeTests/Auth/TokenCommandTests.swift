@@ -86,7 +86,7 @@ import Testing
       _ = try await tokens.token(for: auth, api: api, environment: "e", baseURL: "", forceRefresh: false)
       _ = try await tokens.token(for: auth, api: api, environment: "e", baseURL: "", forceRefresh: false)
       #expect(runCount(runs) == 1)
-      #expect(store.read(api: "cloud", environment: "e") == nil)
+      #expect(try await store.read(api: "cloud", environment: "e") == nil)
       // Rejected by the server: run the command again.
       _ = try await tokens.token(for: auth, api: api, environment: "e", baseURL: "", rejected: "plain-token-789")
       #expect(runCount(runs) == 2)
