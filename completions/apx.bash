@@ -898,20 +898,20 @@ _apx_auth() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    login|status|token|logout)
+    login|status|token|logout|set-secret|delete-secret)
         # Offer subcommand argument completions
         "_apx_auth_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'login status token logout' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'login status token logout set-secret delete-secret' -- "${cur}"))
         ;;
     esac
 }
 
 _apx_auth_login() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --no-browser --version -h --help)
     repeating_options=(--registry -H --header)
     non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size)
     __apx_offer_flags_options 1
@@ -1136,7 +1136,7 @@ _apx_auth_token() {
 
 _apx_auth_logout() {
     repeating_flags=()
-    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --no-revoke --version -h --help)
     repeating_options=(--registry -H --header)
     non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size)
     __apx_offer_flags_options 1
@@ -1204,6 +1204,140 @@ _apx_auth_logout() {
     case "${positional_number}" in
     1)
         __apx_add_completions -W "$(__apx_custom_complete ---completion auth logout -- positional@0 "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_apx_auth_set-secret() {
+    repeating_flags=()
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
+    repeating_options=(--registry -H --header)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size)
+    __apx_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--registry')
+        __apx_add_completions -o plusdirs -fX '!*.@(json)'
+        return
+        ;;
+    '--env')
+        __apx_add_completions -W "$(__apx_custom_complete ---completion auth set-secret -- --env "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--base-url')
+        return
+        ;;
+    '-o'|'--output')
+        __apx_add_completions -W 'json'$'\n''ndjson'$'\n''raw'$'\n''table'
+        return
+        ;;
+    '--select')
+        return
+        ;;
+    '--color')
+        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '-H'|'--header')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--connect-timeout')
+        return
+        ;;
+    '--retry')
+        return
+        ;;
+    '--cacert')
+        return
+        ;;
+    '--cert')
+        return
+        ;;
+    '--key')
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
+    '--authority')
+        return
+        ;;
+    '--max-message-size')
+        return
+        ;;
+    esac
+}
+
+_apx_auth_delete-secret() {
+    repeating_flags=()
+    non_repeating_flags=(--demo -r --raw-output --no-retry -v --verbose --insecure --http1.1 --emit-defaults --version -h --help)
+    repeating_options=(--registry -H --header)
+    non_repeating_options=(--env --base-url -o --output --select --color --timeout --connect-timeout --retry --cacert --cert --key --proxy --noproxy --authority --max-message-size)
+    __apx_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--registry')
+        __apx_add_completions -o plusdirs -fX '!*.@(json)'
+        return
+        ;;
+    '--env')
+        __apx_add_completions -W "$(__apx_custom_complete ---completion auth delete-secret -- --env "${COMP_CWORD}" "$(__apx_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--base-url')
+        return
+        ;;
+    '-o'|'--output')
+        __apx_add_completions -W 'json'$'\n''ndjson'$'\n''raw'$'\n''table'
+        return
+        ;;
+    '--select')
+        return
+        ;;
+    '--color')
+        __apx_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '-H'|'--header')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--connect-timeout')
+        return
+        ;;
+    '--retry')
+        return
+        ;;
+    '--cacert')
+        return
+        ;;
+    '--cert')
+        return
+        ;;
+    '--key')
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
+    '--authority')
+        return
+        ;;
+    '--max-message-size')
         return
         ;;
     esac

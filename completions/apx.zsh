@@ -60,7 +60,7 @@ _apx() {
             'completions:Print a shell completion script (bash, zsh or fish).'
             'manual:Print apx'\''s man page (roff) built from every command'\''s help.'
             'config:Show the effective settings and where each comes from (flag, environment, config file, default).'
-            'auth:Manage stored tokens (OAuth2 client credentials, token commands).'
+            'auth:Log in and manage stored tokens (OAuth2 user login, client credentials, token commands).'
             'run:Run a recipe: chained calls with their data flowing forward; prints the recipe'\''s output as JSON.'
             'session:Manage cookie sessions (the jars `apx call --session NAME` and `apx run --session NAME` keep).'
             'help:Show subcommand help information.'
@@ -484,12 +484,14 @@ _apx_auth() {
             'status:Show stored tokens: API, environment, type, expiry (never the token).'
             'token:Print a valid token for an API (refreshed if needed): the one command that shows a token.'
             'logout:Delete the stored token of an API (in --env, or its default environment).'
+            'set-secret:Store a secret read from stdin (a client secret, an API key) for registries to use as ${keychain:NAME}.'
+            'delete-secret:Delete a secret stored with apx auth set-secret.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        login|status|token|logout)
+        login|status|token|logout|set-secret|delete-secret)
             "_apx_auth_${words[1]}" && ret=0
             ;;
         esac
@@ -528,6 +530,7 @@ _apx_auth_login() {
         '--authority[gRPC\: send this \:authority (and TLS server name) instead of the host.]:HOST\[\:PORT\]:'
         '--max-message-size[gRPC and WebSocket\: the largest message sent or received, in bytes (default 4 MiB for gRPC, 16 MiB for WebSocket; a larger WebSocket message exits 9).]:BYTES:'
         '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
+        '--no-browser[Print the authorization page'\''s URL instead of opening a browser.]'
         ':API:{__apx_custom_complete ---completion auth login -- positional@0 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -642,7 +645,84 @@ _apx_auth_logout() {
         '--authority[gRPC\: send this \:authority (and TLS server name) instead of the host.]:HOST\[\:PORT\]:'
         '--max-message-size[gRPC and WebSocket\: the largest message sent or received, in bytes (default 4 MiB for gRPC, 16 MiB for WebSocket; a larger WebSocket message exits 9).]:BYTES:'
         '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
+        '--no-revoke[Delete the stored token without revoking it at the server.]'
         ':API:{__apx_custom_complete ---completion auth logout -- positional@0 "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_auth_set-secret() {
+    local -i ret=1
+    local -ar ___output=('json' 'ndjson' 'raw' 'table')
+    local -ar ___color=('auto' 'always' 'never')
+    local -ar arg_specs=(
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:_files -g '\''*.json'\'''
+        '--env[The registry environment to call (else APX_ENV when the API has it, else the config file'\''s, else the API'\''s default_environment).]:NAME:{__apx_custom_complete ---completion auth set-secret -- --env "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
+        '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
+        '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
+        '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
+        '--select[Print only the values at this jq-style path, e.g. .data.items\[\].id]:PATH:'
+        '(-r --raw-output)'{-r,--raw-output}'[Print string results as their text, without JSON quotes (like jq -r).]'
+        '--color[Colour\: auto, always or never (auto honours NO_COLOR).]:WHEN:{__apx_complete "${___color[@]}"}'
+        '*'{-H,--header}'[Add a header, '\''Name\: value'\'' (repeatable; '\''Name\:'\'' removes one).]:HEADER:'
+        '--timeout[Give up after this many seconds (all attempts together; also bounds token requests and commands).]:SECONDS:'
+        '--connect-timeout[Give up connecting after this many seconds.]:SECONDS:'
+        '--retry[Maximum attempts for retryable failures (overrides the registry).]:N:'
+        '--no-retry[Never retry.]'
+        '(-v --verbose)'{-v,--verbose}'[Print requests, responses and retries to stderr (secrets masked).]'
+        '--insecure[Skip TLS certificate verification (prints a warning).]'
+        '--cacert[Trust the CA certificates in this PEM file (and SSL_CERT_FILE/SSL_CERT_DIR'\''s) instead of the system store.]:FILE:'
+        '--cert[Mutual TLS\: the client certificate chain (PEM); https and grpcs only.]:FILE:'
+        '--key[Mutual TLS\: the client certificate'\''s private key (PEM).]:FILE:'
+        '--http1.1[Use HTTP/1.1 only (else HTTP/2 when a TLS server offers it).]'
+        '--proxy[Go through this proxy\: http\://\[USER\:PASSWORD@\]HOST\:PORT or socks5\://HOST\:PORT (default\: HTTPS_PROXY, HTTP_PROXY, ALL_PROXY; "" for none).]:URL:'
+        '--noproxy[Hosts to reach directly, comma-separated\: names (and names under them), IP addresses, CIDR ranges, or * (default\: NO_PROXY).]:LIST:'
+        '--authority[gRPC\: send this \:authority (and TLS server name) instead of the host.]:HOST\[\:PORT\]:'
+        '--max-message-size[gRPC and WebSocket\: the largest message sent or received, in bytes (default 4 MiB for gRPC, 16 MiB for WebSocket; a larger WebSocket message exits 9).]:BYTES:'
+        '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
+        ':NAME:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_apx_auth_delete-secret() {
+    local -i ret=1
+    local -ar ___output=('json' 'ndjson' 'raw' 'table')
+    local -ar ___color=('auto' 'always' 'never')
+    local -ar arg_specs=(
+        '*--registry[A folder of registry files, or one API.json file (repeatable; default ./Endpoints, then ~/.config/apx/endpoints; env APX_REGISTRY).]:DIR|FILE:_files -g '\''*.json'\'''
+        '--env[The registry environment to call (else APX_ENV when the API has it, else the config file'\''s, else the API'\''s default_environment).]:NAME:{__apx_custom_complete ---completion auth delete-secret -- --env "${current_word_index}" "$(__apx_cursor_index_in_current_word)"}'
+        '--base-url[Call this base URL instead of the environment'\''s.]:URL:'
+        '--demo[Start the embedded demo backend on a free loopback port and point this run at it.]'
+        '(-o --output)'{-o,--output}'[Output format\: json, ndjson, raw or table (default\: json for bodies, ndjson for streams).]:FORMAT:{__apx_complete "${___output[@]}"}'
+        '--select[Print only the values at this jq-style path, e.g. .data.items\[\].id]:PATH:'
+        '(-r --raw-output)'{-r,--raw-output}'[Print string results as their text, without JSON quotes (like jq -r).]'
+        '--color[Colour\: auto, always or never (auto honours NO_COLOR).]:WHEN:{__apx_complete "${___color[@]}"}'
+        '*'{-H,--header}'[Add a header, '\''Name\: value'\'' (repeatable; '\''Name\:'\'' removes one).]:HEADER:'
+        '--timeout[Give up after this many seconds (all attempts together; also bounds token requests and commands).]:SECONDS:'
+        '--connect-timeout[Give up connecting after this many seconds.]:SECONDS:'
+        '--retry[Maximum attempts for retryable failures (overrides the registry).]:N:'
+        '--no-retry[Never retry.]'
+        '(-v --verbose)'{-v,--verbose}'[Print requests, responses and retries to stderr (secrets masked).]'
+        '--insecure[Skip TLS certificate verification (prints a warning).]'
+        '--cacert[Trust the CA certificates in this PEM file (and SSL_CERT_FILE/SSL_CERT_DIR'\''s) instead of the system store.]:FILE:'
+        '--cert[Mutual TLS\: the client certificate chain (PEM); https and grpcs only.]:FILE:'
+        '--key[Mutual TLS\: the client certificate'\''s private key (PEM).]:FILE:'
+        '--http1.1[Use HTTP/1.1 only (else HTTP/2 when a TLS server offers it).]'
+        '--proxy[Go through this proxy\: http\://\[USER\:PASSWORD@\]HOST\:PORT or socks5\://HOST\:PORT (default\: HTTPS_PROXY, HTTP_PROXY, ALL_PROXY; "" for none).]:URL:'
+        '--noproxy[Hosts to reach directly, comma-separated\: names (and names under them), IP addresses, CIDR ranges, or * (default\: NO_PROXY).]:LIST:'
+        '--authority[gRPC\: send this \:authority (and TLS server name) instead of the host.]:HOST\[\:PORT\]:'
+        '--max-message-size[gRPC and WebSocket\: the largest message sent or received, in bytes (default 4 MiB for gRPC, 16 MiB for WebSocket; a larger WebSocket message exits 9).]:BYTES:'
+        '--emit-defaults[gRPC\: print fields that hold their default value (0, "", \[\], false).]'
+        ':NAME:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

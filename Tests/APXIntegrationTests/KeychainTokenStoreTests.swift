@@ -83,4 +83,67 @@ struct KeychainTokenStoreTests {
     let unknown = try await APXProcess.run(["auth", "status"], environment: env)
     #expect(unknown.status == 2, "\(unknown.stderr)")
   }
+
+  @Test func aSecretSetFromStdinIsReadByTheRegistryAsKeychainName() async throws {
+    try await KeyringSession.run { bus in
+      let state = Self.state()
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      let registry = try KeychainSecretsFileTests.registry(state)
+      let env = [
+        "APX_STATE_DIR": state, "APX_TOKEN_STORE": "keychain", "DBUS_SESSION_BUS_ADDRESS": bus,
+        "APX_REGISTRY": registry,
+      ]
+      let set = try await APXProcess.run(
+        ["auth", "set-secret", "books_secret"], environment: env, stdin: Data("demo-secret\n".utf8))
+      #expect(set.status == 0, "\(set.stderr)")
+      #expect(try JSONParser.parse(Array(set.stdout.utf8))["store"] == .string("secret-service"), "\(set.stdout)")
+      #expect(try await KeyringSession.lookup("secret:books_secret", bus: bus) == "demo-secret")
+      #expect(!FileManager.default.fileExists(atPath: state + "/tokens/books_secret.secret"))
+      let call = try await APXProcess.run(["call", "--demo", "books.capabilities.get", "-v"], environment: env)
+      #expect(call.status == 0, "\(call.stderr)")
+      #expect(!call.stderr.contains("demo-secret"), "the secret is masked in -v")
+    }
+  }
+}
+
+/// `apx auth set-secret` where there is no keychain: a 0600 file, read as `${keychain:NAME}`.
+@Suite("Stored secrets in the file store")
+struct KeychainSecretsFileTests {
+  /// A registry folder whose books API reads its client secret as `${keychain:books_secret}`.
+  static func registry(_ dir: String) throws -> String {
+    let folder = dir + "/reg"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let books = try String(
+      contentsOf: APXProcess.packageRoot.appendingPathComponent("Endpoints/books.json"), encoding: .utf8)
+    let edited = books.replacingOccurrences(
+      of: "\"${env:BOOKS_CLIENT_SECRET:-demo-secret}\"", with: "\"${keychain:books_secret}\"")
+    #expect(edited != books)
+    try edited.write(toFile: folder + "/books.json", atomically: true, encoding: .utf8)
+    return folder
+  }
+
+  @Test func aSecretIsStoredMode0600AndUsedAndAMissingOneSaysHowToStoreIt() async throws {
+    let state = KeychainTokenStoreTests.state()
+    defer { try? FileManager.default.removeItem(atPath: state) }
+    let env = ["APX_STATE_DIR": state, "APX_REGISTRY": try Self.registry(state)]
+    let missing = try await APXProcess.run(["call", "--demo", "books.capabilities.get"], environment: env)
+    #expect(missing.status == 8, "\(missing.stderr)")
+    #expect(missing.stderr.contains("apx auth set-secret books_secret"), "\(missing.stderr)")
+    let set = try await APXProcess.run(
+      ["auth", "set-secret", "books_secret"], environment: env, stdin: Data("demo-secret\n".utf8))
+    #expect(set.status == 0, "\(set.stderr)")
+    let file = state + "/tokens/books_secret.secret"
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == "demo-secret", "one trailing newline is dropped")
+    #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int == 0o600)
+    let call = try await APXProcess.run(["call", "--demo", "books.capabilities.get", "-v"], environment: env)
+    #expect(call.status == 0, "\(call.stderr)")
+    #expect(!call.stderr.contains("demo-secret") && !call.stdout.contains("demo-secret"))
+    let dry = try await APXProcess.run(["call", "--demo", "books.capabilities.get", "--curl"], environment: env)
+    #expect(!dry.stdout.contains("demo-secret") && !dry.stderr.contains("demo-secret"), "\(dry.stdout)")
+    let deleted = try await APXProcess.run(["auth", "delete-secret", "books_secret"], environment: env)
+    #expect(try JSONParser.parse(Array(deleted.stdout.utf8))["deleted"] == .bool(true))
+    #expect(!FileManager.default.fileExists(atPath: file))
+    let empty = try await APXProcess.run(["auth", "set-secret", "books_secret"], environment: env, stdin: Data())
+    #expect(empty.status == 2, "\(empty.stderr)")
+  }
 }

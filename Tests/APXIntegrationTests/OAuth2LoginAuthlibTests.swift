@@ -234,4 +234,38 @@ struct OAuth2LoginAuthlibTests {
       #expect(try await setup.apx(["call", "me.me"]).status == 8)
     }
   }
+
+  @Test func fiftyProcessesNeedingARefreshShareOneAndARecipeUsesTheLogin() async throws {
+    try await Self.with(["--access-ttl", "2"]) { setup in
+      #expect(try await setup.apx(["auth", "login", "me"]).status == 0)
+      try await Task.sleep(for: .milliseconds(2_100))
+      // All at once, past the test's usual child limit: the token's lock makes them take turns,
+      // and the refresh token, rotated by the first, is spent once.
+      let env = APXProcess.environment(adding: setup.environment)
+      let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
+        for _ in 0..<50 {
+          group.addTask {
+            try await ChildProcess.run(
+              APXProcess.binary.path, ["call", "me.me"], environment: env, timeout: 120, bounded: false
+            ).status
+          }
+        }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+      #expect(statuses.count == 50 && statuses.allSatisfy { $0 == 0 }, "\(statuses)")
+      let refreshes = try await setup.log().filter { $0["grant_type"] as? String == "refresh_token" }
+      #expect(refreshes.count == 1, "one refresh for fifty processes: \(refreshes)")
+
+      let recipe = setup.dir + "/who.json"
+      try #"""
+      {"name": "who", "steps": [
+        {"id": "first", "call": "me.me", "expect": {".body.sub": "user-ada"}},
+        {"id": "again", "call": "me.me", "expect": {".body.scope": "${steps.first.body.scope}"}}
+      ], "output": {"sub": "${steps.first.body.sub}"}}
+      """#.write(toFile: recipe, atomically: true, encoding: .utf8)
+      let run = try await setup.apx(["run", recipe])
+      #expect(run.status == 0, "\(run.stderr)")
+      #expect(run.stdout.contains("user-ada"), "\(run.stdout)")
+    }
+  }
 }

@@ -60,16 +60,20 @@ public struct TemplateReference: Sendable, Hashable, CustomStringConvertible {
     var i = 1
     while i < scalars.count, isNameChar(scalars[i]) { i += 1 }
     namespace = String(String.UnicodeScalarView(scalars[0..<i]))
-    if namespace == "env" {
+    if namespace == "env" || namespace == "keychain" {
       guard i < scalars.count, scalars[i] == ":" else {
-        throw failure("expected ':' after env", at: i, hint: "environment variables are written ${env:NAME}")
+        throw failure(
+          "expected ':' after \(namespace)", at: i,
+          hint: namespace == "env"
+            ? "environment variables are written ${env:NAME}" : "keychain secrets are written ${keychain:NAME}")
       }
       let nameStart = i + 1
       var j = nameStart
       while j < scalars.count, isNameChar(scalars[j]) { j += 1 }
       guard j > nameStart, isNameStart(scalars[nameStart]) else {
         throw failure(
-          "expected a variable name after 'env:'", at: nameStart, hint: "environment variables are written ${env:NAME}")
+          "expected a \(namespace == "env" ? "variable" : "secret") name after '\(namespace):'", at: nameStart,
+          hint: "write ${\(namespace):NAME}: a letter or '_', then letters, digits and '_'")
       }
       variable = String(String.UnicodeScalarView(scalars[nameStart..<j]))
       if j < scalars.count {

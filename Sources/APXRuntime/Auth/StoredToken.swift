@@ -64,6 +64,9 @@ public struct StoredToken: Sendable, Codable, Hashable {
     case expiresAt = "expires_at"
   }
 
+  /// Every secret it holds (access, refresh and ID token), for masks.
+  public var secrets: [String] { [accessToken, refreshToken, idToken].compactMap { $0 } }
+
   /// The most a token is refreshed ahead of its expiry.
   public static let maximumRefreshMargin = 30.0
 

@@ -10,15 +10,19 @@ import Subprocess
 /// standing for the URL, else the URL appended), else `open` on macOS or `xdg-open` elsewhere.
 /// The browser is started and left running: apx never waits for it nor stops it.
 public enum BrowserLauncher {
+  /// The program that opens a URL when `$BROWSER` names none.
+  public static var defaultOpener: String {
+    #if canImport(Darwin)
+      "open"
+    #else
+      "xdg-open"
+    #endif
+  }
+
   /// The program and arguments that would open `url`, or nil when none is found on PATH.
   public static func command(for url: String, environment: [String: String]) -> [String]? {
     let path = environment["PATH"]
-    var candidates = (environment["BROWSER"] ?? "").split(separator: ":").map(String.init)
-    #if canImport(Darwin)
-      candidates.append("open")
-    #else
-      candidates.append("xdg-open")
-    #endif
+    let candidates = (environment["BROWSER"] ?? "").split(separator: ":").map(String.init) + [defaultOpener]
     for candidate in candidates {
       var words = candidate.split(separator: " ").map(String.init)
       guard !words.isEmpty, let program = TokenCommandRunner.locate(words[0], path: path) else { continue }

@@ -55,7 +55,10 @@ struct ChildProcessRunner: Sendable {
       .send(signal: .terminate, toProcessGroup: true, allowedDurationToNextStep: .seconds(2))
     ]
     var env: [Environment.Key: String] = [:]
-    for (key, value) in environment { env[Environment.Key(stringLiteral: key)] = value }
+    // The keychain secrets read for the run travel beside the environment; no child gets them.
+    for (key, value) in environment where !KeychainSecrets.isSecretKey(key) {
+      env[Environment.Key(stringLiteral: key)] = value
+    }
     let configuration = Configuration(
       executable: .path(FilePath(executable)), arguments: Arguments(arguments), environment: .custom(env),
       platformOptions: options)

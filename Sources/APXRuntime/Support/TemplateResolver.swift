@@ -1,7 +1,7 @@
 public import APXCore
 
-/// Resolves `${env:NAME}` templates in registry strings (headers, base URLs,
-/// auth fields) against the process environment. Values taken from the
+/// Resolves `${env:NAME}` and `${keychain:NAME}` templates in registry strings (headers, base
+/// URLs, auth fields) against the process environment and the secrets read for the run. Values taken from the
 /// environment are registered as secrets when `secret` is set, so tokens
 /// never show up in verbose output or errors.
 public enum TemplateResolver {
@@ -15,11 +15,24 @@ public enum TemplateResolver {
     guard Template.mayContainReferences(text) else { return text }
     let template = try Template(parsing: text)
     var found: [String] = []
+    var fromKeychain: [String] = []
     let rendered = try template.renderText { reference throws(APXError) -> JSONValue? in
-      guard reference.namespace == "env", let name = reference.variable else {
+      guard reference.namespace == "env" || reference.namespace == "keychain", let name = reference.variable else {
         throw APXError(
           .usage, "\(reference) cannot be used here",
-          hint: "only ${env:NAME} works in registry files; ${input...} and ${steps...} belong to recipes")
+          hint:
+            "only ${env:NAME} and ${keychain:NAME} work in registry files; ${input...} and ${steps...} belong to recipes"
+        )
+      }
+      if reference.namespace == "keychain" {
+        // Read before the call (`KeychainSecrets.load`): always a secret.
+        guard let value = environment[KeychainSecrets.environmentKey(name)] ?? reference.fallback else {
+          throw APXError(
+            unsetStatus, "no secret named \(name) is stored (the registry uses ${keychain:\(name)} in \"\(text)\")",
+            hint: "store it, read from stdin: apx auth set-secret \(name) < FILE")
+        }
+        fromKeychain.append(value)
+        return .string(value)
       }
       guard let value = environment[name] ?? reference.fallback else {
         throw APXError(
@@ -30,6 +43,7 @@ public enum TemplateResolver {
       return .string(value)
     }
     if secret { for v in found { mask.add(v) } }
+    for v in fromKeychain { mask.add(v) }
     return rendered
   }
 }

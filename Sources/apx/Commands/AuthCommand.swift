@@ -27,7 +27,9 @@ struct AuthCommand: AsyncParsableCommand {
 
       Only `apx auth token` ever prints a token.
       """,
-    subcommands: [AuthLogin.self, AuthStatus.self, AuthToken.self, AuthLogout.self]
+    subcommands: [
+      AuthLogin.self, AuthStatus.self, AuthToken.self, AuthLogout.self, AuthSetSecret.self, AuthDeleteSecret.self,
+    ]
   )
 }
 
@@ -144,7 +146,9 @@ struct AuthToken: ContextCommand {
       let token: String
       if case .bearer(let template) = target.auth {
         var mask = SecretMask()
-        token = try TemplateResolver.resolveText(template, environment: context.environment, mask: &mask, secret: true)
+        let environment = try await KeychainSecrets.load(
+          for: [target.api], into: context.environment, store: tokens.store)
+        token = try TemplateResolver.resolveText(template, environment: environment, mask: &mask, secret: true)
       } else {
         token = try await tokens.current(
           try target.tokenAuth(), api: target.api, environment: target.environment, baseURL: target.baseURL
@@ -193,6 +197,75 @@ struct AuthLogout: ContextCommand {
   }
 }
 
+/// `apx auth set-secret NAME`: stores a secret, read from stdin, for registries to read as
+/// `${keychain:NAME}`.
+struct AuthSetSecret: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "set-secret",
+    abstract: "Store a secret read from stdin (a client secret, an API key) for registries to use as ${keychain:NAME}.",
+    discussion: """
+      The secret goes to the token store: the OS keychain where there is one, else a 0600 file in \
+      the state folder (APX_TOKEN_STORE chooses, as for tokens). It is read from stdin, never from \
+      the command line, and a terminal is refused so that it is not shown as it is typed: \
+      apx auth set-secret auth0_client < secret.txt. One trailing newline is dropped.
+      """)
+
+  @OptionGroup var global: GlobalOptions
+  @Argument(help: ArgumentHelp("The secret's name, as ${keychain:NAME} writes it.", valueName: "NAME"))
+  var name: String
+
+  func run(in context: Context) async throws {
+    guard KeychainSecrets.isValidName(name) else {
+      throw APXError(
+        .usage, "\"\(name)\" is not a secret name",
+        hint: "use a letter or '_', then letters, digits and '_', as ${keychain:NAME} writes it")
+    }
+    guard !WebSocketOptionGroup.stdinIsTerminal else {
+      throw APXError(
+        .usage, "apx auth set-secret reads the secret from stdin, and stdin is a terminal",
+        hint: "give it from a file or a pipe, so that it is not shown: apx auth set-secret \(name) < FILE")
+    }
+    var bytes = try StandardInput.readAll(limit: 1 << 20)
+    if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+    if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+    guard !bytes.isEmpty else {
+      throw APXError(.usage, "stdin held no secret for \(name)", hint: "apx auth set-secret \(name) < FILE")
+    }
+    guard let store = try TokenStore.standard(environment: context.environment) else {
+      throw APXError(
+        .auth, "there is no folder to keep secrets in: HOME is not set",
+        hint: "set APX_STATE_DIR (or XDG_STATE_HOME) to a folder of your own")
+    }
+    let kept = try await KeychainSecrets.write(name, String(decoding: bytes, as: UTF8.self), store: store)
+    try ValuePrinter.print(
+      .object([JSONMember("secret", .string(name)), JSONMember("store", .string(kept))]), global: global,
+      context: context)
+  }
+}
+
+/// `apx auth delete-secret NAME`: forgets a stored secret.
+struct AuthDeleteSecret: ContextCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "delete-secret", abstract: "Delete a secret stored with apx auth set-secret.")
+
+  @OptionGroup var global: GlobalOptions
+  @Argument(help: ArgumentHelp("The secret's name.", valueName: "NAME"))
+  var name: String
+
+  func run(in context: Context) async throws {
+    guard KeychainSecrets.isValidName(name) else {
+      throw APXError(.usage, "\"\(name)\" is not a secret name", hint: "use the NAME given to apx auth set-secret")
+    }
+    guard let store = try TokenStore.standard(environment: context.environment) else {
+      throw APXError(.auth, "there is no folder secrets are kept in: HOME is not set", hint: "set APX_STATE_DIR")
+    }
+    let deleted = try await KeychainSecrets.delete(name, store: store)
+    try ValuePrinter.print(
+      .object([JSONMember("secret", .string(name)), JSONMember("deleted", .bool(deleted))]), global: global,
+      context: context)
+  }
+}
+
 /// The API, environment and base URL an auth command works on, with a token manager.
 struct AuthTarget {
   let api: APIDefinition
@@ -222,7 +295,8 @@ struct AuthTarget {
       let tls = RegistryTLS.files(api: api, environment: resolved.environmentName, baseURL: resolved.baseURL)
       let options = CallStack.Options(
         http: try global.applyingConfig(context).sessionOptions(context.environment, tls: tls), closing: .graceful,
-        environment: context.environment, tokens: .fetched(store: store, timeout: global.timeout))
+        environment: try await KeychainSecrets.load(for: [api], into: context.environment, store: store),
+        tokens: .fetched(store: store, timeout: global.timeout))
       try await CallStack.with(options) { stack in
         guard let tokens = stack.tokenManager else {
           throw APXError(.internalFailure, "the call stack was built without its token manager")

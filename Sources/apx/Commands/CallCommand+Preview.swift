@@ -53,11 +53,14 @@ extension CallCommand {
   func preview(
     _ requests: [CallRequest], mode: PreviewMode, global: GlobalOptions, context: Context, tokenOverride: String?
   ) async throws {
-    let tokens = StoredTokenSource(
-      store: try TokenStore.standard(environment: context.environment), environment: context.environment)
+    let store = try TokenStore.standard(environment: context.environment)
+    // Stored secrets are read, and masked in what is shown like every other credential.
+    let environment = try await KeychainSecrets.load(
+      for: requests.map(\.api), into: context.environment, store: store)
+    let tokens = StoredTokenSource(store: store, environment: environment)
     // The executor wants a session (JSON-RPC's transport holds one); nothing goes through it.
     let options = CallStack.Options(
-      http: try global.sessionOptions(context.environment), closing: .graceful, environment: context.environment,
+      http: try global.sessionOptions(context.environment), closing: .graceful, environment: environment,
       tokens: .source(tokens), tokenOverride: tokenOverride)
     let preview = try await CallStack.with(options) { stack in try await stack.executor.preview(requests) }
     for (api, environment) in tokens.missing {

@@ -223,7 +223,8 @@ extension CallCommand {
     let tls = try RegistryTLS.one(of: requests.map { ($0.api, $0.environmentName, $0.baseURL) })
     _ = try await context.withCallStack(
       global, tls: tls, cookieSession: records.cookieSession, tokenOverride: tokenOverride, har: records.har,
-      observe: VerboseLines.tokenRequests(context, verbose: global.verbose, har: records.har)
+      observe: VerboseLines.tokenRequests(context, verbose: global.verbose, har: records.har),
+      apis: requests.map(\.api)
     ) { stack in
       let executor = stack.executor
       if requests.count > 1 { return try await executor.call(batch: requests, sink: printer) }

@@ -175,7 +175,7 @@ struct RunCommand: ContextCommand {
         return try await context.withCallStack(
           configured, tls: tls, cookieSession: cookieSession.name, har: har,
           onToken: { token in
-            for secret in [token.accessToken, token.refreshToken].compactMap({ $0 }) {
+            for secret in token.secrets {
               journal.addSecret(secret)
               reporter.addSecret(secret)
             }
@@ -186,7 +186,8 @@ struct RunCommand: ContextCommand {
               record(event)
               tokenLog?(event)
             }
-          } ?? tokenLog
+          } ?? tokenLog,
+          apis: targets.values.map(\.api)
         ) { stack in
           let runner = RecipeRunner(
             recipe: file.recipe, targets: targets, executor: stack.executor, options: options, journal: journal,

@@ -11,19 +11,21 @@ extension Context {
   ///   - tls: the registry's TLS files for the APIs called, if any.
   ///   - onToken: told of every token fetched (a recipe masks it in its journal and report).
   ///   - observe: told of every token request (`-v`, `--har`).
+  ///   - apis: the APIs called, whose `${keychain:NAME}` secrets are read before the first call.
   func withCallStack<T: Sendable>(
     _ global: GlobalOptions, tls: TLSFiles?, cookieSession: String? = nil, tokenOverride: String? = nil,
     har: HARLog? = nil, onToken: (@Sendable (StoredToken) -> Void)? = nil,
-    observe: (@Sendable (CallEvent) -> Void)? = nil, _ body: (CallStack) async throws -> T
+    observe: (@Sendable (CallEvent) -> Void)? = nil, apis: [APIDefinition] = [], _ body: (CallStack) async throws -> T
   ) async throws -> T {
     try await CookieSession.with(cookieSession, self) { jar in
       var http = try global.sessionOptions(environment, tls: tls)
       http.cookies = jar
+      let store = try TokenStore.standard(environment: environment)
       let tokens = CallStack.Tokens.fetched(
-        store: try TokenStore.standard(environment: environment), timeout: global.timeout, onToken: onToken,
-        warn: { self.warn($0) }, observe: observe)
+        store: store, timeout: global.timeout, onToken: onToken, warn: { self.warn($0) }, observe: observe)
       let options = CallStack.Options(
-        http: http, grpc: try global.grpcSettings(environment, tls: tls), environment: environment, tokens: tokens,
+        http: http, grpc: try global.grpcSettings(environment, tls: tls),
+        environment: try await KeychainSecrets.load(for: apis, into: environment, store: store), tokens: tokens,
         tokenOverride: tokenOverride, har: har)
       return try await CallStack.with(options, body)
     }

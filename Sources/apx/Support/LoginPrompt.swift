@@ -39,13 +39,7 @@ enum LoginPrompt {
     context.stderr.flush()
   }
 
-  static var defaultOpener: String {
-    #if canImport(Darwin)
-      "open"
-    #else
-      "xdg-open"
-    #endif
-  }
+  static var defaultOpener: String { BrowserLauncher.defaultOpener }
 
   /// `9:05` for 545 seconds.
   static func minutes(_ seconds: Int) -> String {

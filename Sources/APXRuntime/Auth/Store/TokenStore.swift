@@ -70,7 +70,7 @@ public struct TokenStore: Sendable {
   static func account(api: String, environment: String) -> String { api + "/" + environment }
 
   /// Runs `body` on the vault; a failure of one not required leaves it for the files.
-  private func inVault<T>(_ body: (any TokenVault) async throws(APXError) -> T) async throws(APXError) -> T? {
+  func inVault<T>(_ body: (any TokenVault) async throws(APXError) -> T) async throws(APXError) -> T? {
     guard let vault = activeVault else { return nil }
     do {
       return try await body(vault)
