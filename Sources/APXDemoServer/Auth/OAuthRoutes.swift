@@ -8,7 +8,8 @@ import Hummingbird
   import Foundation
 #endif
 
-/// `POST /oauth/token`: OAuth2 client credentials and refresh token grants (RFC 6749).
+/// `POST /oauth/token`: OAuth2 client credentials and refresh token grants (RFC 6749), and the
+/// authorization code (with PKCE) and device code grants of a user's login (`LoginRoutes`).
 struct OAuthRoutes: Sendable {
   /// The demo client's credentials.
   static let clientID = "demo-client"
@@ -18,6 +19,7 @@ struct OAuthRoutes: Sendable {
 
   let tokens: TokenStore
   let stats: StatsRecorder
+  let logins: LoginGrants
 
   /// Adds the token route to `router`.
   func register(on router: Router<ServerRequestContext>) {
@@ -87,9 +89,33 @@ struct OAuthRoutes: Sendable {
         )
       }
       return granted(tokens.issue(scope: form["scope"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultScope))
+    case "authorization_code", "urn:ietf:params:oauth:grant-type:device_code":
+      // The login client is public: it names itself and holds no secret (RFC 6749 §2.1).
+      guard clientID == LoginGrants.clientID, clientSecret == nil else {
+        return invalidClient("a user's login uses the public client \(LoginGrants.clientID), without a secret")
+      }
+      let redeemed: Result<String, DemoLoginRefusal>
+      if form["grant_type"] == "authorization_code" {
+        guard let code = form["code"] else {
+          return oauthError(.badRequest, "invalid_request", "grant_type=authorization_code needs a code field")
+        }
+        redeemed = logins.redeem(code: code, redirectURI: form["redirect_uri"], verifier: form["code_verifier"])
+      } else {
+        guard let device = form["device_code"] else {
+          return oauthError(.badRequest, "invalid_request", "the device code grant needs a device_code field")
+        }
+        redeemed = logins.poll(device: device)
+      }
+      switch redeemed {
+      case .success(let scope): return granted(tokens.issue(scope: scope))
+      case .failure(let refusal): return oauthError(.badRequest, refusal.code, refusal.description)
+      }
     case "refresh_token":
       // A client that authenticates must do so correctly; public clients may omit credentials.
-      if clientID != nil || clientSecret != nil, clientID != Self.clientID || clientSecret != Self.clientSecret {
+      let isPublic = clientID == LoginGrants.clientID && clientSecret == nil
+      if !isPublic, clientID != nil || clientSecret != nil,
+        clientID != Self.clientID || clientSecret != Self.clientSecret
+      {
         return invalidClient("unknown client_id or wrong client_secret")
       }
       guard let refreshToken = form["refresh_token"] else {
@@ -104,7 +130,8 @@ struct OAuthRoutes: Sendable {
     case let other?:
       return oauthError(
         .badRequest, "unsupported_grant_type",
-        "grant_type '\(other)' is not supported; use client_credentials or refresh_token")
+        "grant_type '\(other)' is not supported; use client_credentials, authorization_code, the device code grant "
+          + "or refresh_token")
     }
   }
 
@@ -137,6 +164,13 @@ struct OAuthRoutes: Sendable {
   private func oauthError(
     _ status: HTTPResponse.Status, _ code: String, _ description: String, headers: HTTPFields = [:]
   ) -> Response {
+    Self.error(status, code, description, headers: headers)
+  }
+
+  /// An OAuth2 error answer (RFC 6749 §5.2), never cached.
+  static func error(
+    _ status: HTTPResponse.Status, _ code: String, _ description: String, headers: HTTPFields = [:]
+  ) -> Response {
     // §5.1/§5.2: token responses, errors included, are never cached.
     var headers = headers
     headers[.cacheControl] = "no-store"
@@ -144,6 +178,20 @@ struct OAuthRoutes: Sendable {
     return DemoResponse.json(
       .object([("error", .string(code)), ("error_description", .string(description))]),
       status: status, headers: headers)
+  }
+
+  /// `text` form-encoded: unreserved characters as they are, every other byte as `%XX`.
+  static func formEncode(_ text: String) -> String {
+    var out = ""
+    for byte in text.utf8 {
+      let c = Character(Unicode.Scalar(byte))
+      if c.isASCII, c.isLetter || c.isNumber || "-._~".contains(c) {
+        out.append(c)
+      } else {
+        out += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+      }
+    }
+    return out
   }
 
   /// `application/x-www-form-urlencoded` pairs in order; empty names are dropped.

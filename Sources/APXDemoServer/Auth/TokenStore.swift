@@ -11,6 +11,7 @@ final class TokenStore: Sendable {
 
   private struct State {
     var accessTokens: [String: ContinuousClock.Instant] = [:]
+    var accessScopes: [String: String] = [:]  // access token -> scope
     var refreshTokens: [String: String] = [:]  // refresh token -> scope
   }
 
@@ -29,6 +30,7 @@ final class TokenStore: Sendable {
     let expiry = clock.now.advanced(by: .seconds(max(0, lifetime)))
     state.withLock { state in
       state.accessTokens[grant.accessToken] = expiry
+      state.accessScopes[grant.accessToken] = scope
       state.refreshTokens[grant.refreshToken] = scope
     }
     return grant
@@ -38,6 +40,18 @@ final class TokenStore: Sendable {
   func refresh(_ refreshToken: String) -> Grant? {
     let scope = state.withLock { $0.refreshTokens.removeValue(forKey: refreshToken) }
     return scope.map { issue(scope: $0) }
+  }
+
+  /// The scope an access token was issued for, or nil.
+  func scope(ofAccessToken token: String) -> String? { state.withLock { $0.accessScopes[token] } }
+
+  /// Revokes an access or refresh token (RFC 7009); an unknown one is no error.
+  func revoke(_ token: String) {
+    state.withLock { state in
+      state.accessTokens[token] = nil
+      state.accessScopes[token] = nil
+      state.refreshTokens[token] = nil
+    }
   }
 
   /// True when `token` was issued here and has not expired.

@@ -35,6 +35,8 @@ final class DemoHTTPServer: Sendable {
     if options.requireAuth {
       api.add(middleware: BearerAuthMiddleware(tokens: tokens, stats: stats))
     }
+    let logins = LoginRoutes(logins: LoginGrants(), tokens: tokens)
+    logins.registerMe(on: api)
     BooksRoutes(imports: imports, stats: stats, options: options, stopping: stopping).register(on: api)
     BenchRoutes().register(on: api)
     FlakyRoutes(stats: stats).register(on: api)
@@ -42,7 +44,8 @@ final class DemoHTTPServer: Sendable {
     let graphQL = try GraphQLRoutes(imports: imports, options: options)
     graphQL.register(on: api)
     GifRoutes(catalogue: GifCatalogue(), stats: stats).register(on: router)
-    OAuthRoutes(tokens: tokens, stats: stats).register(on: router)
+    OAuthRoutes(tokens: tokens, stats: stats, logins: logins.logins).register(on: router)
+    logins.register(on: router)
     OpenAPIRoutes().register(on: router)
     ControlRoutes(stats: stats, tokens: tokens).register(on: router)
     EchoRoutes().register(on: router)

@@ -22,7 +22,8 @@ public import APXCore
 public actor TokenManager: TokenSource {
   /// Where tokens persist between runs; nil keeps them in memory only.
   public nonisolated let store: TokenStore?
-  let session: HTTPSession
+  /// The HTTP session token requests go through (a login on the demo follows its page with it).
+  public nonisolated let session: HTTPSession
   let environment: [String: String]
   let clock: any RetryClock
   /// Seconds one token request or token command may take (`--timeout`); nil: the defaults

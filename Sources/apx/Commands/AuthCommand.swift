@@ -64,7 +64,8 @@ struct AuthLogin: ContextCommand {
           hint: "drop --no-browser")
       }
       let interaction = LoginPrompt.interaction(
-        api: target.api.name, openBrowser: !noBrowser, timeout: global.timeout, context: context)
+        api: target.api.name, openBrowser: !noBrowser, timeout: global.timeout,
+        demo: global.demo ? tokens.session : nil, context: context)
       let token: StoredToken
       do {
         token = try await tokens.login(

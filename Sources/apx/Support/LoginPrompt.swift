@@ -5,9 +5,21 @@ import APXRuntime
 /// (unless `--no-browser`), the device code and its page, and on a terminal a countdown while
 /// the device flow waits.
 enum LoginPrompt {
-  static func interaction(api: String, openBrowser: Bool, timeout: Double?, context: Context) -> LoginInteraction {
+  /// - Parameter demo: the session of a login on the embedded demo, whose page apx follows itself.
+  static func interaction(
+    api: String, openBrowser: Bool, timeout: Double?, demo: HTTPSession?, context: Context
+  ) -> LoginInteraction {
     LoginInteraction(
       authorize: { url in
+        if let demo {
+          context.warn("apx: the demo's login page approves by itself; apx follows it: \(url)")
+          Task {
+            do { try await DemoBrowser.follow(url, session: demo) } catch {
+              context.warn("apx: could not follow the demo's login page: \(error)")
+            }
+          }
+          return
+        }
         context.warn("apx: to log in to \(api), open this page (apx waits for it on 127.0.0.1):\n  \(url)")
         guard openBrowser else { return }
         guard let command = BrowserLauncher.command(for: url, environment: context.environment) else {
