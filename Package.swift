@@ -203,6 +203,8 @@ let package = Package(
         .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "DequeModule", package: "swift-collections"),
+        // The S256 challenge a mocked login's code verifier must match.
+        .product(name: "Crypto", package: "swift-crypto"),
       ],
       swiftSettings: internalImports
     ),
@@ -264,7 +266,9 @@ let package = Package(
       ]
     ),
     // `apx mock`'s answering, validation, faults and state in memory (MockAPI, no sockets).
-    .testTarget(name: "APXMockTests", dependencies: ["APXMock", "APXCore"]),
+    .testTarget(
+      name: "APXMockTests",
+      dependencies: ["APXMock", "APXCore", .product(name: "Crypto", package: "swift-crypto")]),
     // Unit tests of the executable's own code (flag parsing, exit codes, curl lines).
     .testTarget(name: "APXCLITests", dependencies: ["apx"]),
     .testTarget(

@@ -40,4 +40,28 @@ struct DemoLoginCLITests {
       #expect(after.status == 8, "\(after.stderr)")
     }
   }
+
+  @Test func aLoginAgainstApxMockServesCallsAndLogsOut() async throws {
+    let dir = TestScratch.root.appendingPathComponent("apx-mock-login-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try Self.browser.write(toFile: dir + "/browser.py", atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir + "/browser.py")
+    let env = ["APX_STATE_DIR": dir + "/state", "BROWSER": dir + "/browser.py"]
+    _ = try await MockProcess.with(["account"]) { mock in
+      let base = try #require(mock.urls["account"], "\(mock.urls)")
+      let login = try await APXProcess.run(["auth", "login", "account", "--base-url", base], environment: env)
+      #expect(login.status == 0, "\(login.stderr)")
+      let me = try await APXProcess.run(["call", "account.me", "--base-url", base], environment: env)
+      #expect(me.status == 0, "\(me.stderr)")
+      let logout = try await APXProcess.run(["auth", "logout", "account", "--base-url", base], environment: env)
+      #expect(try JSONParser.parse(Array(logout.stdout.utf8))["revoked"] == .bool(true), "\(logout.stdout)")
+    }
+  }
+
+  static let browser = """
+    #!/usr/bin/env python3
+    import sys, urllib.request
+    urllib.request.urlopen(sys.argv[1], timeout=20).read()
+    """
 }

@@ -99,35 +99,4 @@ public enum PercentEncoding {
     return String(decoding: out, as: UTF8.self)
   }
 
-  /// Decodes a form-encoded query component: `+` is a space, `%XX` its byte; a `%` not
-  /// followed by two hex digits stays as it is.
-  public static func decodeForm(_ text: String) -> String {
-    func hexValue(_ b: UInt8) -> UInt8? {
-      switch b {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): b - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): b - UInt8(ascii: "A") + 10
-      default: nil
-      }
-    }
-    let bytes = Array(text.utf8)
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count)
-    var i = 0
-    while i < bytes.count {
-      let b = bytes[i]
-      if b == UInt8(ascii: "+") {
-        out.append(UInt8(ascii: " "))
-      } else if b == UInt8(ascii: "%"), i + 2 < bytes.count,
-        let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2])
-      {
-        out.append(high << 4 | low)
-        i += 2
-      } else {
-        out.append(b)
-      }
-      i += 1
-    }
-    return String(decoding: out, as: UTF8.self)
-  }
 }

@@ -13,7 +13,7 @@ public enum CredentialParams {
   /// Endings, in the same form, that make a name a credential (`client_secret`, `X-Amz-Signature`).
   static let endings = [
     "password", "passwd", "secret", "apikey", "accesstoken", "refreshtoken", "authtoken", "idtoken", "privatekey",
-    "secretkey", "accesskey", "signature",
+    "secretkey", "accesskey", "signature", "codeverifier", "devicecode",
   ]
 
   /// Whether a parameter of this name carries a credential.

@@ -15,6 +15,9 @@ final class MockAPI: Sendable {
   let tokens: MockTokens
   /// The token endpoints of the API's OAuth2 auths, by path.
   let tokenEndpoints: [(path: String, config: OAuth2Config)]
+  /// The login endpoints of the API's user logins, and the codes they issued.
+  let loginEndpoints: [LoginEndpoints]
+  let logins = MockLogins()
   let book: SchemaBook
   /// The most the start-up scan builds of one answer.
   static let scanBudget = 64 << 10
@@ -36,6 +39,13 @@ final class MockAPI: Sendable {
     self.options = options
     self.tokens = tokens
     self.tokenEndpoints = Self.tokenEndpoints(api)
+    self.loginEndpoints = LoginEndpoints.of(api)
+    for login in loginEndpoints where !login.unserved.isEmpty {
+      report(
+        "apx mock: note: \(api.name)'s \(login.config.grant.typeName) login names no "
+          + login.unserved.joined(separator: " or ")
+          + " (its issuer's discovery does): the mock serves no login for it; give them to log in against the mock")
+    }
     self.routes = RouteTable(endpoints: api.endpoints)
     self.book = SchemaBook(api.schemas)
     self.basePaths = Self.basePaths(api)
@@ -142,6 +152,18 @@ final class MockAPI: Sendable {
         failStatus, title: "Injected Fault", detail: "apx mock failed this request on purpose")
       answer.headers.append(("retry-after", String(faults.retryAfter)))
       return answer
+    }
+    for login in loginEndpoints {
+      for served in [login.authorize, login.token, login.device, login.revoke].compactMap({ $0 })
+      where request.path == served || basePaths.contains(where: { request.path == $0 + served }) {
+        guard
+          let answer = login.answer(
+            request, at: served, logins: logins, tokens: tokens, lifetime: faults.tokenLifetime ?? options.tokenLifetime
+          )
+        else { continue }
+        endpointName = Self.tokenEndpointName
+        return answer
+      }
     }
     if request.method == "POST", let config = tokenEndpoint(request.path) {
       endpointName = Self.tokenEndpointName

@@ -27,8 +27,7 @@ struct LoginPiecesTests {
     #expect(path == "/callback")
     #expect(query == ["code": "a/b c", "state": "x", "flag": ""])
     #expect(LoopbackRedirect.split("/callback").1.isEmpty)
-    #expect(PercentEncoding.decodeForm("100%") == "100%")
-    #expect(PercentEncoding.decodeForm("%zz%41") == "%zzA")
+    #expect(LoopbackRedirect.split("/cb?e=100%&f=%zz%41").1 == ["e": "100%", "f": "%zzA"])
   }
 
   @Test func browserTakesTheFirstFoundCommandAndPutsTheURLForPercentS() throws {

@@ -111,9 +111,10 @@ final class LoopbackRedirect: Sendable {
     var query: [String: String] = [:]
     for pair in uri[uri.index(after: mark)...].split(separator: "&") {
       let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      let name = PercentEncoding.decodeForm(String(parts[0]))
+      func decoded(_ part: Substring) -> String { PercentDecoding.decode(String(part).replacing("+", with: " ")) }
+      let name = decoded(parts[0])
       // The first of a repeated parameter counts (RFC 6749 §3.1: none may repeat).
-      if query[name] == nil { query[name] = parts.count > 1 ? PercentEncoding.decodeForm(String(parts[1])) : "" }
+      if query[name] == nil { query[name] = parts.count > 1 ? decoded(parts[1]) : "" }
     }
     return (String(uri[..<mark]), query)
   }
