@@ -268,4 +268,18 @@ struct OAuth2LoginAuthlibTests {
       #expect(run.stdout.contains("user-ada"), "\(run.stdout)")
     }
   }
+
+  @Test func aRefusedAccessTokenIsRefreshedOnceAndTheCallReplayed() async throws {
+    try await Self.with { setup in
+      #expect(try await setup.apx(["auth", "login", "me"]).status == 0)
+      // The server drops the access token alone; the stored one still looks valid to apx.
+      let access = try #require(setup.storedToken["access_token"] as? String)
+      _ = try await setup.post("/revoke", form: "token=\(access)&token_type_hint=access_token&client_id=cli")
+      let call = try await setup.apx(["call", "me.me"])
+      #expect(call.status == 0, "\(call.stderr)")
+      let refreshes = try await setup.log().filter { $0["grant_type"] as? String == "refresh_token" }
+      #expect(refreshes.count == 1, "one refresh after the 401: \(refreshes)")
+      #expect(setup.storedToken["access_token"] as? String != access)
+    }
+  }
 }
