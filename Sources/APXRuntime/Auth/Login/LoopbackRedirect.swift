@@ -49,21 +49,25 @@ final class LoopbackRedirect: Sendable {
   }
 
   /// The query parameters of the first request to `path`, answered with a closing page.
+  /// Connections are served side by side: a browser's idle pre-connection does not hold the wait.
   func response() async throws -> [String: String] {
-    try await server.executeThenClose { connections in
-      try await withThrowingTaskGroup(of: [String: String]?.self) { group in
+    let path = self.path
+    let (answers, found) = AsyncStream.makeStream(of: [String: String].self)
+    return try await server.executeThenClose { connections in
+      try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask {
-          for try await connection in connections {
-            // Each connection on its own: a browser's idle pre-connection must not hold the wait.
-            if let query = try? await Self.serve(connection, path: self.path) { return query }
+          try await withThrowingDiscardingTaskGroup { serving in
+            for try await connection in connections {
+              serving.addTask {
+                if let query = try? await Self.serve(connection, path: path) { found.yield(query) }
+              }
+            }
           }
-          return nil
+          found.finish()
         }
         defer { group.cancelAll() }
-        guard let first = try await group.next(), let query = first else {
-          throw APXError(.auth, "the login's redirect listener stopped before the browser came back")
-        }
-        return query
+        for await query in answers { return query }
+        throw APXError(.auth, "the login's redirect listener stopped before the browser came back")
       }
     }
   }
