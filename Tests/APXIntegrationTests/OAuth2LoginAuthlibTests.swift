@@ -90,7 +90,7 @@ struct OAuth2LoginAuthlibTests {
 
   @Test func aBrowserLoginWithPKCEStoresTokensThatCallsUse() async throws {
     try await Self.with { setup in
-      let login = try await setup.apx(["auth", "login", "me"])
+      let login = try await setup.apx(["auth", "login", "me", "--timeout", "30"])
       #expect(login.status == 0, "\(login.stderr)")
       #expect(setup.pagesOpened == 1)
       let summary = try JSONParser.parse(Array(login.stdout.utf8))
@@ -122,7 +122,7 @@ struct OAuth2LoginAuthlibTests {
 
   @Test func aRedirectWithAnotherStateIsRefusedBeforeAnyCodeIsExchanged() async throws {
     try await Self.with(["--wrong-state"]) { setup in
-      let login = try await setup.apx(["auth", "login", "me"])
+      let login = try await setup.apx(["auth", "login", "me", "--timeout", "30"])
       #expect(login.status == 8, "\(login.stderr)")
       #expect(login.stderr.contains("another state"), "\(login.stderr)")
       #expect(try await setup.log().allSatisfy { $0["grant_type"] as? String != "authorization_code" })
@@ -132,7 +132,7 @@ struct OAuth2LoginAuthlibTests {
 
   @Test func aCodeBoundToAnotherVerifierIsRefusedByTheServer() async throws {
     try await Self.with(browser: Self.swappingBrowser) { setup in
-      let login = try await setup.apx(["auth", "login", "me"])
+      let login = try await setup.apx(["auth", "login", "me", "--timeout", "30"])
       #expect(login.status == 8, "\(login.stderr)")
       #expect(login.stderr.contains("refused to exchange the login's code"), "\(login.stderr)")
       #expect(login.stderr.contains("invalid_grant"), "\(login.stderr)")
@@ -143,7 +143,7 @@ struct OAuth2LoginAuthlibTests {
 
   @Test func aDeclinedLoginSaysSo() async throws {
     try await Self.with(["--deny"]) { setup in
-      let login = try await setup.apx(["auth", "login", "me"])
+      let login = try await setup.apx(["auth", "login", "me", "--timeout", "30"])
       #expect(login.status == 8, "\(login.stderr)")
       #expect(login.stderr.contains("access_denied"), "\(login.stderr)")
     }
@@ -161,7 +161,7 @@ struct OAuth2LoginAuthlibTests {
 
   @Test func anExpiredTokenIsRefreshedWithTheRotatedRefreshTokenAndARefusedOneAsksForALogin() async throws {
     try await Self.with(["--access-ttl", "2"]) { setup in
-      #expect(try await setup.apx(["auth", "login", "me"]).status == 0)
+      #expect(try await setup.apx(["auth", "login", "me", "--timeout", "30"]).status == 0)
       let first = try #require(setup.storedToken["refresh_token"] as? String)
       try await Task.sleep(for: .milliseconds(2_100))
       let call = try await setup.apx(["call", "me.me", "-v"])
@@ -188,7 +188,7 @@ struct OAuth2LoginAuthlibTests {
   @Test func theDeviceFlowPollsAtTheServersPaceAndBacksOffOnSlowDown() async throws {
     try await Self.with(["--interval", "0", "--slow-down-first", "1"], auth: #""type": "oauth2_device_code""#) {
       setup in
-      let login = Task { try await setup.apx(["auth", "login", "me"]) }
+      let login = Task { try await setup.apx(["auth", "login", "me", "--timeout", "30"]) }
       // Approve once apx has polled and been told to slow down, as the user would on the page
       // (the server judges the pace only while the login is pending).
       var approved = false
@@ -212,7 +212,7 @@ struct OAuth2LoginAuthlibTests {
 
   @Test func aDeviceCodeThatExpiresEndsTheWait() async throws {
     try await Self.with(["--device-ttl", "2"], auth: #""type": "oauth2_device_code""#) { setup in
-      let login = try await setup.apx(["auth", "login", "me"], timeout: 30)
+      let login = try await setup.apx(["auth", "login", "me", "--timeout", "30"], timeout: 30)
       #expect(login.status == 8, "\(login.stderr)")
       #expect(login.stderr.contains("expired"), "\(login.stderr)")
     }
@@ -220,7 +220,7 @@ struct OAuth2LoginAuthlibTests {
 
   @Test func logoutRevokesBothTokensAtTheServer() async throws {
     try await Self.with { setup in
-      #expect(try await setup.apx(["auth", "login", "me"]).status == 0)
+      #expect(try await setup.apx(["auth", "login", "me", "--timeout", "30"]).status == 0)
       let access = try #require(setup.storedToken["access_token"] as? String)
       let out = try await setup.apx(["auth", "logout", "me"])
       #expect(out.status == 0, "\(out.stderr)")
@@ -237,7 +237,7 @@ struct OAuth2LoginAuthlibTests {
 
   @Test func fiftyProcessesNeedingARefreshShareOneAndARecipeUsesTheLogin() async throws {
     try await Self.with(["--access-ttl", "2"]) { setup in
-      #expect(try await setup.apx(["auth", "login", "me"]).status == 0)
+      #expect(try await setup.apx(["auth", "login", "me", "--timeout", "30"]).status == 0)
       try await Task.sleep(for: .milliseconds(2_100))
       // All at once, past the test's usual child limit: the token's lock makes them take turns,
       // and the refresh token, rotated by the first, is spent once.
@@ -271,7 +271,7 @@ struct OAuth2LoginAuthlibTests {
 
   @Test func aRefusedAccessTokenIsRefreshedOnceAndTheCallReplayed() async throws {
     try await Self.with { setup in
-      #expect(try await setup.apx(["auth", "login", "me"]).status == 0)
+      #expect(try await setup.apx(["auth", "login", "me", "--timeout", "30"]).status == 0)
       // The server drops the access token alone; the stored one still looks valid to apx.
       let access = try #require(setup.storedToken["access_token"] as? String)
       _ = try await setup.post("/revoke", form: "token=\(access)&token_type_hint=access_token&client_id=cli")

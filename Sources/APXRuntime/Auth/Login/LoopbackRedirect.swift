@@ -2,6 +2,7 @@ public import APXCore
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// The redirect listener of a native app's login (RFC 8252 §7.3): an HTTP server on
 /// 127.0.0.1 that waits for the browser to bring back the authorization response, answers it
@@ -49,27 +50,34 @@ final class LoopbackRedirect: Sendable {
   }
 
   /// The query parameters of the first request to `path`, answered with a closing page.
-  /// Connections are served side by side: a browser's idle pre-connection does not hold the wait.
+  /// Connections are served side by side, so a browser's idle pre-connection does not hold the
+  /// wait; when the answer is in (or the wait is cancelled), the listener and every connection
+  /// still open are closed, which ends their reading without relying on cancellation.
   func response() async throws -> [String: String] {
     let path = self.path
+    let server = self.server
+    let open = Mutex<[any Channel]>([])
     let (answers, found) = AsyncStream.makeStream(of: [String: String].self)
-    return try await server.executeThenClose { connections in
-      try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask {
-          try await withThrowingDiscardingTaskGroup { serving in
-            for try await connection in connections {
-              serving.addTask {
-                if let query = try? await Self.serve(connection, path: path) { found.yield(query) }
-              }
+    Task {
+      try? await server.executeThenClose { connections in
+        try await withThrowingDiscardingTaskGroup { serving in
+          for try await connection in connections {
+            open.withLock { $0.append(connection.channel) }
+            serving.addTask {
+              if let query = try? await Self.serve(connection, path: path) { found.yield(query) }
             }
           }
-          found.finish()
         }
-        defer { group.cancelAll() }
-        for await query in answers { return query }
-        throw APXError(.auth, "the login's redirect listener stopped before the browser came back")
       }
+      found.finish()
     }
+    defer {
+      server.channel.close(promise: nil)
+      for channel in open.withLock({ $0 }) { channel.close(promise: nil) }
+    }
+    for await query in answers { return query }
+    try Task.checkCancellation()
+    throw APXError(.auth, "the login's redirect listener stopped before the browser came back")
   }
 
   /// Reads one request; the query when it is the redirect, else nil after a 404.
