@@ -103,6 +103,24 @@ struct MockLoginTests {
     #expect(await mock.handle(Self.post("/token", poll)).status == 400, "a device code gives one token")
   }
 
+  @Test func clientCredentialsBesideALoginAtTheSameTokenPathAreAnsweredByTheirEndpoint() async throws {
+    let text = #"""
+      {"api": "both", "environments": {"dev": {"base_url": "http://127.0.0.1:1"}},
+       "auth": {"type": "oauth2_authorization_code", "authorize_url": "/authorize", "token_url": "/oauth/token", "client_id": "app"},
+       "endpoints": {"admin": {"kind": "rest", "path": "/admin", "auth": {"type": "oauth2_client_credentials",
+         "token_url": "/oauth/token", "client_id": "svc", "client_secret": "s"}}}}
+      """#
+    let mock = MockAPI(api: try RegistryLoader.load(Array(text.utf8), file: "both.json"), options: MockOptions()) { _ in
+    }
+    let machine = await mock.handle(
+      Self.post("/oauth/token", "grant_type=client_credentials&client_id=svc&client_secret=s"))
+    let said = try Self.json(machine)
+    #expect(machine.status == 200, "\(said)")
+    let unknown = await mock.handle(
+      Self.post("/oauth/token", "grant_type=authorization_code&code=nope&code_verifier=x"))
+    #expect(try Self.json(unknown)["error"] == .string("invalid_grant"))
+  }
+
   @Test func aLoginKnownOnlyByItsIssuerIsNotServedAndTheMockSaysSo() throws {
     let text = #"""
       {"api": "idp", "environments": {"dev": {"base_url": "http://127.0.0.1:1"}},

@@ -51,9 +51,13 @@ struct LoginEndpoints: Sendable {
   }
 
   /// The answer when `request` is for one of these endpoints; nil otherwise.
-  func answer(_ request: MockRequest, at path: String, logins: MockLogins, tokens: MockTokens, lifetime: Int)
-    -> MockAnswer?
-  {
+  /// - Parameter sharedTokenPath: another auth's token endpoint answers at the same path (an
+  ///   API's client credentials beside its users' login, as Auth0 has): grants of neither
+  ///   login flow are left to it.
+  func answer(
+    _ request: MockRequest, at path: String, logins: MockLogins, tokens: MockTokens, lifetime: Int,
+    sharedTokenPath: Bool = false
+  ) -> MockAnswer? {
     if request.method == "GET", path == authorize { return Self.authorize(request, logins) }
     guard request.method == "POST" else { return nil }
     let form = Dictionary(
@@ -94,6 +98,8 @@ struct LoginEndpoints: Sendable {
       guard let refresh = form["refresh_token"], tokens.knows(refreshToken: refresh) else {
         return Self.error(400, "invalid_grant", "the refresh token is not one this mock issued")
       }
+    case _ where sharedTokenPath:
+      return nil
     case let other:
       return Self.error(
         400, "unsupported_grant_type",

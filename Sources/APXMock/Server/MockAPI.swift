@@ -158,8 +158,9 @@ final class MockAPI: Sendable {
       where request.path == served || basePaths.contains(where: { request.path == $0 + served }) {
         guard
           let answer = login.answer(
-            request, at: served, logins: logins, tokens: tokens, lifetime: faults.tokenLifetime ?? options.tokenLifetime
-          )
+            request, at: served, logins: logins, tokens: tokens,
+            lifetime: faults.tokenLifetime ?? options.tokenLifetime,
+            sharedTokenPath: tokenEndpoint(request.path) != nil)
         else { continue }
         endpointName = Self.tokenEndpointName
         return answer
