@@ -190,7 +190,9 @@ struct OAuth2Login: Sendable {
     let clock = client.clock
     // RFC 8628 §3.2: expires_in is required; a huge one is held to an hour, so the wait ends.
     let lifetime = min(max(json["expires_in"]?.doubleValue ?? 600, 1), 3600)
-    var interval = min(max(json["interval"]?.doubleValue ?? 5, 0), 60)
+    // RFC 8628 §3.2: 5 s when the server names none; never faster than once a second, however
+    // small an interval it names, and at most a minute apart.
+    var interval = min(max(json["interval"]?.doubleValue ?? 5, 1), 60)
     let deadline = clock.now() + lifetime
     interaction.deviceCode(
       DeviceCodePrompt(
