@@ -69,3 +69,25 @@ struct LoopbackRedirectTests {
     try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get()
   }
 }
+
+/// Which `${keychain:NAME}` secrets a run reads before its first call.
+@Suite("Keychain secret names in a registry")
+struct KeychainSecretNamesTests {
+  @Test func theNamesComeFromAuthHeadersAndBaseURLsIncludingASubprotocolsToken() throws {
+    let api = try RegistryLoader.load(
+      Array(
+        #"""
+        {"api": "a", "environments": {"dev": {"base_url": "http://127.0.0.1:1"}},
+         "headers": {"X-Key": "${keychain:header_key}"},
+         "auth": {"type": "oauth2_client_credentials", "token_url": "/t", "client_id": "c", "client_secret": "${keychain:client}"},
+         "endpoints": {
+           "ws": {"kind": "websocket", "path": "/ws",
+                  "auth": {"type": "bearer", "token": "${keychain:ws_token}", "in": "subprotocol", "prefix": "p."}},
+           "plain": {"kind": "rest", "path": "/x", "headers": {"X-Env": "${env:HOME}"}}
+         }}
+        """#.utf8), file: "a.json")
+    #expect(KeychainSecrets.names(in: api) == ["header_key", "client", "ws_token"])
+    #expect(KeychainSecrets.isSecretKey(KeychainSecrets.environmentKey("client")))
+    #expect(!KeychainSecrets.isValidName("a-b") && KeychainSecrets.isValidName("_a1"))
+  }
+}

@@ -44,7 +44,12 @@ public enum KeychainSecrets {
     var texts: [JSONValue] = api.headers.map { .string($0.value) }
     texts += api.environments.map { .string($0.baseURL) }
     for auth in [api.auth] + api.endpoints.map(\.auth) {
-      if let auth { texts.append(RegistryWriter.auth(auth)) }
+      // A token carried in a WebSocket subprotocol has its own auth's fields.
+      if case .subprotocol(_, let token)? = auth {
+        texts.append(RegistryWriter.auth(token))
+      } else if let auth {
+        texts.append(RegistryWriter.auth(auth))
+      }
     }
     for endpoint in api.endpoints { texts += endpoint.headers.map { .string($0.value) } }
     var names: Set<String> = []
