@@ -141,8 +141,8 @@ let package = Package(
     .target(
       name: "APXGRPCMock",
       dependencies: [
-        // The demo's server reflection (its generated reflection messages answer the mock's too).
-        "APXCore", "APXProtobuf", "APXServing", "APXDemoServer",
+        // Server reflection answers for the mocked services as it does for the demo's.
+        "APXCore", "APXProtobuf", "APXServing", "APXGRPCReflection",
         // Replayed HAR exchanges (APXMock/Replay), which answer recorded gRPC calls too.
         "APXMock",
         .product(name: "GRPCCore", package: "grpc-swift-2"),
@@ -164,11 +164,24 @@ let package = Package(
       ],
       swiftSettings: internalImports
     ),
-    // The embedded demo backend (REST, SSE, gRPC) with fault injection, on APXServing only.
+    // gRPC server reflection (v1 and v1alpha) answered from a descriptor set, with its generated
+    // messages: served by the demo and by `apx mock`'s gRPC half alike. It knows nothing of apx's client.
+    .target(
+      name: "APXGRPCReflection",
+      dependencies: [
+        .product(name: "GRPCCore", package: "grpc-swift-2"),
+        .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+      ],
+      swiftSettings: ownImportsOnly
+    ),
+    // The embedded demo backend (REST, SSE, gRPC) with fault injection, on APXServing and the
+    // reflection service only.
     .target(
       name: "APXDemoServer",
       dependencies: [
         "APXServing",
+        "APXGRPCReflection",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "GraphQL", package: "GraphQL"),
@@ -252,7 +265,7 @@ let package = Package(
     .testTarget(
       name: "APXRuntimeTests",
       dependencies: [
-        "APXRuntime", "APXCore", "APXProtobuf", "APXDemoServer", "APXTestSupport",
+        "APXRuntime", "APXCore", "APXProtobuf", "APXDemoServer", "APXGRPCReflection", "APXTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),

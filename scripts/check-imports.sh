@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Fails when a target imports what the layering forbids:
 #   apx -> APXRuntime -> (APXCore, APXProtobuf, APXGraphQL -> APXCore); apx -> APXImport -> APXCore;
-#   APXServing hosts servers and sees none of apx's modules; APXDemoServer -> APXServing only;
+#   APXServing hosts servers and sees none of apx's modules; APXGRPCReflection serves reflection and
+#   sees none either; APXDemoServer -> (APXServing, APXGRPCReflection) only;
 #   apx -> APXMock -> (APXCore, APXGraphQL, APXServing);
-#   apx -> APXGRPCMock -> (APXCore, APXProtobuf, APXServing, APXMock's replay, APXDemoServer's server reflection).
+#   apx -> APXGRPCMock -> (APXCore, APXProtobuf, APXServing, APXMock's replay, APXGRPCReflection).
 # APXCore is pure (no networking, no files, no environment); APXDemoServer must
 # not see apx's own modules, so it behaves like an independent API.
 set -euo pipefail
@@ -49,8 +50,9 @@ check APXGraphQL 'APXProtobuf|APXRuntime|APXImport|APXDemoServer|ArgumentParser|
 check APXRuntime 'ArgumentParser|APXDemoServer|Hummingbird[A-Za-z]*' "the runtime never parses command lines or embeds the demo"
 check APXMock 'APXProtobuf|APXRuntime|APXImport|APXDemoServer|ArgumentParser|AsyncHTTPClient|GRPC[A-Za-z]*|Foundation|FoundationNetworking' "the mock serves registry values on APXServing; the executable loads them"
 check APXServing 'APXCore|APXProtobuf|APXRuntime|APXImport|APXGraphQL|APXDemoServer|APXMock|APXGRPCMock|ArgumentParser|AsyncHTTPClient|Foundation|FoundationNetworking' "serving hosts a server and knows nothing of apx's client or its fakes"
-check APXDemoServer 'APXCore|APXProtobuf|APXRuntime|APXImport|ArgumentParser' "the demo backend is an independent API"
-check APXGRPCMock 'APXRuntime|APXImport|ArgumentParser|AsyncHTTPClient|Hummingbird[A-Za-z]*|Foundation|FoundationNetworking' "the gRPC mock serves descriptors: codec, server plumbing and values only"
+check APXDemoServer 'APXCore|APXProtobuf|APXRuntime|APXImport|APXMock|APXGRPCMock|ArgumentParser' "the demo backend is an independent API"
+check APXGRPCReflection 'APXCore|APXProtobuf|APXRuntime|APXImport|APXGraphQL|APXServing|APXDemoServer|APXMock|APXGRPCMock|ArgumentParser|AsyncHTTPClient|Hummingbird[A-Za-z]*' "server reflection answers from a descriptor set and knows nothing of apx's client or its fakes"
+check APXGRPCMock 'APXRuntime|APXImport|APXDemoServer|ArgumentParser|AsyncHTTPClient|Hummingbird[A-Za-z]*|Foundation|FoundationNetworking' "the gRPC mock serves descriptors: codec, server plumbing and values only"
 # Full Foundation links ICU's 34 MB of data into apx. GraphQLSwift brings it in for now, but
 # apx's own code must not come to need it (docs/architecture.md, "Foundation and the size
 # cap"): outside APXCore, APXImport, APXGraphQL and APXGRPCMock (which may not import it at

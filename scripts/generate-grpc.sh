@@ -4,6 +4,7 @@
 # Run by hand only, after editing a .proto; CI never runs it. The output is committed:
 #   Sources/APXDemoServer/GRPC/Generated/*.pb.swift       messages (swift-protobuf)
 #   Sources/APXDemoServer/GRPC/Generated/*.grpc.swift     service stubs (grpc-swift-2)
+#   Sources/APXGRPCReflection/Generated/grpc_reflection_*  the reflection service's, likewise
 #   Sources/APXDemoServer/GRPC/Generated/EmbeddedDescriptorSet.swift  protoset bytes for reflection
 #   Protos/classnotes.protoset                            FileDescriptorSet, imports included
 #
@@ -77,7 +78,9 @@ WKT_INCLUDE="$(python3 -c 'import grpc_tools, os; print(os.path.join(os.path.dir
 
 PROTOS="$ROOT/Protos"
 OUT="$ROOT/Sources/APXDemoServer/GRPC/Generated"
-mkdir -p "$OUT"
+# The reflection service's messages live with it, for the demo and the gRPC mock alike.
+REFLECTION_OUT="$ROOT/Sources/APXGRPCReflection/Generated"
+mkdir -p "$OUT" "$REFLECTION_OUT"
 
 PROTO_FILES=(
   classnotes/v1/classnotes.proto
@@ -91,7 +94,7 @@ if [[ "$DESCRIPTORS_ONLY" == 1 ]]; then
 else
 # FileNaming=PathToUnderscores keeps the two reflection.proto files from colliding.
 # Public visibility: the runtime tests call the server through these generated clients.
-rm -f "$OUT"/*.pb.swift "$OUT"/*.grpc.swift
+rm -f "$OUT"/*.pb.swift "$OUT"/*.grpc.swift "$REFLECTION_OUT"/*.pb.swift "$REFLECTION_OUT"/*.grpc.swift
 python3 -m grpc_tools.protoc \
   -I "$PROTOS" -I "$WKT_INCLUDE" \
   --plugin=protoc-gen-swift="$PLUGIN_BIN/protoc-gen-swift" \
@@ -103,6 +106,7 @@ python3 -m grpc_tools.protoc \
   --include_imports \
   --descriptor_set_out="$PROTOS/classnotes.protoset" \
   "${PROTO_FILES[@]}"
+mv "$OUT"/grpc_reflection_*.swift "$REFLECTION_OUT"/
 fi
 
 # The same descriptor set, embedded as base64 so the server needs no file at run time.

@@ -1,5 +1,5 @@
 import APXCore
-import APXDemoServer
+import APXGRPCReflection
 public import APXProtobuf
 import APXServing
 public import GRPCCore

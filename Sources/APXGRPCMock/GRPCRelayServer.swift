@@ -1,5 +1,5 @@
 import APXCore
-import APXDemoServer
+import APXGRPCReflection
 import APXServing
 public import GRPCCore
 

@@ -1,3 +1,4 @@
+import APXGRPCReflection
 import APXServing
 import GRPCCore
 import GRPCNIOTransportHTTP2

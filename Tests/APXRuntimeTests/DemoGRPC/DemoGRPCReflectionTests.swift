@@ -1,4 +1,5 @@
 import APXDemoServer
+import APXGRPCReflection
 import Foundation
 import GRPCCore
 import SwiftProtobuf

@@ -1,5 +1,6 @@
 import APXCore
 import APXDemoServer
+import APXGRPCReflection
 import APXRuntime
 import Foundation
 import Testing

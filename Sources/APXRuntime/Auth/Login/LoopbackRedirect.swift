@@ -2,7 +2,6 @@ public import APXCore
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 
 /// The redirect listener of a native app's login (RFC 8252 §7.3): an HTTP server on
 /// 127.0.0.1 that waits for the browser to bring back the authorization response, answers it
@@ -14,6 +13,9 @@ final class LoopbackRedirect: Sendable {
   /// The redirect URI's path, e.g. `/callback`.
   let path: String
   private let server: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
+
+  /// Seconds a connection may stay without sending anything before it is closed.
+  static let idleSeconds: Int64 = 2
 
   /// `http://127.0.0.1:PORT/PATH`, the `redirect_uri` of the request.
   var redirectURI: String { "http://127.0.0.1:\(port)\(path)" }
@@ -35,6 +37,8 @@ final class LoopbackRedirect: Sendable {
         .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
         .bind(host: "127.0.0.1", port: port) { channel in
           channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: .seconds(Self.idleSeconds)))
+            try channel.pipeline.syncOperations.addHandler(CloseWhenIdle())
             try channel.pipeline.syncOperations.configureHTTPServerPipeline()
             return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
               wrappingChannelSynchronously: channel)
@@ -50,34 +54,16 @@ final class LoopbackRedirect: Sendable {
   }
 
   /// The query parameters of the first request to `path`, answered with a closing page.
-  /// Connections are served side by side, so a browser's idle pre-connection does not hold the
-  /// wait; when the answer is in (or the wait is cancelled), the listener and every connection
-  /// still open are closed, which ends their reading without relying on cancellation.
+  /// Connections are served one at a time; one that sends no request for `idleSeconds` (a
+  /// browser's speculative pre-connection) is closed by the channel itself, so it cannot hold
+  /// the redirect behind it.
   func response() async throws -> [String: String] {
-    let path = self.path
-    let server = self.server
-    let open = Mutex<[any Channel]>([])
-    let (answers, found) = AsyncStream.makeStream(of: [String: String].self)
-    Task {
-      try? await server.executeThenClose { connections in
-        try await withThrowingDiscardingTaskGroup { serving in
-          for try await connection in connections {
-            open.withLock { $0.append(connection.channel) }
-            serving.addTask {
-              if let query = try? await Self.serve(connection, path: path) { found.yield(query) }
-            }
-          }
-        }
+    try await server.executeThenClose { connections in
+      for try await connection in connections {
+        if let query = try? await Self.serve(connection, path: path) { return query }
       }
-      found.finish()
+      throw APXError(.auth, "the login's redirect listener stopped before the browser came back")
     }
-    defer {
-      server.channel.close(promise: nil)
-      for channel in open.withLock({ $0 }) { channel.close(promise: nil) }
-    }
-    for await query in answers { return query }
-    try Task.checkCancellation()
-    throw APXError(.auth, "the login's redirect listener stopped before the browser came back")
   }
 
   /// Reads one request; the query when it is the redirect, else nil after a 404.
@@ -129,6 +115,19 @@ final class LoopbackRedirect: Sendable {
       if query[name] == nil { query[name] = parts.count > 1 ? decoded(parts[1]) : "" }
     }
     return (String(uri[..<mark]), query)
+  }
+}
+
+/// Closes a connection when `IdleStateHandler` says it has read nothing for a while.
+private final class CloseWhenIdle: ChannelInboundHandler, Sendable {
+  typealias InboundIn = NIOAny
+
+  func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    if event is IdleStateHandler.IdleStateEvent {
+      context.close(promise: nil)
+    } else {
+      context.fireUserInboundEventTriggered(event)
+    }
   }
 }
 

@@ -10,9 +10,11 @@ import SwiftProtobuf
 /// file declares a symbol, and a file with everything it imports.
 package struct ReflectionIndex: Sendable {
   /// Why a lookup found nothing.
-  struct LookupError: Error, Sendable {
+  package struct LookupError: Error, Sendable {
     /// Explanation for the client.
-    var message: String
+    package var message: String
+
+    package init(message: String) { self.message = message }
   }
 
   /// Each file, serialized, by file name.
@@ -29,7 +31,7 @@ package struct ReflectionIndex: Sendable {
   /// Indexes a serialized `google.protobuf.FileDescriptorSet`; with `omitJSONNames`, the files
   /// are served without `json_name` on their fields, as some reflection servers do; a `fault`
   /// breaks the files served.
-  package init(descriptorSetBytes: [UInt8], omitJSONNames: Bool = false, fault: DemoReflectionFault? = nil) throws {
+  package init(descriptorSetBytes: [UInt8], omitJSONNames: Bool = false, fault: ReflectionFault? = nil) throws {
     var set = try Google_Protobuf_FileDescriptorSet(serializedBytes: descriptorSetBytes)
     if omitJSONNames {
       for index in set.file.indices { set.file[index].removeJSONNames() }
@@ -83,14 +85,6 @@ package struct ReflectionIndex: Sendable {
     self.serviceNames = serviceNames.sorted()
   }
 
-  /// Indexes the descriptor set embedded in the server's source.
-  static func embedded(omitJSONNames: Bool = false, fault: DemoReflectionFault? = nil) throws -> ReflectionIndex {
-    guard let data = Data(base64Encoded: EmbeddedDescriptorSet.base64) else {
-      throw LookupError(message: "The embedded descriptor set is not valid base64.")
-    }
-    return try ReflectionIndex(descriptorSetBytes: [UInt8](data), omitJSONNames: omitJSONNames, fault: fault)
-  }
-
   /// The file named `name` followed by its transitive imports, each serialized once.
   func fileWithDependencies(named name: String) throws(LookupError) -> [[UInt8]] {
     guard self.serializedFiles[name] != nil else {
@@ -124,9 +118,9 @@ package struct ReflectionIndex: Sendable {
   }
 }
 
-/// A broken reflection answer the demo gRPC server can give (`DemoGRPCServer.start(reflectionFault:)`),
+/// A broken reflection answer a server can give (the demo's `DemoGRPCServer.start(reflectionFault:)`),
 /// so clients are tested against servers whose reflection is wrong.
-public enum DemoReflectionFault: Sendable, Hashable {
+public enum ReflectionFault: Sendable, Hashable {
   /// Every file descriptor is served as bytes that are not protobuf.
   case undecodableFiles
   /// Files are served without their imports (and without naming them), so the types they use

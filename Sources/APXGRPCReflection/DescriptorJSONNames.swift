@@ -1,7 +1,7 @@
 import SwiftProtobuf
 
 // protoc fills in `json_name` on every field it writes, but reflection servers built by other
-// tools (or from hand-made descriptors) often leave it out. The demo can serve its descriptors
+// tools (or from hand-made descriptors) often leave it out. The index can serve its descriptors
 // that way (`DemoGRPCServer.start(reflectionOmitsJSONNames:)`) so clients are tested against it.
 
 extension Google_Protobuf_FileDescriptorProto {
