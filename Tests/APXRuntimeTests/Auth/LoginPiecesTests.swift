@@ -1,7 +1,5 @@
 import APXCore
 import Foundation
-import NIOCore
-import NIOPosix
 import Testing
 
 @testable import APXRuntime
@@ -45,28 +43,6 @@ struct LoginPiecesTests {
         == [program, "--new", url])
     #expect(BrowserLauncher.command(for: url, environment: ["BROWSER": program, "PATH": dir]) == [program, url])
     #expect(BrowserLauncher.command(for: url, environment: ["BROWSER": "nope", "PATH": dir]) == nil)
-  }
-}
-
-/// The redirect listener over real loopback sockets.
-@Suite("Login redirect listener", .timeLimit(.minutes(1)))
-struct LoopbackRedirectTests {
-  @Test func anIdleConnectionDoesNotHoldTheRedirectThatFollowsIt() async throws {
-    let listener = try await LoopbackRedirect.start(port: 0, path: "/callback")
-    // A browser's pre-connection that says nothing, then a favicon request, then the redirect.
-    let idle = try await Self.connect(listener.port)
-    async let answer = listener.response()
-    try await Task.sleep(for: .milliseconds(100))
-    let favicon = try await Self.connect(listener.port)
-    try await favicon.writeAndFlush(ByteBuffer(string: "GET /favicon.ico HTTP/1.1\r\nHost: x\r\n\r\n"))
-    let redirect = try await Self.connect(listener.port)
-    try await redirect.writeAndFlush(ByteBuffer(string: "GET /callback?code=c1&state=s1 HTTP/1.1\r\nHost: x\r\n\r\n"))
-    #expect(try await answer == ["code": "c1", "state": "s1"])
-    for channel in [idle, favicon, redirect] { try? await channel.close() }
-  }
-
-  static func connect(_ port: Int) async throws -> any Channel {
-    try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get()
   }
 }
 

@@ -14,9 +14,6 @@ final class LoopbackRedirect: Sendable {
   let path: String
   private let server: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
 
-  /// Seconds a connection may stay without sending anything before it is closed.
-  static let idleSeconds: Int64 = 2
-
   /// `http://127.0.0.1:PORT/PATH`, the `redirect_uri` of the request.
   var redirectURI: String { "http://127.0.0.1:\(port)\(path)" }
 
@@ -37,8 +34,6 @@ final class LoopbackRedirect: Sendable {
         .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
         .bind(host: "127.0.0.1", port: port) { channel in
           channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: .seconds(Self.idleSeconds)))
-            try channel.pipeline.syncOperations.addHandler(CloseWhenIdle())
             try channel.pipeline.syncOperations.configureHTTPServerPipeline()
             return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
               wrappingChannelSynchronously: channel)
@@ -54,15 +49,22 @@ final class LoopbackRedirect: Sendable {
   }
 
   /// The query parameters of the first request to `path`, answered with a closing page.
-  /// Connections are served one at a time; one that sends no request for `idleSeconds` (a
-  /// browser's speculative pre-connection) is closed by the channel itself, so it cannot hold
-  /// the redirect behind it.
   func response() async throws -> [String: String] {
     try await server.executeThenClose { connections in
-      for try await connection in connections {
-        if let query = try? await Self.serve(connection, path: path) { return query }
+      try await withThrowingTaskGroup(of: [String: String]?.self) { group in
+        group.addTask {
+          for try await connection in connections {
+            // Each connection on its own: a browser's idle pre-connection must not hold the wait.
+            if let query = try? await Self.serve(connection, path: self.path) { return query }
+          }
+          return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let query = first else {
+          throw APXError(.auth, "the login's redirect listener stopped before the browser came back")
+        }
+        return query
       }
-      throw APXError(.auth, "the login's redirect listener stopped before the browser came back")
     }
   }
 
@@ -115,19 +117,6 @@ final class LoopbackRedirect: Sendable {
       if query[name] == nil { query[name] = parts.count > 1 ? decoded(parts[1]) : "" }
     }
     return (String(uri[..<mark]), query)
-  }
-}
-
-/// Closes a connection when `IdleStateHandler` says it has read nothing for a while.
-private final class CloseWhenIdle: ChannelInboundHandler, Sendable {
-  typealias InboundIn = NIOAny
-
-  func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-    if event is IdleStateHandler.IdleStateEvent {
-      context.close(promise: nil)
-    } else {
-      context.fireUserInboundEventTriggered(event)
-    }
   }
 }
 
