@@ -405,6 +405,12 @@ enum SchemaCorpus {
         endpoint: rest,
         top: #""auth": {"type": "oauth2_device_code", "issuer": "https://id", "client_id": "c", "redirect_port": 1}"#)),
     Case(
+      name: "device-code-client-auth-without-secret", valid: false,
+      json: doc(
+        endpoint: rest,
+        top:
+          #""auth": {"type": "oauth2_device_code", "issuer": "https://id", "client_id": "c", "client_auth": "basic"}"#)),
+    Case(
       name: "device-code-without-client", valid: false,
       json: doc(endpoint: rest, top: #""auth": {"type": "oauth2_device_code", "issuer": "https://id"}"#)),
     Case(

@@ -38,6 +38,12 @@ enum OAuth2LoginDecoder {
         authorizeURL: url, redirectPort: r.optionalInt(f, "redirect_port", at: p, range: 1...65_535),
         redirectPath: path)
     }
+    // A public client has no secret to authenticate with: a client_auth there would do nothing.
+    if f.contains(where: { $0.key == "client_auth" }), !f.contains(where: { $0.key == "client_secret" }) {
+      r.fail(
+        p + [.key("client_auth")], "client_auth applies to a client with a client_secret, and this one has none",
+        hint: "drop client_auth (a public client sends only its client_id), or add the client_secret")
+    }
     return OAuth2LoginConfig(
       grant: grant, issuer: issuer, tokenURL: tokenURL, revocationURL: r.optionalString(f, "revocation_url", at: p),
       clientID: clientID, clientSecret: r.optionalString(f, "client_secret", at: p),
